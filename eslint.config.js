@@ -1,0 +1,26 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', '.otto-profile/', 'test-results/', 'playwright-report/', 'e2e-artifacts/', '.test-output/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node, ...globals.webextensions } },
+    rules: {
+      // MV3 forbids eval; keep it out of the code base entirely.
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // zod must be imported through src/shared/zod.ts, which sets jitless mode first.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/shared/zod.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'zod', message: "Import { z } from 'src/shared/zod.ts' (jitless, no eval)." }] }] },
+  },
+);

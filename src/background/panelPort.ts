@@ -1,0 +1,61 @@
+/**
+ * The panel's long-lived port. Each request is validated, dispatched to its handler, and answered with a `result`
+ * carrying the request's id. Ports from anything but our own extension pages are disconnected at once.
+ */
+import { PANEL_PORT, PanelRequest, parseMessage, type PanelReply, type WorkerToPanel } from '../shared/messages.ts';
+import { isExtensionPage } from '../shared/origin.ts';
+import { reject, traffic } from './traffic.ts';
+
+export type Handler<T extends PanelRequest['type']> = (
+  req: Extract<PanelRequest, { type: T }>,
+  port: PortLike,
+) => Promise<unknown> | unknown;
+export type Handlers = { [T in PanelRequest['type']]: Handler<T> };
+
+export interface PortLike {
+  name: string;
+  sender?: chrome.runtime.MessageSender;
+  postMessage(msg: unknown): void;
+  disconnect(): void;
+  onMessage: { addListener(cb: (msg: unknown) => void): void };
+  onDisconnect: { addListener(cb: () => void): void };
+}
+
+export function acceptPanelPort(port: PortLike, selfId: string, handlers: Handlers, hello: WorkerToPanel): boolean {
+  if (port.name !== PANEL_PORT || !isExtensionPage(port.sender, selfId)) {
+    reject('port', `refused port '${port.name}' from ${port.sender?.url ?? port.sender?.origin ?? 'unknown sender'}`);
+    port.disconnect();
+    return false;
+  }
+  port.postMessage(hello);
+  port.onMessage.addListener((raw) => void dispatch(port, raw, handlers));
+  return true;
+}
+
+async function dispatch(port: PortLike, raw: unknown, handlers: Handlers): Promise<void> {
+  const parsed = parseMessage(PanelRequest, raw);
+  if (!parsed.ok) {
+    reject('port', parsed.error);
+    const id = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined;
+    if (id) safePost(port, { type: 'result', id, ok: false, error: parsed.error });
+    return;
+  }
+  traffic.port.accepted++;
+  const req = parsed.value;
+  let reply: PanelReply;
+  try {
+    const handler = handlers[req.type] as Handler<typeof req.type>;
+    reply = { type: 'result', id: req.id, ok: true, data: await handler(req as never, port) };
+  } catch (err) {
+    reply = { type: 'result', id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+  safePost(port, reply);
+}
+
+function safePost(port: PortLike, msg: WorkerToPanel): void {
+  try {
+    port.postMessage(msg);
+  } catch {
+    // The panel closed meanwhile; nothing to deliver to.
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The config's shape (DESIGN.md "Config shape"). Every key is optional and defaulted; unknown keys are errors, so a
+ * typo is reported with its line and column instead of being silently ignored.
+ */
+import { z } from '../shared/zod.ts';
+
+const AgentConfig = z.strictObject({
+  base_url: z.string().url().default('https://api.openai.com/v1'),
+  model: z.string().min(1).default('gpt-5-mini'),
+  instructions: z.string().default(''),
+  max_turns: z.number().int().min(1).max(1000).default(25),
+  mode: z.enum(['tools', 'code', 'both']).default('tools'),
+  store: z.boolean().default(false),
+  previous_response_id: z.boolean().default(false),
+  parallel_tool_calls: z.boolean().default(true),
+  reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+  hosted_tools: z.array(z.record(z.string(), z.unknown())).default([]),
+  request_timeout: z.number().positive().default(120),
+  max_retries: z.number().int().min(0).max(10).default(3),
+});
+
+const TransformConfig = z.strictObject({
+  base_url: z.string().url().optional(),
+  model: z.string().min(1).optional(),
+  timeout: z.number().positive().default(30),
+  max_tokens: z.number().int().positive().optional(),
+});
+
+const ApprovalsConfig = z.strictObject({
+  policy: z.enum(['ask', 'auto']).default('ask'),
+  allowed_origins: z.array(z.string()).default([]),
+});
+
+const ToolExecutionConfig = z.strictObject({
+  enable_validation: z.boolean().default(true),
+  enable_logging: z.boolean().default(true),
+  enable_metadata: z.boolean().default(true),
+  log_arguments: z.boolean().default(true),
+  truncate_logs: z.number().int().min(1).default(100),
+});
+
+const OutputConfig = z.strictObject({
+  format: z.enum(['yaml', 'json']).default('yaml'),
+  max_inline_size: z.number().int().min(0).default(50_000),
+  result_ttl: z.number().int().min(0).default(3600),
+  preview_lines: z.number().int().min(0).default(10),
+});
+
+const SnippetParam = z.strictObject({
+  default: z.unknown().optional(),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+});
+
+const ServerConfig = z.strictObject({
+  url: z.string().url(),
+  headers: z.record(z.string(), z.string()).default({}),
+  timeout: z.number().positive().default(30),
+  enabled: z.boolean().default(true),
+});
+
+export const ConfigSchema = z.strictObject({
+  agent: AgentConfig.default(AgentConfig.parse({})),
+  transform: TransformConfig.default(TransformConfig.parse({})),
+  approvals: ApprovalsConfig.default(ApprovalsConfig.parse({})),
+  tool_execution: ToolExecutionConfig.default(ToolExecutionConfig.parse({})),
+  output: OutputConfig.default(OutputConfig.parse({})),
+  stats: z.strictObject({ enabled: z.boolean().default(true) }).default({ enabled: true }),
+  aliases: z.record(z.string(), z.string()).default({}),
+  snippets: z
+    .record(
+      z.string(),
+      z.strictObject({
+        description: z.string().optional(),
+        params: z.record(z.string(), SnippetParam).default({}),
+        body: z.string(),
+      }),
+    )
+    .default({}),
+  packs: z.record(z.string(), z.strictObject({ instructions: z.string().optional() })).default({}),
+  notify: z
+    .strictObject({ topics: z.array(z.strictObject({ pattern: z.string(), file: z.string() })).default([]) })
+    .default({ topics: [] }),
+  servers: z.record(z.string(), ServerConfig).default({}),
+});
+
+export type OttoConfig = z.infer<typeof ConfigSchema>;
+export type ToolExecutionSettings = OttoConfig['tool_execution'];
+
+/** Secrets: a flat map of names to string values (OPENAI_API_KEY, header tokens, ...). */
+export const SecretsSchema = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'secret names are identifiers'), z.string());
+export type Secrets = z.infer<typeof SecretsSchema>;
+
+export const DEFAULT_CONFIG: OttoConfig = ConfigSchema.parse({});

@@ -1,0 +1,50 @@
+/**
+ * Otto's one IndexedDB database, opened through idb. The schema is versioned: `MIGRATIONS[n]` upgrades a database
+ * from version n to n+1, and opening runs every step between the stored version and `DB_VERSION` in order, so a
+ * profile several versions behind upgrades in one go. Later issues add a step; they never edit an old one.
+ */
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { ConversationRecord, ItemRecord, MetaRecord } from './records.ts';
+
+export const DB_NAME = 'otto';
+
+export interface OttoDB extends DBSchema {
+  meta: { key: string; value: MetaRecord };
+  conversations: { key: string; value: ConversationRecord; indexes: { byUpdated: number } };
+  items: { key: [string, number]; value: ItemRecord; indexes: { byConversation: string } };
+}
+
+type UpgradeTx = IDBPTransaction<OttoDB, StoreNames<OttoDB>[], 'versionchange'>;
+type Migration = (db: IDBPDatabase<OttoDB>, tx: UpgradeTx) => void;
+
+const MIGRATIONS: Migration[] = [
+  // 0 → 1: key-value metadata, conversations, and their transcript items keyed by (conversation, sequence).
+  (db) => {
+    db.createObjectStore('meta', { keyPath: 'key' });
+    const conv = db.createObjectStore('conversations', { keyPath: 'id' });
+    conv.createIndex('byUpdated', 'updatedAt');
+    const items = db.createObjectStore('items', { keyPath: ['conversationId', 'seq'] });
+    items.createIndex('byConversation', 'conversationId');
+  },
+];
+
+export const DB_VERSION = MIGRATIONS.length;
+
+export function openOttoDB(name = DB_NAME): Promise<IDBPDatabase<OttoDB>> {
+  return openDB<OttoDB>(name, DB_VERSION, {
+    upgrade(db, oldVersion, _newVersion, tx) {
+      for (let v = oldVersion; v < DB_VERSION; v++) MIGRATIONS[v]!(db, tx);
+    },
+    blocking(_current, _next, event) {
+      // Another context wants a newer schema: step aside so its upgrade is not blocked forever.
+      (event.target as IDBDatabase).close();
+    },
+  });
+}
+
+let shared: Promise<IDBPDatabase<OttoDB>> | undefined;
+/** The database of this context, opened once. */
+export function db(): Promise<IDBPDatabase<OttoDB>> {
+  shared ??= openOttoDB();
+  return shared;
+}

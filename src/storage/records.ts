@@ -1,0 +1,23 @@
+/** The shapes kept in IndexedDB. Plain data only: everything here must survive structured clone. */
+
+export interface MetaRecord {
+  key: string;
+  value: unknown;
+  updatedAt: number;
+}
+
+export interface ConversationRecord {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ItemRecord {
+  conversationId: string;
+  /** Position in the transcript, from 0, with no gaps. */
+  seq: number;
+  createdAt: number;
+  /** A Responses API input/output item (message, reasoning, function_call, function_call_output). */
+  item: Record<string, unknown>;
+}
