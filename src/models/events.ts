@@ -1,0 +1,62 @@
+/**
+ * Otto's own typed model events: what the client makes of the Responses API stream, whatever wire quirks it had.
+ * The agent loop consumes only these; nothing above `models/` sees SDK or wire types.
+ */
+
+/** A Responses API input/output item kept verbatim in the transcript and replayed as input. */
+export type ResponseItem = Record<string, unknown> & { type: string };
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens?: number;
+  cachedTokens?: number;
+}
+
+export type ModelErrorKind =
+  | 'auth' // 401/403: check the API key
+  | 'model_not_found' // 404: check the model name (or base URL)
+  | 'rate_limit' // 429 after retries
+  | 'server' // 5xx after retries
+  | 'network' // could not connect
+  | 'timeout'
+  | 'stream_cut' // the stream ended or broke before response.completed
+  | 'bad_request' // 400: the request was refused
+  | 'failed' // the model reported response.failed / an error event
+  | 'aborted';
+
+export interface ModelErrorInfo {
+  kind: ModelErrorKind;
+  /** A message for the user, with the API key redacted; says what to do. */
+  message: string;
+  status?: number;
+  code?: string;
+  retryable: boolean;
+}
+
+export type ModelEvent =
+  | { type: 'created'; responseId: string; model?: string }
+  | { type: 'retrying'; attempt: number; delayMs: number; reason: string }
+  | { type: 'text.delta'; itemId: string; delta: string }
+  | { type: 'reasoning.delta'; itemId: string; delta: string }
+  | { type: 'function_call.added'; itemId: string; callId: string; name: string }
+  | { type: 'function_call.arguments.delta'; itemId: string; delta: string }
+  | { type: 'function_call.done'; itemId: string; callId: string; name: string; arguments: string }
+  /** An output item is complete (message, reasoning, function_call, ...): persist it; replay it as input. */
+  | { type: 'item.done'; item: ResponseItem }
+  | { type: 'completed'; responseId: string; model?: string; usage?: Usage; latencyMs: number }
+  | { type: 'failed'; error: ModelErrorInfo };
+
+export interface ModelRequest {
+  input: ResponseItem[];
+  instructions?: string;
+  /** Tools in the nested Chat-Completions shape (BaseTool.createToolDefinition()); the client flattens them. */
+  tools: unknown[];
+  previousResponseId?: string;
+  signal?: AbortSignal;
+}
+
+/** What the agent loop needs of a model. The real one is OpenAIResponsesClient; tests script their own. */
+export interface ModelClient {
+  stream(request: ModelRequest): AsyncIterable<ModelEvent>;
+}
