@@ -10,6 +10,7 @@ import { isFromThisExtension } from '../shared/origin.ts';
 import { loadConfig, saveConfig, saveSecrets } from '../config/store.ts';
 import { formatProblems } from '../config/parse.ts';
 import { getMeta, putMeta } from '../storage/meta.ts';
+import { seedSettings } from '../config/seed.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
 const startedAt = Date.now();
@@ -53,4 +54,4 @@ chrome.runtime.onInstalled.addListener(() => {
 void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
 
 // A handle for DevTools and the e2e suite; it exposes nothing a page can reach.
-Object.assign(globalThis, { otto: { version: VERSION, startedAt, traffic, storage: { getMeta, putMeta } } });
+Object.assign(globalThis, { otto: { version: VERSION, startedAt, traffic, storage: { getMeta, putMeta }, seed: seedSettings } });

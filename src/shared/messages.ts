@@ -31,7 +31,7 @@ export const FramePong = z.object({
 });
 export type FramePong = z.infer<typeof FramePong>;
 
-export const PanelReply = z.discriminatedUnion('type', [
+export const PanelReply = z.discriminatedUnion('ok', [
   z.object({ type: z.literal('result'), id, ok: z.literal(true), data: z.unknown() }),
   z.object({ type: z.literal('result'), id, ok: z.literal(false), error: z.string() }),
 ]);

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfigYaml, parseSecretsYaml } from '../../src/config/parse.ts';
+import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
+import { loadConfig, saveConfig, loadSecrets, saveSecrets } from '../../src/config/store.ts';
+import { seedSettings } from '../../src/config/seed.ts';
+import { redactSecrets } from '../../src/config/redact.ts';
+
+/** A stand-in for chrome.storage.local: the same get/set contract, in memory. */
+function memoryStorage() {
+  const data: Record<string, unknown> = {};
+  return {
+    data,
+    async get(keys: string | string[]) {
+      const out: Record<string, unknown> = {};
+      for (const k of Array.isArray(keys) ? keys : [keys]) if (k in data) out[k] = data[k];
+      return out;
+    },
+    async set(items: Record<string, unknown>) {
+      Object.assign(data, items);
+    },
+  } as unknown as chrome.storage.LocalStorageArea & { data: Record<string, unknown> };
+}
+
+describe('config parsing', () => {
+  it('fills every default from empty text', () => {
+    const r = parseConfigYaml('');
+    expect(r.ok && r.value).toEqual(DEFAULT_CONFIG);
+    expect(DEFAULT_CONFIG.agent.max_turns).toBe(25);
+    expect(DEFAULT_CONFIG.tool_execution).toEqual({
+      enable_validation: true,
+      enable_logging: true,
+      enable_metadata: true,
+      log_arguments: true,
+      truncate_logs: 100,
+    });
+    expect(DEFAULT_CONFIG.output).toMatchObject({ max_inline_size: 50000, result_ttl: 3600, format: 'yaml' });
+  });
+
+  it('keeps given values and defaults the rest', () => {
+    const r = parseConfigYaml('agent:\n  model: gpt-test\n  max_turns: 3\n');
+    expect(r.ok && r.value.agent).toMatchObject({ model: 'gpt-test', max_turns: 3, store: false });
+  });
+
+  it('reports a YAML syntax error with line and column', () => {
+    const r = parseConfigYaml('agent:\n  model: [unclosed\n');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems[0]!.line).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reports an unknown key at its own line and column', () => {
+    const r = parseConfigYaml('agent:\n  model: x\n  max_turnz: 3\n');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems[0]).toMatchObject({ line: 3, column: 3, path: 'agent.max_turnz' });
+  });
+
+  it('reports a wrong type at the value', () => {
+    const r = parseConfigYaml('approvals:\n  policy: sometimes\n');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems[0]).toMatchObject({ line: 2, column: 11, path: 'approvals.policy' });
+  });
+
+  it('secrets are a flat map of identifier names to strings', () => {
+    expect(parseSecretsYaml('OPENAI_API_KEY: sk-abc\n').ok).toBe(true);
+    expect(parseSecretsYaml('OPENAI_API_KEY: [1]\n').ok).toBe(false);
+  });
+});
+
+describe('config storage', () => {
+  it('invalid config never replaces a valid one', async () => {
+    const storage = memoryStorage();
+    expect((await saveConfig('agent: {model: good}\n', storage)).ok).toBe(true);
+    expect((await saveConfig('agent: {model: [broken\n', storage)).ok).toBe(false);
+    expect((await saveConfig('agent: {nope: 1}\n', storage)).ok).toBe(false);
+    const loaded = await loadConfig(storage);
+    expect(loaded.config.agent.model).toBe('good');
+    expect(loaded.yaml).toBe('agent: {model: good}\n');
+  });
+
+  it('secrets live in their own entry, apart from the config', async () => {
+    const storage = memoryStorage();
+    await saveSecrets('OPENAI_API_KEY: sk-secret-value\n', storage);
+    expect(await loadSecrets(storage)).toEqual({ OPENAI_API_KEY: 'sk-secret-value' });
+    expect(storage.data.config).toBeUndefined();
+  });
+
+  it('seeding from the environment merges into existing YAML and keeps comments', async () => {
+    const storage = memoryStorage();
+    await saveConfig('# mine\nagent:\n  max_turns: 7\n', storage);
+    const names = await seedSettings({ apiKey: 'sk-seeded-1234567', baseUrl: 'http://127.0.0.1:1234/v1', model: 'm1' }, storage);
+    expect(names).toEqual(['agent.base_url', 'agent.model', 'OPENAI_API_KEY']);
+    const { config, yaml } = await loadConfig(storage);
+    expect(config.agent).toMatchObject({ max_turns: 7, base_url: 'http://127.0.0.1:1234/v1', model: 'm1' });
+    expect(yaml).toContain('# mine');
+    expect(yaml).not.toContain('sk-seeded');
+    expect((await loadSecrets(storage)).OPENAI_API_KEY).toBe('sk-seeded-1234567');
+  });
+});
+
+describe('redaction', () => {
+  it('removes known secret values and key-shaped strings', () => {
+    const out = redactSecrets('bad key abcd-secret-9 and sk-proj-XYZ123456 here', ['abcd-secret-9']);
+    expect(out).toBe('bad key [redacted] and [redacted] here');
+  });
+});
