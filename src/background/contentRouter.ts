@@ -2,7 +2,8 @@
  * Requests from the worker to content scripts, addressed by tab and frame. Replies are validated like any other
  * message; a frame without our content script (restricted page, not yet injected) gives a clear error.
  */
-import { ContentPong, ContentReply, parseMessage, type ContentRequest, type FramePong } from '../shared/messages.ts';
+import { parseMessage, type FramePong } from '../shared/messages.ts';
+import { ContentPong, ContentReply, type ContentRequest } from '../shared/contentMessages.ts';
 
 export async function requestContent(tabId: number, frameId: number, request: ContentRequest): Promise<unknown> {
   let raw: unknown;

@@ -1,6 +1,7 @@
 /** Content script: answers the worker's requests in this frame. Only messages from our own extension are handled. */
 import '../shared/zod.ts';
-import { ContentRequest, parseMessage, type ContentReply } from '../shared/messages.ts';
+import { parseMessage } from '../shared/messages.ts';
+import { ContentRequest, type ContentReply } from '../shared/contentMessages.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
 
 function handle(req: ContentRequest): unknown {

@@ -2,7 +2,7 @@
  * The message protocol. Three boundaries, each with its own schemas:
  *  - panel → worker: requests over the long-lived port `PANEL_PORT` (each carries an `id` the reply echoes);
  *  - worker → panel: replies and pushed events on the same port;
- *  - worker → content script: requests sent with `chrome.tabs.sendMessage(tabId, msg, { frameId })`.
+ *  - worker → content script: in `contentMessages.ts`.
  * Later issues extend these unions; receivers validate with the `parse*` helpers and drop what does not parse.
  */
 import { z } from './zod.ts';
@@ -44,19 +44,6 @@ export type WorkerEvent = z.infer<typeof WorkerEvent>;
 
 export const WorkerToPanel = z.union([PanelReply, WorkerEvent]);
 export type WorkerToPanel = z.infer<typeof WorkerToPanel>;
-
-// ---- worker → content script ----------------------------------------------------------------------------------
-export const ContentRequest = z.discriminatedUnion('type', [z.object({ type: z.literal('content.ping') })]);
-export type ContentRequest = z.infer<typeof ContentRequest>;
-
-export const ContentPong = z.object({ url: z.string(), isTop: z.boolean(), title: z.string() });
-export type ContentPong = z.infer<typeof ContentPong>;
-
-export const ContentReply = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), data: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.string() }),
-]);
-export type ContentReply = z.infer<typeof ContentReply>;
 
 /** Parses or returns an error string naming what was wrong (never throws). */
 export function parseMessage<T>(schema: z.ZodType<T>, raw: unknown): { ok: true; value: T } | { ok: false; error: string } {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ContentReply, PanelRequest, WorkerToPanel, parseMessage } from '../../src/shared/messages.ts';
+import { PanelRequest, WorkerToPanel, parseMessage } from '../../src/shared/messages.ts';
+import { ContentReply } from '../../src/shared/contentMessages.ts';
 import { isExtensionPage, isFromThisExtension } from '../../src/shared/origin.ts';
 
 describe('message protocol', () => {
