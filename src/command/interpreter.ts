@@ -1,0 +1,199 @@
+/**
+ * The interpreter: walks a parsed Program. It never evaluates host code — the only effects are the injected `call`,
+ * invoked once per call expression, inner calls first, arguments in source order.
+ *
+ * Before anything runs, the whole program is checked: aliases resolved, every callee known (when `isKnownCallable`
+ * is given) and every variable assigned before it is read — so a typo on line 3 cannot leave lines 1–2 half done.
+ */
+import { resolveAlias, type AliasMap } from './aliases.ts';
+import type { Expr, Program } from './ast.ts';
+import { CommandError, describeThrown, type SourcePosition } from './errors.ts';
+import { parse } from './parser.ts';
+
+/** Runs one tool. The lead wires this to the tool interceptor, so every call goes through it. */
+export type CallFn = (
+  qualifiedName: string,
+  args: Record<string, unknown>,
+  position: SourcePosition,
+) => Promise<unknown>;
+
+export interface InterpreterOptions {
+  call: CallFn;
+  /** When given, a program calling anything it rejects fails before running, with the callee's position. */
+  isKnownCallable?: (qualifiedName: string) => boolean;
+  /** Aliases resolved at each callee (same effect as `rewriteAliases`, but positions stay those of the source). */
+  aliases?: AliasMap;
+  /** Variables defined before the program starts. */
+  variables?: Readonly<Record<string, unknown>>;
+  signal?: AbortSignal;
+  /** Prefix for error messages, e.g. `snippet 'brv'`. */
+  label?: string;
+}
+
+export interface RunResult {
+  /** The value of the last statement (an expression's value or the value just assigned); null for an empty program. */
+  value: unknown;
+  /** All variables after the run. */
+  variables: Record<string, unknown>;
+  /** How many times `call` was invoked. */
+  calls: number;
+}
+
+/** Parses and runs `source`. Throws only CommandError (tool failures are wrapped with the call's line and column). */
+export async function runProgram(source: string, options: InterpreterOptions): Promise<RunResult> {
+  let program: Program;
+  try {
+    program = parse(source);
+  } catch (error) {
+    throw options.label && error instanceof CommandError ? error.withLabel(options.label) : error;
+  }
+  return interpret(program, options);
+}
+
+/**
+ * Checks the program without running it: alias cycles, unknown tools, variables read before assignment. Returns the
+ * resolved tool name of every call in evaluation order.
+ */
+export function checkProgram(program: Program, options: Omit<InterpreterOptions, 'call'> = {}): string[] {
+  const defined = new Set(Object.keys(options.variables ?? {}));
+  const calls: string[] = [];
+  const visit = (expr: Expr): void => {
+    switch (expr.kind) {
+      case 'variable':
+        if (!defined.has(expr.name)) throw unknownVariable(expr.name, expr.pos, defined);
+        return;
+      case 'list':
+        expr.items.forEach(visit);
+        return;
+      case 'dict':
+        expr.entries.forEach((entry) => visit(entry.value));
+        return;
+      case 'call': {
+        expr.args.forEach((arg) => visit(arg.value));
+        let name: string;
+        try {
+          name = resolveAlias(expr.callee, options.aliases ?? {});
+        } catch (error) {
+          throw error instanceof CommandError
+            ? new CommandError(error.reason, { kind: 'alias', position: expr.pos })
+            : error;
+        }
+        if (options.isKnownCallable && !options.isKnownCallable(name)) {
+          const shown = name === expr.callee ? `'${name}'` : `'${expr.callee}' (alias of '${name}')`;
+          throw new CommandError(`unknown tool ${shown}; search with ot.help(query="${name.replace(/["\\]/g, '')}")`, {
+            kind: 'name',
+            position: expr.pos,
+          });
+        }
+        calls.push(name);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  try {
+    for (const statement of program.statements) {
+      if (statement.kind === 'assign') {
+        visit(statement.value);
+        defined.add(statement.name);
+      } else visit(statement.expr);
+    }
+  } catch (error) {
+    throw options.label && error instanceof CommandError ? error.withLabel(options.label) : error;
+  }
+  return calls;
+}
+
+function unknownVariable(name: string, pos: SourcePosition, defined: ReadonlySet<string>): CommandError {
+  const known = [...defined].sort();
+  const hint = known.length ? ` (defined: ${known.join(', ')})` : '';
+  return new CommandError(`unknown variable '${name}'${hint}`, { kind: 'name', position: pos });
+}
+
+/** Runs a parsed program (see `runProgram`). */
+export async function interpret(program: Program, options: InterpreterOptions): Promise<RunResult> {
+  checkProgram(program, options);
+  const run = new Run(options);
+  try {
+    let value: unknown = null;
+    for (const statement of program.statements) {
+      run.checkAborted(statement.pos);
+      if (statement.kind === 'assign') {
+        value = await run.evaluate(statement.value);
+        run.variables.set(statement.name, value);
+      } else {
+        value = await run.evaluate(statement.expr);
+      }
+    }
+    return { value, variables: Object.fromEntries(run.variables), calls: run.calls };
+  } catch (error) {
+    const wrapped =
+      error instanceof CommandError
+        ? error
+        : new CommandError(`internal error: ${describeThrown(error)}`, { kind: 'tool', cause: error });
+    throw options.label ? wrapped.withLabel(options.label) : wrapped;
+  }
+}
+
+class Run {
+  readonly variables: Map<string, unknown>;
+  calls = 0;
+
+  constructor(private readonly options: InterpreterOptions) {
+    this.variables = new Map(Object.entries(options.variables ?? {}));
+  }
+
+  checkAborted(pos: SourcePosition): void {
+    if (this.options.signal?.aborted)
+      throw new CommandError('aborted', { kind: 'aborted', position: pos, cause: this.options.signal.reason });
+  }
+
+  async evaluate(expr: Expr): Promise<unknown> {
+    switch (expr.kind) {
+      case 'string':
+      case 'number':
+      case 'boolean':
+        return expr.value;
+      case 'null':
+        return null;
+      case 'variable':
+        if (!this.variables.has(expr.name)) throw unknownVariable(expr.name, expr.pos, new Set(this.variables.keys()));
+        return this.variables.get(expr.name);
+      case 'list': {
+        const items: unknown[] = [];
+        for (const item of expr.items) items.push(await this.evaluate(item));
+        return items;
+      }
+      case 'dict': {
+        const dict: Record<string, unknown> = {};
+        for (const entry of expr.entries) defineOwn(dict, entry.key, await this.evaluate(entry.value));
+        return dict;
+      }
+      case 'call': {
+        const args: Record<string, unknown> = {};
+        for (const arg of expr.args) defineOwn(args, arg.name, await this.evaluate(arg.value));
+        const name = resolveAlias(expr.callee, this.options.aliases ?? {});
+        this.checkAborted(expr.pos);
+        this.calls++;
+        try {
+          return await this.options.call(name, args, expr.pos);
+        } catch (error) {
+          if (this.options.signal?.aborted) {
+            throw new CommandError(`${name} aborted`, { kind: 'aborted', position: expr.pos, cause: error });
+          }
+          throw new CommandError(`${name} failed: ${describeThrown(error)}`, {
+            kind: 'tool',
+            position: expr.pos,
+            cause: error,
+          });
+        }
+      }
+    }
+  }
+}
+
+/** Sets an own, enumerable property even for keys like `__proto__`. */
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
