@@ -1,0 +1,113 @@
+/**
+ * Benchmark runner (`npm run bench` = `npx tsx bench/run.ts`). Runs every module listed below for several rounds,
+ * prints a Markdown table of median/min/max per metric and writes bench/results.json.
+ *
+ *   npx tsx bench/run.ts [module ...] [--rounds N] [--strict]
+ *
+ * `--strict` exits 1 when a metric's median breaks its budget. To add a benchmark, write `bench/<x>.bench.ts`
+ * exporting `name` and `async function run(): Promise<BenchMetric[]>`, and add it to MODULES (static imports only,
+ * like everything that may end up in the extension).
+ */
+import { writeFileSync } from 'node:fs';
+import * as interceptor from './interceptor.bench.ts';
+import type { BenchMetric, BenchModule } from './types.ts';
+
+const MODULES: BenchModule[] = [interceptor];
+
+interface Summary {
+  module: string;
+  metric: string;
+  unit: string;
+  median: number;
+  min: number;
+  max: number;
+  rounds: number[];
+  budget?: number;
+  withinBudget?: boolean;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+function parseArgs(argv: string[]): { only: string[]; rounds: number; strict: boolean } {
+  const only: string[] = [];
+  let rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  let strict = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--strict') strict = true;
+    else if (arg === '--rounds') rounds = Number(argv[++i]);
+    else only.push(arg);
+  }
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, got ${rounds}`);
+  return { only, rounds, strict };
+}
+
+async function main(): Promise<void> {
+  const { only, rounds, strict } = parseArgs(process.argv.slice(2));
+  const selected = only.length ? MODULES.filter((m) => only.includes(m.name)) : MODULES;
+  if (!selected.length)
+    throw new Error(`No bench module named ${only.join(', ')}. Known: ${MODULES.map((m) => m.name).join(', ')}`);
+
+  const summaries: Summary[] = [];
+  for (const mod of selected) {
+    const byMetric = new Map<string, { unit: string; budget?: number; values: number[] }>();
+    for (let r = 0; r < rounds; r++) {
+      const metrics: BenchMetric[] = await mod.run();
+      for (const m of metrics) {
+        const slot = byMetric.get(m.name) ?? { unit: m.unit, budget: m.budget, values: [] };
+        slot.values.push(m.value);
+        byMetric.set(m.name, slot);
+      }
+      process.stderr.write(`${mod.name}: round ${r + 1}/${rounds} done\n`);
+    }
+    for (const [metric, { unit, budget, values }] of byMetric) {
+      const med = round4(median(values));
+      const summary: Summary = {
+        module: mod.name,
+        metric,
+        unit,
+        median: med,
+        min: Math.min(...values),
+        max: Math.max(...values),
+        rounds: values,
+      };
+      if (budget !== undefined) {
+        summary.budget = budget;
+        summary.withinBudget = med <= budget;
+      }
+      summaries.push(summary);
+    }
+  }
+
+  const lines = ['| bench | metric | median | min | max | unit | budget |', '|---|---|---:|---:|---:|---|---|'];
+  for (const s of summaries) {
+    const budget = s.budget === undefined ? '' : `${s.withinBudget ? '✓' : '✗'} < ${s.budget}`;
+    lines.push(`| ${s.module} | ${s.metric} | ${s.median} | ${s.min} | ${s.max} | ${s.unit} | ${budget} |`);
+  }
+  console.log(lines.join('\n'));
+
+  const out = {
+    generatedAt: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    rounds,
+    results: summaries,
+  };
+  writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
+
+  if (strict && summaries.some((s) => s.withinBudget === false)) {
+    console.error('Some metrics are over budget.');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

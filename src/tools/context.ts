@@ -1,0 +1,25 @@
+/**
+ * What a tool receives besides its arguments. The agent loop (or the command line, a snippet, the SDK) builds one per
+ * call; tools reach the page, secrets and other tools only through it, which keeps them testable without a browser.
+ */
+import type { OttoConfig } from '../config/schema.ts';
+import type { Logger } from '../shared/log.ts';
+
+export interface ToolContext {
+  /** Aborted when the user stops the run or the call times out; long-running tools must honour it. */
+  readonly signal: AbortSignal;
+  /** The validated config in force for this run (read-only). */
+  readonly config: Readonly<OttoConfig>;
+  /** Looks up a secret by name (`OPENAI_API_KEY`, a header token, ...); undefined when it is not set. */
+  readonly getSecret: (name: string) => string | undefined;
+  readonly logger: Logger;
+  /** The tab the run acts on, when there is one. */
+  readonly tabId?: number;
+  /** That tab's origin (`https://example.com`), for per-site approvals. */
+  readonly origin?: string;
+  /**
+   * Calls another tool by qualified name, alias or API name — through the interceptor, like every call — with the
+   * same context. Nested calls are how `ot.*` helpers, snippets and the SDK compose tools.
+   */
+  readonly callTool: (name: string, args?: Record<string, unknown>) => Promise<unknown>;
+}

@@ -1,0 +1,264 @@
+/**
+ * The tool-execution interceptor (seed 003): the only path by which anything runs a tool — the model's calls, the
+ * command line, snippets, the SDK, nested `ctx.callTool`. Tools hold business logic only; the conveniences live here,
+ * once:
+ *   before  validate arguments against the zod schema (defaults applied), log `Starting` and the truncated
+ *           arguments, start a high-resolution timer;
+ *   after   duration in ms (2 decimals), log `Completed`/`Failed`, merge `_execution_metadata` into a copy of a
+ *           plain-object result, report a record for statistics;
+ *   error   log the message and the first 5 stack lines, report the record, rethrow.
+ * Settings come from config `tool_execution` and are frozen per interceptor; `withConfig` derives a child that
+ * inherits the rest. A tool that declares `conveniences` does not get those doubled. Every call keeps its state in
+ * locals, so concurrent calls cannot see each other's timers, arguments or results.
+ */
+import { ConfigSchema, DEFAULT_CONFIG, type OttoConfig, type ToolExecutionSettings } from '../config/schema.ts';
+import { log as sharedLog, previewValue, type Logger } from '../shared/log.ts';
+import type { ToolContext } from './context.ts';
+import { qualifiedNameOf, type AnyTool, type ParamsSchema, type ToolSpec } from './Tool.ts';
+import { validateArguments } from './validate.ts';
+
+/** What the statistics recorder receives for every call, success or not. */
+export interface ToolCallRecord {
+  /** Qualified name (`dom.click`). */
+  readonly tool: string;
+  readonly durationMs: number;
+  readonly success: boolean;
+  /** The thrown error's name (`ToolValidationError`, `AbortError`, `TypeError`), or `ResultError` for `{success:false}`. */
+  readonly errorType?: string;
+  /** Characters of arguments in (the model's raw JSON when given) and of the result out. */
+  readonly charsIn: number;
+  readonly charsOut: number;
+}
+
+export interface InterceptorOptions {
+  /** Overrides of config `tool_execution`; missing keys take the defaults (true/true/true/true/100). */
+  config?: Partial<ToolExecutionSettings>;
+  /** Where the `[TOOL EXECUTION]` lines go (default: the worker's shared logger). */
+  logger?: Logger;
+  /** Called once per call with its record (the stats store plugs in here). Errors it throws are logged, not raised. */
+  onRecord?: (record: ToolCallRecord) => void;
+  /** High-resolution clock in ms; injectable for tests. Default `performance.now()`. */
+  clock?: () => number;
+}
+
+export interface ExecuteOptions {
+  /** The arguments as the model sent them (JSON text): counted for `charsIn` instead of re-serialising. */
+  argsText?: string;
+  /**
+   * Runs after validation and before the tool, with the parsed arguments — where the agent asks for approval of a
+   * destructive call. Throwing refuses the call (logged and recorded like any error). Its wait is not timed.
+   */
+  gate?: (tool: AnyTool, args: Record<string, unknown>) => void | Promise<void>;
+}
+
+export interface ExecutionMetadata {
+  duration_ms: number;
+  tool_name: string;
+  timestamp: string;
+  [key: string]: unknown;
+}
+
+const TOOL_EXECUTION_SCHEMA = ConfigSchema.shape.tool_execution.unwrap();
+const PREFIX = '[TOOL EXECUTION]';
+// Argument keys whose values are never logged: a password typed into a page is no configured secret, so the
+// redactor would not know it.
+const SENSITIVE_KEY = /pass(word|phrase)?|secret|token|api[_-]?key|authorization|credential/i;
+const defaultClock = (): number => performance.now();
+
+const round2 = (ms: number): number => Math.round(ms * 100) / 100;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Cuts a value's text to `max` characters, ending in `...` when cut (so the line still reads as truncated). */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return max > 3 ? text.slice(0, max - 3) + '...' : text.slice(0, max);
+}
+
+/** `k: v, ...` with each value cut to `max` characters (seed 003, 2.2). */
+export function formatArguments(args: unknown, max: number): string {
+  if (!isPlainObject(args)) return cut(previewValue(args, max), max);
+  let out = '';
+  for (const key in args) {
+    const value = SENSITIVE_KEY.test(key) ? '[redacted]' : cut(previewValue(args[key], max), max);
+    out += out ? `, ${key}: ${value}` : `${key}: ${value}`;
+  }
+  return out;
+}
+
+/** The first `n` stack frames (V8's `    at ...` lines), without the message header. */
+export function stackLines(error: unknown, n = 5): string[] {
+  if (!(error instanceof Error) || !error.stack) return [];
+  const lines = error.stack.split('\n');
+  const frames = lines.filter((line) => /^\s+at /.test(line));
+  return (frames.length ? frames : lines.slice(1)).slice(0, n).map((line) => line.trim());
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function errorType(error: unknown): string {
+  if (
+    error instanceof Error ||
+    (typeof error === 'object' && error !== null && typeof (error as { name?: unknown }).name === 'string')
+  ) {
+    return (error as { name: string }).name;
+  }
+  return typeof error;
+}
+
+function textLength(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (value === undefined) return 0;
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return previewValue(value, 100_000).length; // cycles or BigInt: an estimate is enough for statistics
+  }
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+export class ToolInterceptor {
+  /** The settings in force: validated, complete and frozen. */
+  readonly config: Readonly<ToolExecutionSettings>;
+  private readonly logger: Logger;
+  private readonly onRecord: ((record: ToolCallRecord) => void) | undefined;
+  private readonly clock: () => number;
+  private readonly options: InterceptorOptions;
+
+  constructor(options: InterceptorOptions = {}) {
+    const parsed = TOOL_EXECUTION_SCHEMA.safeParse({ ...DEFAULT_CONFIG.tool_execution, ...options.config });
+    if (!parsed.success) {
+      const why = parsed.error.issues.map((i) => `${i.path.join('.') || 'tool_execution'}: ${i.message}`).join('; ');
+      throw new Error(`Invalid tool_execution config: ${why}`);
+    }
+    // A copy, frozen: changing the caller's object later (or this one) cannot alter calls already configured.
+    this.config = Object.freeze(parsed.data);
+    this.options = { ...options, config: this.config };
+    this.logger = options.logger ?? sharedLog;
+    this.onRecord = options.onRecord;
+    this.clock = options.clock ?? defaultClock;
+  }
+
+  /** An interceptor for a loaded config (its `tool_execution` section). */
+  static fromConfig(
+    config: Pick<OttoConfig, 'tool_execution'>,
+    options: Omit<InterceptorOptions, 'config'> = {},
+  ): ToolInterceptor {
+    return new ToolInterceptor({ ...options, config: config.tool_execution });
+  }
+
+  /** A child that inherits this interceptor's settings, logger and hooks, with `overrides` on top; this one is unchanged. */
+  withConfig(overrides: Partial<ToolExecutionSettings>): ToolInterceptor {
+    return new ToolInterceptor({ ...this.options, config: { ...this.config, ...overrides } });
+  }
+
+  /** Runs `tool` with `args` through validation, logging, timing and metadata. Rethrows whatever the tool throws. */
+  async execute<R = unknown>(
+    tool: ToolSpec<ParamsSchema, R>,
+    args: unknown,
+    ctx: ToolContext,
+    options?: ExecuteOptions,
+  ): Promise<R> {
+    const cfg = this.config;
+    const own = tool.conveniences;
+    const name = qualifiedNameOf(tool);
+    const logger = this.logger;
+    const logging = cfg.enable_logging && !own?.logging && logger.enabled('debug');
+    let start = this.clock();
+    let result: unknown;
+    try {
+      if (ctx.signal.aborted) throw abortError(ctx.signal);
+      // BEFORE: validate (unless the tool does it), let the agent approve, log, start the timer.
+      const input = (
+        cfg.enable_validation && !own?.validation ? validateArguments(tool.parameters, args) : args
+      ) as Record<string, unknown>;
+      if (options?.gate) await options.gate(tool, input);
+      if (logging) {
+        logger.debug(`${PREFIX} Starting ${name}`, { tool: name });
+        if (cfg.log_arguments)
+          logger.debug(`${PREFIX} Arguments: ${formatArguments(args, cfg.truncate_logs)}`, { tool: name });
+      }
+      start = this.clock();
+      // EXECUTE: the raw tool.
+      result = await tool.execute(input, ctx);
+    } catch (error) {
+      const durationMs = round2(this.clock() - start);
+      if (cfg.enable_logging && !own?.logging) {
+        logger.error(`${PREFIX} Error in ${name}: ${errorMessage(error)}`, { tool: name, duration_ms: durationMs });
+        const frames = stackLines(error);
+        if (frames.length) logger.error(`${PREFIX} Stack trace: ${frames.join('\n')}`, { tool: name });
+      }
+      this.record(name, durationMs, false, errorType(error), args, undefined, options);
+      throw error;
+    }
+    // AFTER: duration, completion line, metadata, record.
+    const durationMs = round2(this.clock() - start);
+    const failed = isPlainObject(result) && result.success === false;
+    if (logging) {
+      if (failed) {
+        const why = cut(previewValue((result as Record<string, unknown>).error, cfg.truncate_logs), cfg.truncate_logs);
+        logger.debug(`${PREFIX} Failed ${name} (${durationMs}ms): ${why}`, { tool: name, duration_ms: durationMs });
+      } else logger.debug(`${PREFIX} Completed ${name} (${durationMs}ms)`, { tool: name, duration_ms: durationMs });
+    }
+    if (cfg.enable_metadata && !own?.metadata && isPlainObject(result)) {
+      result = withMetadata(result, name, durationMs, own?.timing === true);
+    }
+    this.record(name, durationMs, !failed, failed ? 'ResultError' : undefined, args, result, options);
+    return result as R;
+  }
+
+  private record(
+    tool: string,
+    durationMs: number,
+    success: boolean,
+    type: string | undefined,
+    args: unknown,
+    result: unknown,
+    options?: ExecuteOptions,
+  ): void {
+    const onRecord = this.onRecord;
+    if (!onRecord) return;
+    try {
+      const charsIn = options?.argsText !== undefined ? options.argsText.length : textLength(args);
+      const rec: ToolCallRecord =
+        type === undefined
+          ? { tool, durationMs, success, charsIn, charsOut: textLength(result) }
+          : { tool, durationMs, success, errorType: type, charsIn, charsOut: textLength(result) };
+      onRecord(rec);
+    } catch (error) {
+      this.logger.warn(`${PREFIX} Statistics hook failed for ${tool}: ${errorMessage(error)}`);
+    }
+  }
+}
+
+/**
+ * A new object: the result's own keys, plus `_execution_metadata` merged over any the tool already set (seed 003,
+ * 3.3 — preserve the original structure). The tool's object is not touched: it may be shared or frozen.
+ * With `keepToolTiming`, a `duration_ms` the tool measured itself wins over ours.
+ */
+export function withMetadata(
+  result: Record<string, unknown>,
+  toolName: string,
+  durationMs: number,
+  keepToolTiming = false,
+): Record<string, unknown> {
+  const existing = result._execution_metadata;
+  const base = isPlainObject(existing) ? existing : undefined;
+  const meta: ExecutionMetadata = {
+    ...base,
+    duration_ms: durationMs,
+    tool_name: toolName,
+    timestamp: new Date().toISOString(),
+  };
+  if (keepToolTiming && typeof base?.duration_ms === 'number') meta.duration_ms = base.duration_ms;
+  return { ...result, _execution_metadata: meta };
+}
