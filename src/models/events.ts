@@ -44,7 +44,18 @@ export type ModelEvent =
   | { type: 'function_call.done'; itemId: string; callId: string; name: string; arguments: string }
   /** An output item is complete (message, reasoning, function_call, ...): persist it; replay it as input. */
   | { type: 'item.done'; item: ResponseItem }
-  | { type: 'completed'; responseId: string; model?: string; usage?: Usage; latencyMs: number }
+  /**
+   * The response finished. `incompleteReason` is set when the API ended it early but validly (`response.incomplete`,
+   * e.g. `max_output_tokens` or `content_filter`): the items delivered so far stand, the answer may be truncated.
+   */
+  | {
+      type: 'completed';
+      responseId: string;
+      model?: string;
+      usage?: Usage;
+      latencyMs: number;
+      incompleteReason?: string;
+    }
   | { type: 'failed'; error: ModelErrorInfo };
 
 export interface ModelRequest {
