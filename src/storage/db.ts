@@ -5,6 +5,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ConversationRecord, ItemRecord, MetaRecord } from './records.ts';
+import type { RunState, SitePermissionRecord } from './runRecords.ts';
 
 export const DB_NAME = 'otto';
 
@@ -12,6 +13,8 @@ export interface OttoDB extends DBSchema {
   meta: { key: string; value: MetaRecord };
   conversations: { key: string; value: ConversationRecord; indexes: { byUpdated: number } };
   items: { key: [string, number]; value: ItemRecord; indexes: { byConversation: string } };
+  runs: { key: string; value: RunState };
+  sitePermissions: { key: string; value: SitePermissionRecord };
 }
 
 type UpgradeTx = IDBPTransaction<OttoDB, StoreNames<OttoDB>[], 'versionchange'>;
@@ -25,6 +28,12 @@ const MIGRATIONS: Migration[] = [
     conv.createIndex('byUpdated', 'updatedAt');
     const items = db.createObjectStore('items', { keyPath: ['conversationId', 'seq'] });
     items.createIndex('byConversation', 'conversationId');
+  },
+  // 1 → 2: the agent's run state per conversation (resumable after the worker dies), and the origins where the user
+  // chose "always allow on this site" for destructive tools.
+  (db) => {
+    db.createObjectStore('runs', { keyPath: 'conversationId' });
+    db.createObjectStore('sitePermissions', { keyPath: 'origin' });
   },
 ];
 

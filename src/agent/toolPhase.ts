@@ -1,0 +1,212 @@
+/**
+ * Executing the function calls of a completed response, in order:
+ *  - unknown names and malformed arguments are answered with an error at once;
+ *  - consecutive read-only, non-destructive calls run concurrently, their outputs persisted in call order;
+ *  - every other call runs alone; a destructive one first needs approval (policy `auto`, an allowed origin, a site
+ *    the user allowed, or an explicit approve), else the run pauses as `awaiting_approval`;
+ *  - a non-read-only call found `running` (the worker died during it) is never run again.
+ * Each output is written in the same transaction that marks its call done.
+ */
+import type { PendingApproval, PendingCall, RunState } from '../storage/runRecords.ts';
+import { prepareCall, type PreparedCall } from './calls.ts';
+import { originAllowed } from './approvals.ts';
+import { ABORTED_OUTPUT, errorOutput, isFunctionCallOutput, toOutput } from './transcript.ts';
+import { childSignal, raceAbort } from './timing.ts';
+import { round2, type AgentConfigView, type CallResult, type RunSession } from './session.ts';
+
+type Runnable = { call: PendingCall; prep: Extract<PreparedCall, { ok: true }>; approvedBy?: PendingCall['approvedBy'] };
+
+/** Executes the pending calls in order. Returns true when the run paused for an approval. */
+export async function runTools(session: RunSession, cfg: AgentConfigView): Promise<boolean> {
+  let origin: Promise<string | undefined> | undefined;
+  const getOrigin = () => (origin ??= originOfRun(session));
+  for (;;) {
+    session.checkAbort();
+    const calls = session.state.pendingCalls;
+    const idx = calls.findIndex((c) => c.status !== 'done');
+    if (idx < 0) return false;
+    const call = calls[idx]!;
+    const prep = prepareCall(session.deps.tools, call.name, call.arguments);
+    if (!prep.ok) {
+      await session.finishCall(call.callId, prep.qualifiedName ?? call.name, {
+        output: prep.output,
+        status: 'error',
+        outcome: 'error',
+        reason: prep.reason,
+        durationMs: 0,
+      });
+      continue;
+    }
+    if (call.status === 'running' && !prep.readOnly) {
+      // It was running when the worker died: it may have acted. Never run an action twice; let the model check.
+      await session.finishCall(call.callId, prep.qualifiedName, {
+        output: `Error: ${prep.qualifiedName} was interrupted while running (the extension's worker stopped); whether it took effect is unknown. Check before trying again.`,
+        status: 'error',
+        outcome: 'interrupted',
+        reason: 'interrupted',
+        durationMs: 0,
+      });
+      continue;
+    }
+    const batch = await readOnlyBatch(session, idx);
+    if (batch.length) {
+      await runBatch(session, batch);
+      continue;
+    }
+    let approvedBy: PendingCall['approvedBy'];
+    if (call.status !== 'approved' && (await isDestructive(session, prep.qualifiedName, prep.args))) {
+      const how = await autoApproval(session, cfg, getOrigin);
+      if (!how.allowed) {
+        await pause(session, call, prep.qualifiedName, how.origin);
+        return true;
+      }
+      approvedBy = how.by;
+    }
+    await runBatch(session, [{ call, prep, ...(approvedBy ? { approvedBy } : {}) }]);
+  }
+}
+
+/** Consecutive read-only, non-destructive calls from `idx` on (they may run concurrently). */
+async function readOnlyBatch(session: RunSession, idx: number): Promise<Runnable[]> {
+  const out: Runnable[] = [];
+  const calls = session.state.pendingCalls;
+  for (let j = idx; j < calls.length; j++) {
+    const call = calls[j]!;
+    if (call.status !== 'pending' && call.status !== 'running') break;
+    const prep = prepareCall(session.deps.tools, call.name, call.arguments);
+    if (!prep.ok || !prep.readOnly) break;
+    if (await isDestructive(session, prep.qualifiedName, prep.args)) break;
+    out.push({ call, prep });
+  }
+  return out;
+}
+
+async function isDestructive(session: RunSession, qualifiedName: string, args: unknown): Promise<boolean> {
+  try {
+    return !!(await session.deps.tools.isDestructive(qualifiedName, args));
+  } catch {
+    return true; // when in doubt, ask
+  }
+}
+
+async function originOfRun(session: RunSession): Promise<string | undefined> {
+  try {
+    return (await session.deps.origin?.(session.conversationId)) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function autoApproval(
+  session: RunSession,
+  cfg: AgentConfigView,
+  getOrigin: () => Promise<string | undefined>,
+): Promise<{ allowed: true; by: 'policy' | 'allowed_origin' | 'site' } | { allowed: false; origin: string | undefined }> {
+  if (cfg.approvals.policy === 'auto') return { allowed: true, by: 'policy' };
+  const origin = await getOrigin();
+  if (originAllowed(origin, cfg.approvals.allowed_origins)) return { allowed: true, by: 'allowed_origin' };
+  if (await session.deps.sites.isAllowed(origin)) return { allowed: true, by: 'site' };
+  return { allowed: false, origin };
+}
+
+async function pause(session: RunSession, call: PendingCall, qualifiedName: string, origin: string | undefined): Promise<void> {
+  const approval: PendingApproval = {
+    callId: call.callId,
+    name: qualifiedName,
+    arguments: call.arguments,
+    ...(origin ? { origin } : {}),
+    requestedAt: session.deps.now(),
+  };
+  await session.commit((s) => {
+    s.status = 'awaiting_approval';
+    s.approval = approval;
+    const pc = s.pendingCalls.find((c) => c.callId === call.callId);
+    if (pc) pc.status = 'awaiting_approval';
+  });
+  session.emit({ type: 'approval.required', approval });
+  session.emitStatus();
+}
+
+/**
+ * Runs calls concurrently (one call: alone) and persists their outputs in call order as soon as every earlier one
+ * is persisted, so the transcript's order never depends on timing.
+ */
+async function runBatch(session: RunSession, batch: Runnable[]): Promise<void> {
+  const startedAt = session.deps.now();
+  await session.commit((s) => {
+    for (const b of batch) {
+      const pc = s.pendingCalls.find((c) => c.callId === b.call.callId);
+      if (!pc) continue;
+      pc.status = 'running';
+      pc.startedAt = startedAt;
+      pc.qualifiedName = b.prep.qualifiedName;
+      if (b.approvedBy) pc.approvedBy = b.approvedBy;
+    }
+  });
+  const results: (CallResult | undefined)[] = new Array<CallResult | undefined>(batch.length);
+  let flushed = 0;
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    flushing = flushing.then(async () => {
+      while (flushed < batch.length && results[flushed]) {
+        const k = flushed++;
+        await session.finishCall(batch[k]!.call.callId, batch[k]!.prep.qualifiedName, results[k]!);
+      }
+    });
+    return flushing;
+  };
+  await Promise.all(
+    batch.map(async (b, k) => {
+      results[k] = await invoke(session, b);
+      await flush();
+    }),
+  );
+  await flushing;
+}
+
+/** Executes one call; never throws (errors, timeouts and aborts become the output the model gets). */
+async function invoke(session: RunSession, { call, prep }: Runnable): Promise<CallResult> {
+  const { deps } = session;
+  const name = prep.qualifiedName;
+  session.emit({ type: 'tool.running', callId: call.callId, name, arguments: call.arguments });
+  const child = childSignal(session.signal, deps.toolTimeoutMs, deps.timers);
+  const t0 = deps.elapsed();
+  const took = () => round2(deps.elapsed() - t0);
+  try {
+    const result = await raceAbort(
+      Promise.resolve().then(() =>
+        deps.tools.run(name, prep.args, { signal: child.signal, conversationId: session.conversationId, callId: call.callId }),
+      ),
+      child.signal,
+    );
+    return { output: toOutput(result), status: 'ok', outcome: 'ok', durationMs: took() };
+  } catch (err) {
+    const durationMs = took();
+    if (session.signal.aborted) return { output: ABORTED_OUTPUT, status: 'error', outcome: 'aborted', reason: 'aborted', durationMs };
+    if (child.timedOut) {
+      return {
+        output: `Error: ${name} timed out after ${round2(deps.toolTimeoutMs / 1000)} s`,
+        status: 'error',
+        outcome: 'error',
+        reason: 'timeout',
+        durationMs,
+      };
+    }
+    return { output: errorOutput(err), status: 'error', outcome: 'error', durationMs };
+  } finally {
+    child.dispose();
+  }
+}
+
+/** Marks calls whose output is already in the transcript as done (defensive: both are written together). */
+export async function reconcileCalls(session: RunSession): Promise<void> {
+  const answered = new Set<string>();
+  for (const r of await session.deps.store.transcript(session.conversationId)) {
+    if (isFunctionCallOutput(r.item)) answered.add(r.item.call_id);
+  }
+  const isStale = (c: PendingCall) => c.status !== 'done' && answered.has(c.callId);
+  if (!session.state.pendingCalls.some(isStale)) return;
+  await session.commit((s: RunState) => {
+    for (const pc of s.pendingCalls) if (isStale(pc)) pc.status = 'done';
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * One model turn: build the input from the transcript, stream the response, persist every completed item at once,
+ * and on `completed` record the turn (usage, chain, the function calls to run) in one write.
+ */
+import type { ModelErrorInfo, ModelEvent, ModelRequest, Usage } from '../models/events.ts';
+import type { RunState } from '../storage/runRecords.ts';
+import { buildInput, isFunctionCall, note, type FunctionCallItem } from './transcript.ts';
+import { abortable } from './timing.ts';
+import { failRun } from './endings.ts';
+import { round2, type AgentConfigView, type Inflight, type RunSession } from './session.ts';
+
+export type TurnOutcome = 'failed' | 'done' | 'tools';
+
+export async function modelTurn(session: RunSession, cfg: AgentConfigView): Promise<TurnOutcome> {
+  const { deps } = session;
+  const records = await deps.store.transcript(session.conversationId);
+  const startSeq = records.length ? records[records.length - 1]!.seq + 1 : 0;
+  const { input, previousResponseId } = buildInput(records, {
+    usePreviousResponseId: cfg.agent.previous_response_id,
+    ...(session.state.chain ? { chain: session.state.chain } : {}),
+  });
+  const inflight: Inflight = {
+    startSeq,
+    nextSeq: startSeq,
+    partialText: new Map(),
+    callIdByItem: new Map(),
+    announced: new Map(),
+    doneCalls: [],
+  };
+  session.inflight = inflight;
+  await session.commit((s) => {
+    s.phase = 'model';
+    s.status = 'running';
+    s.responseStartSeq = startSeq;
+  });
+  const instructions = deps.instructions
+    ? await deps.instructions(session.conversationId, cfg)
+    : cfg.agent.instructions || undefined;
+  const request: ModelRequest = {
+    input,
+    tools: deps.tools.definitions(),
+    signal: session.signal,
+    ...(instructions ? { instructions } : {}),
+    ...(previousResponseId ? { previousResponseId } : {}),
+  };
+
+  const t0 = deps.elapsed();
+  let completed: Extract<ModelEvent, { type: 'completed' }> | undefined;
+  let failure: ModelErrorInfo | undefined;
+  for await (const ev of abortable(deps.model.stream(request), session.signal)) {
+    if (ev.type === 'completed') {
+      completed = ev;
+      break;
+    }
+    if (ev.type === 'failed') {
+      failure = ev.error;
+      break;
+    }
+    await onStreamEvent(session, inflight, ev);
+  }
+  session.checkAbort(); // a client may report the abort as `failed`
+  if (failure) {
+    await failRun(session, {
+      kind: failure.kind,
+      message: failure.message,
+      retryable: failure.retryable,
+      ...(failure.status !== undefined ? { status: failure.status } : {}),
+      ...(failure.code !== undefined ? { code: failure.code } : {}),
+    });
+    return 'failed';
+  }
+  if (!completed) {
+    await failRun(session, {
+      kind: 'stream_cut',
+      message: 'The response stream ended before the response was complete. Retry to continue.',
+      retryable: true,
+    });
+    return 'failed';
+  }
+
+  // A call announced by function_call.done but never delivered as item.done is persisted from what was announced.
+  const missing: FunctionCallItem[] = [];
+  for (const [callId, a] of inflight.announced) {
+    if (!inflight.doneCalls.some((c) => c.call_id === callId)) {
+      missing.push({ type: 'function_call', id: a.itemId, call_id: callId, name: a.name, arguments: a.arguments, status: 'completed' });
+    }
+  }
+  if (missing.length) {
+    const recs = await session.commit(undefined, missing);
+    inflight.nextSeq = recs[recs.length - 1]!.seq + 1;
+    inflight.doneCalls.push(...missing);
+  }
+
+  const done = completed;
+  const calls = inflight.doneCalls;
+  const notes = done.incompleteReason
+    ? [note('incomplete', `The API ended this response early (${done.incompleteReason}); the answer may be cut short.`)]
+    : [];
+  const latencyMs = round2(Number.isFinite(done.latencyMs) ? done.latencyMs : deps.elapsed() - t0);
+  session.inflight = undefined;
+  await session.commit((s) => {
+    s.turn += 1;
+    s.lastResponseId = done.responseId;
+    s.chain = { responseId: done.responseId, seq: inflight.nextSeq };
+    s.responseStartSeq = undefined;
+    addUsage(s, done.usage);
+    s.phase = calls.length ? 'tools' : 'model';
+    s.pendingCalls = calls.map((c) => {
+      const info = session.lookup(c.name);
+      return {
+        callId: c.call_id,
+        name: c.name,
+        ...(info ? { qualifiedName: info.qualifiedName } : {}),
+        arguments: typeof c.arguments === 'string' ? c.arguments : '',
+        status: 'pending',
+      };
+    });
+  }, notes);
+  session.emit({
+    type: 'turn.completed',
+    turn: session.state.turn,
+    responseId: done.responseId,
+    ...(done.model ? { model: done.model } : {}),
+    ...(done.usage ? { usage: done.usage } : {}),
+    ...(done.incompleteReason ? { incompleteReason: done.incompleteReason } : {}),
+    latencyMs,
+    toolCalls: calls.length,
+    totals: { ...session.state.usage },
+  });
+  return calls.length ? 'tools' : 'done';
+}
+
+async function onStreamEvent(session: RunSession, inflight: Inflight, ev: ModelEvent): Promise<void> {
+  switch (ev.type) {
+    case 'retrying':
+      // The client starts the request over: whatever this response persisted so far would come again.
+      if (inflight.nextSeq > inflight.startSeq) await session.truncate(inflight.startSeq, 'retrying');
+      inflight.nextSeq = inflight.startSeq;
+      inflight.partialText.clear();
+      inflight.callIdByItem.clear();
+      inflight.announced.clear();
+      inflight.doneCalls = [];
+      session.emit({ type: 'retrying', attempt: ev.attempt, delayMs: ev.delayMs, reason: ev.reason });
+      return;
+    case 'text.delta':
+      inflight.partialText.set(ev.itemId, (inflight.partialText.get(ev.itemId) ?? '') + ev.delta);
+      session.emit({ type: 'text.delta', itemId: ev.itemId, delta: ev.delta });
+      return;
+    case 'reasoning.delta':
+      session.emit({ type: 'reasoning.delta', itemId: ev.itemId, delta: ev.delta });
+      return;
+    case 'function_call.added':
+      inflight.callIdByItem.set(ev.itemId, ev.callId);
+      session.emit({ type: 'tool.started', callId: ev.callId, itemId: ev.itemId, name: session.displayName(ev.name) });
+      return;
+    case 'function_call.arguments.delta':
+      session.emit({ type: 'tool.args.delta', callId: inflight.callIdByItem.get(ev.itemId) ?? ev.itemId, delta: ev.delta });
+      return;
+    case 'function_call.done':
+      inflight.announced.set(ev.callId, { name: ev.name, arguments: ev.arguments, itemId: ev.itemId });
+      session.emit({ type: 'tool.args.done', callId: ev.callId, arguments: ev.arguments });
+      return;
+    case 'item.done': {
+      const item = ev.item;
+      if (isFunctionCall(item) && inflight.doneCalls.some((c) => c.call_id === item.call_id)) return; // delivered twice
+      const recs = await session.commit(undefined, [item]);
+      inflight.nextSeq = recs[0]!.seq + 1;
+      if (typeof item.id === 'string') inflight.partialText.delete(item.id);
+      if (isFunctionCall(item)) inflight.doneCalls.push(item);
+      return;
+    }
+    default:
+      return; // created, and anything newer
+  }
+}
+
+function addUsage(s: RunState, usage: Usage | undefined): void {
+  s.usage.responses += 1;
+  if (!usage) return;
+  s.usage.inputTokens += usage.inputTokens;
+  s.usage.outputTokens += usage.outputTokens;
+  s.usage.reasoningTokens += usage.reasoningTokens ?? 0;
+  s.usage.cachedTokens += usage.cachedTokens ?? 0;
+}

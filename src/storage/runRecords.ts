@@ -1,0 +1,107 @@
+/**
+ * The persisted state of an agent run, one record per conversation (store `runs`), and the origins where destructive
+ * tools are always allowed (store `sitePermissions`). Plain data only: everything here survives structured clone,
+ * and together with the transcript it is all a fresh service worker needs to continue a run.
+ */
+import type { ModelErrorKind } from '../models/events.ts';
+
+export type RunStatus = 'idle' | 'running' | 'awaiting_approval' | 'interrupted' | 'error' | 'completed';
+
+/**
+ * Why the last run stopped. `completed`: a response with no function calls; `max_turns`: `agent.max_turns` model
+ * responses in one run; `aborted`: the user stopped it; `error`: a model error (see `lastError`); `interrupted`: the
+ * worker died while it was running.
+ */
+export type StopReason = 'completed' | 'max_turns' | 'aborted' | 'error' | 'interrupted';
+
+export interface RunError {
+  /** A model error kind, or `internal` for a failure of Otto itself (storage, a tool host bug). */
+  kind: ModelErrorKind | 'internal';
+  message: string;
+  retryable: boolean;
+  status?: number;
+  code?: string;
+}
+
+/**
+ * A function call of the last completed response, in the order the model made them.
+ * `status` moves pending → (awaiting_approval → approved) → running → done; `done` means its
+ * `function_call_output` is in the transcript (written in the same transaction as this status).
+ */
+export interface PendingCall {
+  callId: string;
+  /** The name as the model sent it (API-encoded). */
+  name: string;
+  /** The resolved qualified name (`dom.click`), when the name is known. */
+  qualifiedName?: string;
+  /** The raw JSON argument string as the model sent it. */
+  arguments: string;
+  status: 'pending' | 'awaiting_approval' | 'approved' | 'running' | 'done';
+  /** How a destructive call got permission to run. */
+  approvedBy?: 'once' | 'site' | 'policy' | 'allowed_origin';
+  /** Set with `done`. */
+  outcome?: 'ok' | 'error' | 'denied' | 'aborted' | 'skipped' | 'interrupted';
+  startedAt?: number;
+  durationMs?: number;
+}
+
+export interface PendingApproval {
+  callId: string;
+  /** Qualified tool name, for display (never the encoded one). */
+  name: string;
+  arguments: string;
+  /** The origin of the page the call would act on, when known. */
+  origin?: string;
+  requestedAt: number;
+}
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  cachedTokens: number;
+  /** Completed model responses counted. */
+  responses: number;
+}
+
+export interface RunState {
+  conversationId: string;
+  /** A new id per `send`. */
+  runId: string;
+  status: RunStatus;
+  /** What the run does next: request a model response, or execute `pendingCalls`. */
+  phase: 'model' | 'tools';
+  /** Completed model responses in this run (compared with `agent.max_turns`). */
+  turn: number;
+  /** Transcript position where the response in flight (or the one that failed) began; its items start here. */
+  responseStartSeq?: number;
+  /** The function calls of the last completed response (empty when phase is `model`). */
+  pendingCalls: PendingCall[];
+  /** Set while status is `awaiting_approval`. */
+  approval?: PendingApproval;
+  lastError?: RunError;
+  stopReason?: StopReason;
+  /** Id of the last completed response (information; replay uses `chain`). */
+  lastResponseId?: string;
+  /**
+   * For `previous_response_id` mode: the last completed response and the transcript length right after its items.
+   * Items from `seq` on are the new input. Cleared when the chain is broken (abort), which makes the next request
+   * replay the full transcript.
+   */
+  chain?: { responseId: string; seq: number };
+  /** Usage of this run. */
+  usage: UsageTotals;
+  startedAt: number;
+  updatedAt: number;
+  /** Refreshed at every write and every keep-alive tick while the run is active. */
+  heartbeatAt: number;
+}
+
+export interface SitePermissionRecord {
+  origin: string;
+  grantedAt: number;
+}
+
+export function emptyUsage(): UsageTotals {
+  return { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, responses: 0 };
+}

@@ -1,0 +1,46 @@
+/** The few chrome.tabs operations the tabs pack needs, waiting for loads and honouring the run's abort signal. */
+
+export function describeTab(t: chrome.tabs.Tab) {
+  return { id: t.id, title: t.title ?? '', url: t.url ?? t.pendingUrl ?? '', active: t.active, windowId: t.windowId };
+}
+
+export async function targetTab(tabId: number | undefined, ctxTabId: number | undefined): Promise<chrome.tabs.Tab> {
+  const id = tabId ?? ctxTabId;
+  if (id !== undefined) {
+    try {
+      return await chrome.tabs.get(id);
+    } catch {
+      throw new Error(`No tab with id ${id}. Use tabs.list() to see the open tabs.`);
+    }
+  }
+  const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (!active) throw new Error('There is no active tab. Use tabs.list() and pass tab_id.');
+  return active;
+}
+
+/** Resolves when the tab finishes loading (status 'complete'), or rejects on timeout/abort. */
+export function waitForLoad(tabId: number, signal: AbortSignal, timeoutMs = 30_000): Promise<chrome.tabs.Tab> {
+  return new Promise((resolve, reject) => {
+    const done = (fn: () => void) => {
+      chrome.tabs.onUpdated.removeListener(onUpdated);
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const onUpdated = (id: number, info: { status?: string }, tab: chrome.tabs.Tab) => {
+      if (id === tabId && info.status === 'complete') done(() => resolve(tab));
+    };
+    const onAbort = () => done(() => reject(new Error('aborted')));
+    const timer = setTimeout(() => done(() => reject(new Error(`The page did not finish loading within ${timeoutMs / 1000} s.`))), timeoutMs);
+    chrome.tabs.onUpdated.addListener(onUpdated);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function originOf(url: string | undefined): string | undefined {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The `tabs` pack: list, open, activate, navigate, history, reload and close browser tabs. Tools act on the run's
+ * tab unless given `tab_id`. Closing a tab and navigating to another origin are destructive (they need approval).
+ */
+import { z } from '../../../shared/zod.ts';
+import { defineTool } from '../../defineTool.ts';
+import type { AnyTool } from '../../Tool.ts';
+import type { PackSpec } from '../../ToolRegistry.ts';
+import { describeTab, originOf, targetTab, waitForLoad } from './chromeTabs.ts';
+
+export const TABS_PACK: PackSpec = {
+  name: 'tabs',
+  instructions: 'Browser tabs. Tools act on the current tab unless tab_id is given; tabs.list() shows ids.',
+};
+
+const tabId = z.number().int().nonnegative().optional().describe('Tab id from tabs.list(); default: the current tab');
+const url = z.string().url().describe('An absolute URL (https://...)');
+
+const list = defineTool({
+  pack: 'tabs',
+  name: 'list',
+  description: 'List open tabs with id, title, url, and which is active.',
+  parameters: z.object({}),
+  readOnly: true,
+  examples: ['tabs.list()'],
+  returns: 'A list of {id, title, url, active, windowId}.',
+  async execute() {
+    return { tabs: (await chrome.tabs.query({})).map(describeTab) };
+  },
+});
+
+const open = defineTool({
+  pack: 'tabs',
+  name: 'open',
+  description: 'Open a URL in a new tab and wait for it to load.',
+  parameters: z.object({ url, active: z.boolean().default(true).describe('Focus the new tab') }),
+  readOnly: false,
+  isDestructive: () => false,
+  examples: ["tabs.open(url='https://example.com')"],
+  async execute(args, ctx) {
+    const tab = await chrome.tabs.create({ url: args.url, active: args.active });
+    const loaded = await waitForLoad(tab.id!, ctx.signal).catch(() => tab);
+    return { opened: describeTab(loaded) };
+  },
+});
+
+const activate = defineTool({
+  pack: 'tabs',
+  name: 'activate',
+  description: 'Bring a tab to the front.',
+  parameters: z.object({ tab_id: z.number().int().nonnegative() }),
+  readOnly: false,
+  isDestructive: () => false,
+  examples: ['tabs.activate(tab_id=12)'],
+  async execute(args) {
+    const tab = await chrome.tabs.update(args.tab_id, { active: true });
+    if (tab?.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true });
+    return { activated: tab ? describeTab(tab) : args.tab_id };
+  },
+});
+
+const navigate = defineTool({
+  pack: 'tabs',
+  name: 'navigate',
+  description: 'Load a URL in a tab and wait for the page to finish loading. Leaving the current site needs approval.',
+  parameters: z.object({ url, tab_id: tabId }),
+  readOnly: false,
+  // Same-origin navigation is routine; another origin may take the user somewhere they did not mean to go.
+  isDestructive: (args, ctx) => !ctx.origin || originOf(args.url) !== ctx.origin,
+  examples: ["tabs.navigate(url='https://example.com/docs')"],
+  async execute(args, ctx) {
+    const tab = await targetTab(args.tab_id, ctx.tabId);
+    const loaded = waitForLoad(tab.id!, ctx.signal);
+    await chrome.tabs.update(tab.id!, { url: args.url });
+    return { navigated: describeTab(await loaded) };
+  },
+});
+
+function historyTool(name: 'back' | 'forward' | 'reload', description: string) {
+  return defineTool({
+    pack: 'tabs',
+    name,
+    description,
+    parameters: z.object({ tab_id: tabId }),
+    readOnly: false,
+    isDestructive: () => false,
+    examples: [`tabs.${name}()`],
+    async execute(args, ctx) {
+      const tab = await targetTab(args.tab_id, ctx.tabId);
+      const loaded = waitForLoad(tab.id!, ctx.signal, 15_000);
+      if (name === 'back') await chrome.tabs.goBack(tab.id!);
+      else if (name === 'forward') await chrome.tabs.goForward(tab.id!);
+      else await chrome.tabs.reload(tab.id!);
+      return { [name]: describeTab(await loaded.catch(() => tab)) };
+    },
+  });
+}
+
+const close = defineTool({
+  pack: 'tabs',
+  name: 'close',
+  description: 'Close a tab. Needs the user’s approval.',
+  parameters: z.object({ tab_id: tabId }),
+  readOnly: false,
+  examples: ['tabs.close(tab_id=12)'],
+  async execute(args, ctx) {
+    const tab = await targetTab(args.tab_id, ctx.tabId);
+    await chrome.tabs.remove(tab.id!);
+    return { closed: describeTab(tab) };
+  },
+});
+
+export const TABS_TOOLS: AnyTool[] = [
+  list,
+  open,
+  activate,
+  navigate,
+  historyTool('back', 'Go back one page in the tab’s history.'),
+  historyTool('forward', 'Go forward one page in the tab’s history.'),
+  historyTool('reload', 'Reload the page.'),
+  close,
+] as AnyTool[];
