@@ -10,12 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { DIST, ROOT, chromiumPath, extensionArgs } from './browser.ts';
 import { startStaticServer, type StaticServer } from './staticServer.ts';
+import { startFakeApi, type FakeApi } from '../../test/support/fake-api/index.ts';
 
 export interface WorkerFixtures {
   extContext: BrowserContext;
   extensionId: string;
   pages: StaticServer;
   otherOrigin: StaticServer;
+  /** The fake Responses API on loopback; tests script it (`api.script([...])`) and read `api.requests`. */
+  fakeApi: FakeApi;
 }
 
 export interface TestFixtures {
@@ -65,6 +68,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   context: async ({ extContext }, use) => use(extContext),
+  fakeApi: [
+    async ({}, use) => {
+      const api = await startFakeApi({ fallback: 'error' });
+      await use(api);
+      await api.close();
+    },
+    { scope: 'worker' },
+  ],
   serviceWorker: async ({ extContext: context, extensionId }, use) => {
     await use(await currentServiceWorker(context, extensionId));
   },

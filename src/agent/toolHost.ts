@@ -28,7 +28,7 @@ export interface AgentToolHost {
    * Whether this call needs the user's approval (typing into a password field, submitting a form, leaving the
    * origin, closing a tab...). May inspect the page; called just before the call would run.
    */
-  isDestructive(qualifiedName: string, args: unknown): Promise<boolean> | boolean;
+  isDestructive(qualifiedName: string, args: unknown, ctx?: { conversationId: string }): Promise<boolean> | boolean;
   /**
    * Runs the call through the interceptor. Resolves with the result (string or JSON-serialisable value); rejects on
    * invalid arguments (the interceptor's validation message) or a tool error.

@@ -83,7 +83,7 @@ async function readOnlyBatch(session: RunSession, idx: number): Promise<Runnable
 
 async function isDestructive(session: RunSession, qualifiedName: string, args: unknown): Promise<boolean> {
   try {
-    return !!(await session.deps.tools.isDestructive(qualifiedName, args));
+    return !!(await session.deps.tools.isDestructive(qualifiedName, args, { conversationId: session.conversationId }));
   } catch {
     return true; // when in doubt, ask
   }

@@ -1,6 +1,6 @@
 /**
  * Otto's service worker: the composition root. Every listener is registered synchronously at the top level, as MV3
- * requires, so events that wake a stopped worker find their handler.
+ * requires, so events that wake a stopped worker find their handler. Wiring only; logic lives in the layer folders.
  */
 import '../shared/zod.ts';
 import { acceptPanelPort, type Handlers } from './panelPort.ts';
@@ -11,9 +11,52 @@ import { loadConfig, saveConfig, saveSecrets } from '../config/store.ts';
 import { formatProblems } from '../config/parse.ts';
 import { getMeta, putMeta } from '../storage/meta.ts';
 import { seedSettings } from '../config/seed.ts';
+import { settings, watchSettings, redact, invalidateSettings } from './settings.ts';
+import { buildRegistry } from './registry.ts';
+import { createToolHost } from './toolHost.ts';
+import { configuredModelClient } from './modelClient.ts';
+import { agentHandlers } from './agentHandlers.ts';
+import { addPanel, broadcast } from './panelHub.ts';
+import { runOrigin } from './runTabs.ts';
+import { AgentRunner } from '../agent/runner.ts';
+import { ConversationStore } from '../storage/conversations.ts';
+import { SitePermissions } from '../storage/sitePermissions.ts';
+import { ToolInterceptor } from '../tools/interceptor.ts';
+import { ToolRegistry } from '../tools/ToolRegistry.ts';
+import { DEFAULT_CONFIG } from '../config/schema.ts';
+import { log } from '../shared/log.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
 const startedAt = Date.now();
+
+// Tools: the registry and interceptor follow the config; both are rebuilt when it changes.
+let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG);
+let interceptor = ToolInterceptor.fromConfig(DEFAULT_CONFIG);
+async function refreshTools(): Promise<void> {
+  const { config } = await settings();
+  registry = buildRegistry(config);
+  interceptor = ToolInterceptor.fromConfig(config);
+}
+const toolsReady = refreshTools();
+
+const store = new ConversationStore();
+const runner = new AgentRunner({
+  model: configuredModelClient(settings),
+  tools: createToolHost({ registry: () => registry, interceptor: () => interceptor, settings }),
+  store,
+  sites: new SitePermissions(),
+  config: async () => {
+    await toolsReady;
+    return (await settings()).config;
+  },
+  origin: runOrigin,
+  onEvent: (event) => broadcast({ type: 'agent', event }),
+});
+// A run that was going when the worker died shows as interrupted, ready to resume.
+const recovered = runner.recoverInterrupted().catch((err: unknown) => {
+  log.error(`recovering interrupted runs failed: ${redact(String(err))}`);
+  return [] as string[];
+});
 
 const handlers: Handlers = {
   ping: () => ({ pong: true, version: VERSION, startedAt }),
@@ -25,19 +68,24 @@ const handlers: Handlers = {
   'config.save': async (req) => {
     const out = await saveConfig(req.yaml);
     if (!out.ok) throw new Error(formatProblems(out.problems));
+    // Don't wait for storage.onChanged: the next request must already see the new config.
+    invalidateSettings();
+    await refreshTools();
     return { saved: true };
   },
   'secrets.save': async (req) => {
     // Problems name only line/column and the key path, never the values.
     const out = await saveSecrets(req.yaml);
     if (!out.ok) throw new Error(formatProblems(out.problems));
+    invalidateSettings();
     return { saved: true, names: Object.keys(out.value) };
   },
   'frames.ping': (req) => pingFrames(req.tabId),
+  ...agentHandlers(runner, store),
 };
 
 chrome.runtime.onConnect.addListener((port) => {
-  acceptPanelPort(port, chrome.runtime.id, handlers, { type: 'hello', version: VERSION, startedAt });
+  if (acceptPanelPort(port, chrome.runtime.id, handlers, { type: 'hello', version: VERSION, startedAt }, recovered)) addPanel(port);
 });
 
 chrome.runtime.onMessage.addListener((_msg, sender) => {
@@ -53,5 +101,9 @@ chrome.runtime.onInstalled.addListener(() => {
 // Also on every start: the behaviour is cheap to set and must hold even if onInstalled was missed.
 void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
 
+watchSettings(() => void refreshTools());
+
 // A handle for DevTools and the e2e suite; it exposes nothing a page can reach.
-Object.assign(globalThis, { otto: { version: VERSION, startedAt, traffic, storage: { getMeta, putMeta }, seed: seedSettings } });
+Object.assign(globalThis, {
+  otto: { version: VERSION, startedAt, traffic, storage: { getMeta, putMeta }, seed: seedSettings, runner, log, registry: () => registry },
+});

@@ -21,14 +21,24 @@ export interface PortLike {
   onDisconnect: { addListener(cb: () => void): void };
 }
 
-export function acceptPanelPort(port: PortLike, selfId: string, handlers: Handlers, hello: WorkerToPanel): boolean {
+/**
+ * `ready` delays request handling until start-up work is done (marking interrupted runs), so the panel never sees a
+ * run as 'running' that died with the previous worker.
+ */
+export function acceptPanelPort(
+  port: PortLike,
+  selfId: string,
+  handlers: Handlers,
+  hello: WorkerToPanel,
+  ready: Promise<unknown> = Promise.resolve(),
+): boolean {
   if (port.name !== PANEL_PORT || !isExtensionPage(port.sender, selfId)) {
     reject('port', `refused port '${port.name}' from ${port.sender?.url ?? port.sender?.origin ?? 'unknown sender'}`);
     port.disconnect();
     return false;
   }
   port.postMessage(hello);
-  port.onMessage.addListener((raw) => void dispatch(port, raw, handlers));
+  port.onMessage.addListener((raw) => void ready.then(() => dispatch(port, raw, handlers)));
   return true;
 }
 

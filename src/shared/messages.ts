@@ -10,6 +10,7 @@ import { z } from './zod.ts';
 export const PANEL_PORT = 'otto-panel';
 
 const id = z.string().min(1).max(100);
+const conversationId = z.string().min(1).max(100);
 
 // ---- panel → worker -------------------------------------------------------------------------------------------
 export const PanelRequest = z.discriminatedUnion('type', [
@@ -19,6 +20,26 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('config.save'), id, yaml: z.string().max(1_000_000) }),
   z.object({ type: z.literal('secrets.save'), id, yaml: z.string().max(100_000) }),
   z.object({ type: z.literal('frames.ping'), id, tabId: z.number().int().nonnegative() }),
+  // The agent: start a turn, and steer the run it starts.
+  z.object({
+    type: z.literal('chat.send'),
+    id,
+    conversationId: conversationId.optional(),
+    text: z.string().min(1).max(200_000),
+    /** The tab the user is looking at; default: the active tab of the focused window. */
+    tabId: z.number().int().nonnegative().optional(),
+  }),
+  z.object({ type: z.literal('chat.stop'), id, conversationId }),
+  z.object({ type: z.literal('chat.resume'), id, conversationId }),
+  z.object({ type: z.literal('chat.retry'), id, conversationId }),
+  z.object({ type: z.literal('chat.approve'), id, conversationId, callId: z.string().min(1), scope: z.enum(['once', 'site']).default('once') }),
+  z.object({ type: z.literal('chat.deny'), id, conversationId, callId: z.string().min(1) }),
+  // Conversations.
+  z.object({ type: z.literal('conversations.list'), id }),
+  z.object({ type: z.literal('conversations.create'), id, title: z.string().max(200).optional() }),
+  z.object({ type: z.literal('conversations.get'), id, conversationId }),
+  z.object({ type: z.literal('conversations.rename'), id, conversationId, title: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('conversations.delete'), id, conversationId }),
 ]);
 export type PanelRequest = z.infer<typeof PanelRequest>;
 
@@ -37,8 +58,14 @@ export const PanelReply = z.discriminatedUnion('ok', [
 ]);
 export type PanelReply = z.infer<typeof PanelReply>;
 
+/** An agent event (src/agent/events.ts), forwarded as is; the panel reads the fields it knows. */
+export const AgentEventMessage = z.object({ type: z.string().min(1), conversationId }).passthrough();
+
 export const WorkerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), version: z.string(), startedAt: z.number() }),
+  z.object({ type: z.literal('agent'), event: AgentEventMessage }),
+  /** A run failed outside the loop's own error handling (a bug, storage full): shown, never swallowed. */
+  z.object({ type: z.literal('worker.error'), conversationId: conversationId.optional(), message: z.string() }),
 ]);
 export type WorkerEvent = z.infer<typeof WorkerEvent>;
 

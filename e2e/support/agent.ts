@@ -1,0 +1,99 @@
+/**
+ * Driving Otto's agent from e2e tests the way the panel does: over the panel port. Events the worker pushes are
+ * collected in the panel page, so a test can wait for a run to reach a state and read what was streamed.
+ */
+import type { Page } from '@playwright/test';
+import { panelRequest } from './fixtures.ts';
+import type { FakeApi } from '../../test/support/fake-api/index.ts';
+
+export interface AgentEventLike {
+  type: string;
+  conversationId: string;
+  [k: string]: unknown;
+}
+
+type PanelGlobals = {
+  ottoPanel: { onEvent(cb: (e: { type: string; event?: AgentEventLike }) => void): () => void };
+  __events?: AgentEventLike[];
+  __workerErrors?: string[];
+};
+
+/** Points Otto at the fake API with a key, and starts collecting pushed events in the panel page. */
+export async function connectToFakeApi(panel: Page, api: FakeApi, opts: { key?: string; yaml?: string } = {}): Promise<void> {
+  const yaml = `agent:\n  base_url: ${api.url}\n  model: gpt-test\n  max_retries: 3\n${opts.yaml ?? ''}`;
+  await panelRequest(panel, { type: 'config.save', yaml });
+  await panelRequest(panel, { type: 'secrets.save', yaml: `OPENAI_API_KEY: ${opts.key ?? 'sk-e2e-test-key-000000'}\n` });
+  await collectEvents(panel);
+}
+
+export async function collectEvents(panel: Page): Promise<void> {
+  await panel.evaluate(() => {
+    const g = globalThis as unknown as PanelGlobals;
+    if (g.__events) return;
+    g.__events = [];
+    g.__workerErrors = [];
+    g.ottoPanel.onEvent((m) => {
+      if (m.type === 'agent' && m.event) g.__events!.push(m.event);
+      if (m.type === 'worker.error') g.__workerErrors!.push(JSON.stringify(m));
+    });
+  });
+}
+
+export function events(panel: Page, conversationId?: string): Promise<AgentEventLike[]> {
+  return panel.evaluate(
+    (id) => ((globalThis as unknown as PanelGlobals).__events ?? []).filter((e) => !id || e.conversationId === id),
+    conversationId,
+  );
+}
+
+export async function send(panel: Page, text: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const r = await panelRequest<{ conversationId: string }>(panel, { type: 'chat.send', text, ...extra });
+  return r.conversationId;
+}
+
+/** Waits until the run's status event says `status` (and, optionally, a stop reason). */
+export async function waitForStatus(panel: Page, conversationId: string, status: string, timeout = 30_000): Promise<AgentEventLike> {
+  const handle = await panel.waitForFunction(
+    ([id, s]) => {
+      const evs = ((globalThis as unknown as PanelGlobals).__events ?? []).filter((e) => e.conversationId === id && e.type === 'run.status');
+      const last = evs.at(-1);
+      return last && last.status === s ? last : undefined;
+    },
+    [conversationId, status] as const,
+    { timeout },
+  );
+  return (await handle.jsonValue()) as AgentEventLike;
+}
+
+export async function waitForEvent(panel: Page, conversationId: string, type: string, timeout = 30_000): Promise<AgentEventLike> {
+  const handle = await panel.waitForFunction(
+    ([id, t]) => ((globalThis as unknown as PanelGlobals).__events ?? []).find((e) => e.conversationId === id && e.type === t),
+    [conversationId, type] as const,
+    { timeout },
+  );
+  return (await handle.jsonValue()) as AgentEventLike;
+}
+
+export interface ConversationView {
+  items: { seq: number; item: Record<string, unknown> & { type: string } }[];
+  state?: Record<string, unknown> & { status: string; stopReason?: string; lastError?: { kind: string; message: string } };
+  active: boolean;
+}
+
+export function conversation(panel: Page, conversationId: string): Promise<ConversationView> {
+  return panelRequest<ConversationView>(panel, { type: 'conversations.get', conversationId });
+}
+
+/** The transcript as compact strings (`user:hi`, `function_call:tabs.list`, `message:done`), for exact comparisons. */
+export function outline(view: ConversationView): string[] {
+  return view.items.map(({ item }) => {
+    if (item.type === 'message') {
+      const content = item.content as { text?: string }[] | string;
+      const text = typeof content === 'string' ? content : content.map((c) => c.text ?? '').join('');
+      return `${item.role}:${text}`;
+    }
+    if (item.type === 'function_call') return `function_call:${item.name}`;
+    if (item.type === 'function_call_output') return `output:${String(item.output).slice(0, 40)}`;
+    return item.type;
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * Panel requests that drive the agent. Runner calls resolve only when a run pauses or ends, so the handlers start
+ * them and answer at once; progress reaches the panel as pushed `agent` events. A failure outside the loop's own
+ * handling is pushed as `worker.error` (redacted), never dropped.
+ */
+import type { AgentRunner } from '../agent/runner.ts';
+import type { ConversationStore } from '../storage/conversations.ts';
+import type { Handlers } from './panelPort.ts';
+import { broadcast } from './panelHub.ts';
+import { redact } from './settings.ts';
+import { setRunTab } from './runTabs.ts';
+import { log } from '../shared/log.ts';
+
+type AgentHandlers = Pick<
+  Handlers,
+  | 'chat.send'
+  | 'chat.stop'
+  | 'chat.resume'
+  | 'chat.retry'
+  | 'chat.approve'
+  | 'chat.deny'
+  | 'conversations.list'
+  | 'conversations.create'
+  | 'conversations.get'
+  | 'conversations.rename'
+  | 'conversations.delete'
+>;
+
+function inBackground(conversationId: string, run: Promise<unknown>): void {
+  run.catch((err: unknown) => {
+    const message = redact(err instanceof Error ? err.message : String(err));
+    log.error(`run failed outside the loop: ${message}`, { conversationId });
+    broadcast({ type: 'worker.error', conversationId, message });
+  });
+}
+
+function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
+}
+
+export function agentHandlers(runner: AgentRunner, store: ConversationStore): AgentHandlers {
+  const ensureIdle = (conversationId: string) => {
+    if (runner.isActive(conversationId)) throw new Error('Otto is still working on this conversation. Stop it first, or wait.');
+  };
+  return {
+    'chat.send': async (req) => {
+      const conversation = req.conversationId ? await store.get(req.conversationId) : await store.create({ title: titleFrom(req.text) });
+      if (!conversation) throw new Error(`No conversation ${req.conversationId}.`);
+      ensureIdle(conversation.id);
+      setRunTab(conversation.id, req.tabId);
+      inBackground(conversation.id, runner.send(conversation.id, req.text));
+      return { conversationId: conversation.id };
+    },
+    'chat.stop': async (req) => ({ state: await runner.stop(req.conversationId) }),
+    'chat.resume': (req) => {
+      ensureIdle(req.conversationId);
+      inBackground(req.conversationId, runner.resume(req.conversationId));
+      return { started: true };
+    },
+    'chat.retry': (req) => {
+      ensureIdle(req.conversationId);
+      inBackground(req.conversationId, runner.retry(req.conversationId));
+      return { started: true };
+    },
+    'chat.approve': (req) => {
+      inBackground(req.conversationId, runner.approve(req.conversationId, req.callId, req.scope));
+      return { started: true };
+    },
+    'chat.deny': (req) => {
+      inBackground(req.conversationId, runner.deny(req.conversationId, req.callId));
+      return { started: true };
+    },
+    'conversations.list': () => store.list(),
+    'conversations.create': (req) => store.create(req.title ? { title: req.title } : {}),
+    'conversations.get': async (req) => {
+      const conversation = await store.get(req.conversationId);
+      if (!conversation) throw new Error(`No conversation ${req.conversationId}.`);
+      const [items, state] = await Promise.all([store.transcript(req.conversationId), runner.getState(req.conversationId)]);
+      return { conversation, items, state, active: runner.isActive(req.conversationId) };
+    },
+    'conversations.rename': (req) => store.rename(req.conversationId, req.title),
+    'conversations.delete': async (req) => ({ deleted: await runner.deleteConversation(req.conversationId) }),
+  };
+}

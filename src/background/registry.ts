@@ -1,0 +1,18 @@
+/** Builds the tool registry from the packs Otto ships, with the aliases from config. */
+import { ToolRegistry } from '../tools/ToolRegistry.ts';
+import { TABS_PACK, TABS_TOOLS } from '../tools/packs/tabs/index.ts';
+import type { OttoConfig } from '../config/schema.ts';
+
+export function buildRegistry(config: OttoConfig): ToolRegistry {
+  const registry = new ToolRegistry();
+  registry.registerPack(TABS_PACK, TABS_TOOLS);
+  for (const [name, spec] of Object.entries(config.packs)) {
+    if (spec.instructions && registry.pack(name)) registry.setPackInstructions(name, spec.instructions);
+  }
+  try {
+    registry.setAliases(config.aliases);
+  } catch {
+    // A bad alias map is reported by the settings page; tools still work without aliases.
+  }
+  return registry;
+}

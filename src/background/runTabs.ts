@@ -1,0 +1,28 @@
+/**
+ * Which tab each conversation acts on: the tab the user was looking at when they sent the message (the panel says,
+ * or the active tab of the focused window). Tools default to it; approvals are judged by its origin.
+ */
+const tabs = new Map<string, number>();
+
+export function setRunTab(conversationId: string, tabId: number | undefined): void {
+  if (tabId !== undefined) tabs.set(conversationId, tabId);
+}
+
+export async function runTab(conversationId: string): Promise<chrome.tabs.Tab | undefined> {
+  const id = tabs.get(conversationId);
+  if (id !== undefined) {
+    const tab = await chrome.tabs.get(id).catch(() => undefined);
+    if (tab) return tab;
+  }
+  const candidates = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  return candidates.find((t) => !t.url?.startsWith(`chrome-extension://${chrome.runtime.id}/`));
+}
+
+export async function runOrigin(conversationId: string): Promise<string | undefined> {
+  const url = (await runTab(conversationId))?.url;
+  try {
+    return url && /^https?:/.test(url) ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
