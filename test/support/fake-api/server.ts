@@ -134,6 +134,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     options.validate === false ? { validator: undefined, note: 'off: disabled by option' } : loadRequestValidator();
   const log = options.log ?? (() => undefined);
 
+  const CUT_GRACE_MS = 100;
   const writeStream = async (ctx: RequestContext, turn: Turn, events: WireEvent[]): Promise<void> => {
     const { res } = ctx;
     ctx.record.status = 200;
@@ -150,6 +151,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       if (turn.delayMs) await wait(turn.delayMs);
       if (closed || res.destroyed || res.writableEnded) return;
       if (turn.cutAfter !== undefined && index >= turn.cutAfter) {
+        // Let the client read what was sent first: a reset arriving with unread data makes the receiver drop it, and
+        // the fault would look like a cut before the first event (which clients rightly retry).
+        await wait(CUT_GRACE_MS);
         res.socket?.destroy();
         return;
       }
