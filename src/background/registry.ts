@@ -1,11 +1,13 @@
 /** Builds the tool registry from the packs Otto ships, with the aliases from config. */
 import { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { TABS_PACK, TABS_TOOLS } from '../tools/packs/tabs/index.ts';
+import { LLM_PACK, LLM_TOOLS } from '../tools/packs/llm/index.ts';
 import type { OttoConfig } from '../config/schema.ts';
 
 export function buildRegistry(config: OttoConfig): ToolRegistry {
   const registry = new ToolRegistry();
   registry.registerPack(TABS_PACK, TABS_TOOLS);
+  registry.registerPack(LLM_PACK, LLM_TOOLS);
   for (const [name, spec] of Object.entries(config.packs)) {
     if (spec.instructions && registry.pack(name)) registry.setPackInstructions(name, spec.instructions);
   }

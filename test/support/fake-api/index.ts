@@ -1,5 +1,6 @@
 /** The fake Responses API: `startFakeApi()`, its turn script and ready-made faults. See README.md here. */
 export { startFakeApi, type FakeApi, type FakeApiOptions } from './server.ts';
+export type { ChatTurn } from './chatCompletions.ts';
 export {
   faults,
   openAiError,

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { defaultTurn } from './defaultScript.ts';
 import { ids } from './ids.ts';
+import { answerChat, ChatTurnQueue, type ChatTurn } from './chatCompletions.ts';
 import { checkReplay } from './replayChecks.ts';
 import { loadRequestValidator } from './requestSchema.ts';
 import { buildResponseEvents, type WireEvent } from './responseEvents.ts';
@@ -67,6 +68,10 @@ export interface FakeApi {
   setExpectedKey(key: string | undefined): void;
   /** Forget requests and pending turns. */
   reset(): void;
+  /** Replace the pending Chat Completions turns (see chatCompletions.ts). */
+  scriptChat(turns: ChatTurn[]): void;
+  /** The `POST /v1/chat/completions` requests only. */
+  chatRequests(): RecordedRequest[];
   /** The `POST /v1/responses` requests only. */
   responsesRequests(): RecordedRequest[];
   close(): Promise<void>;
@@ -129,6 +134,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   const requests: RecordedRequest[] = [];
   let preflights = 0;
   let expectedKey = options.expectedKey;
+  const chatQueue = new ChatTurnQueue();
   let closed = false;
   const validation =
     options.validate === false ? { validator: undefined, note: 'off: disabled by option' } : loadRequestValidator();
@@ -249,17 +255,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
           owned_by: 'fake-api',
         })),
       }),
-    // Extension point: the Chat Completions API (`stream: true` → `data: {chat.completion.chunk}` … `data: [DONE]`).
-    'POST /v1/chat/completions': (ctx) =>
-      sendJson(
-        ctx,
-        501,
-        openAiError(
-          'fake-api: /v1/chat/completions is not implemented yet (add a handler in test/support/fake-api/server.ts).',
-          'invalid_request_error',
-          null,
-        ),
-      ),
+    // The Chat Completions API (llm.transform): scripted with `scriptChat`, else a deterministic default.
+    'POST /v1/chat/completions': (ctx) => {
+      const body = (ctx.record.body ?? {}) as Parameters<typeof answerChat>[1];
+      const userText = body.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+      ctx.record.status = answerChat(ctx.res, body, chatQueue.take(userText), CORS_HEADERS);
+    },
   };
 
   /** Control over HTTP, for a fake started in another process (`npm run fake-api`): string matchers only. */
@@ -389,7 +390,10 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     reset: () => {
       requests.length = 0;
       queue.replace([]);
+      chatQueue.replace([]);
     },
+    scriptChat: (turns) => chatQueue.replace(turns),
+    chatRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions'),
     responsesRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/responses'),
     close: async () => {
       closed = true;

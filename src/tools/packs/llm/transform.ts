@@ -1,0 +1,126 @@
+/**
+ * `llm.transform`: reshape data with a second model call (seed 000). Validation happens first, in the reference's
+ * order, and returns its error without any request; API errors are returned as `Error: ...`, never thrown, with
+ * anything that looks like a key replaced by the authentication message. Calls the Chat Completions endpoint of
+ * `transform.base_url` — many servers that lack the Responses API still speak it.
+ */
+import OpenAI from 'openai';
+import type { OttoConfig } from '../../../config/schema.ts';
+import type { Logger } from '../../../shared/log.ts';
+
+export const SYSTEM_PROMPT =
+  'You are a data transformation assistant. Follow the user\'s instructions precisely. Output ONLY the requested format, no explanations.';
+export const TEMPERATURE = 0.1;
+export const AUTH_ERROR = 'Authentication error - check OPENAI_API_KEY in secrets.yaml';
+
+export const ERRORS = {
+  prompt: 'Error: prompt is required and cannot be empty',
+  input: 'Error: input is required and cannot be empty',
+  apiKey: 'Error: Transform tool not available. Set OPENAI_API_KEY in secrets.yaml.',
+  baseUrl: 'Error: Transform tool not available. Set transform.base_url in config.',
+  model: 'Error: Transform tool not available. Set transform.model in config.',
+} as const;
+
+export interface TransformOptions {
+  input: unknown;
+  prompt: string;
+  model?: string;
+  json_mode?: boolean;
+}
+
+export interface TransformDeps {
+  config: OttoConfig['transform'];
+  apiKey: string | undefined;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** Injected in tests; default the global fetch. */
+  fetch?: typeof fetch;
+  /** Called with the request's usage and latency (statistics). */
+  onUsage?: (u: { model: string; inputTokens: number; outputTokens: number; latencyMs: number }) => void;
+}
+
+/** Non-string input becomes text the model can read: JSON for structures, String() for the rest. */
+export function inputToText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (input === undefined || input === null) return '';
+  if (typeof input === 'object') {
+    try {
+      return JSON.stringify(input, null, 2);
+    } catch {
+      return String(input);
+    }
+  }
+  return String(input);
+}
+
+export function sanitizeError(message: string): string {
+  return /api_key/i.test(message) || message.includes('sk-') ? AUTH_ERROR : message;
+}
+
+export function userMessage(input: string, prompt: string): string {
+  return `Input data:\n${input}\n\nInstructions:\n${prompt}`;
+}
+
+/** Keyword arguments only: `transform({ input, prompt })`. Resolves to the result or an `Error: ...` string. */
+export async function transform(options: TransformOptions, deps: TransformDeps, ...extra: unknown[]): Promise<string> {
+  if (extra.length || typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError('transform() takes keyword arguments only: transform({ input: data, prompt: "..." })');
+  }
+  const prompt = typeof options.prompt === 'string' ? options.prompt : '';
+  const input = inputToText(options.input);
+  if (!prompt.trim()) return ERRORS.prompt;
+  if (!input.trim()) return ERRORS.input;
+  if (!deps.apiKey) return ERRORS.apiKey;
+  if (!deps.config.base_url) return ERRORS.baseUrl;
+  const model = options.model || deps.config.model;
+  if (!model) return ERRORS.model;
+  const jsonMode = options.json_mode === true;
+
+  const span = deps.logger.span('llm.transform', { inputLen: input.length, promptLen: prompt.length, model, jsonMode });
+  const started = performance.now();
+  try {
+    const client = new OpenAI({
+      apiKey: deps.apiKey,
+      baseURL: deps.config.base_url,
+      timeout: deps.config.timeout * 1000,
+      maxRetries: 1,
+      dangerouslyAllowBrowser: true,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+    const completion = await client.chat.completions.create(
+      {
+        model,
+        temperature: TEMPERATURE,
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: userMessage(input, prompt) },
+        ],
+        ...(deps.config.max_tokens !== undefined ? { max_tokens: deps.config.max_tokens } : {}),
+        ...(jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
+      },
+      deps.signal ? { signal: deps.signal } : {},
+    );
+    const output = completion.choices[0]?.message?.content ?? '';
+    const usage = completion.usage;
+    const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+    deps.onUsage?.({ model, inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0, latencyMs });
+    if (jsonMode) {
+      try {
+        JSON.parse(output);
+      } catch {
+        const error = `the model did not return valid JSON: ${output.slice(0, 200)}`;
+        span.end({ outputLen: output.length, error });
+        return `Error: ${error}`;
+      }
+    }
+    span.end({
+      outputLen: output.length,
+      ...(usage ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, totalTokens: usage.total_tokens } : {}),
+    });
+    return output;
+  } catch (err) {
+    const error = sanitizeError(err instanceof Error ? err.message : String(err));
+    span.end({ error });
+    return `Error: ${error}`;
+  }
+}
