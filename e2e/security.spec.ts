@@ -1,0 +1,73 @@
+/**
+ * Security suite (issue 9): the API key never leaks, and a web page cannot drive Otto. Runs in `npm test` and alone
+ * as `npm run test:security`.
+ */
+import { test, expect, panelRequest, currentServiceWorker } from './support/fixtures.ts';
+import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
+
+const KEY = 'sk-proj-SECRETe2eKEY0123456789abcdef';
+
+test.beforeEach(({ fakeApi }) => fakeApi.reset());
+
+test('after runs whose errors echo the API key, the key appears nowhere outside the secrets entry', async ({
+  context,
+  extensionId,
+  panel,
+  fakeApi,
+}) => {
+  await connectToFakeApi(panel, fakeApi, {
+    key: KEY,
+    yaml: `transform:\n  base_url: ${fakeApi.url}\n  model: gpt-transform\n`,
+  });
+  // 1. A 401 whose message echoes the key it was sent (some servers do).
+  fakeApi.setExpectedKey('sk-the-right-one-000000000000');
+  const a = await send(panel, 'first');
+  await waitForStatus(panel, a, 'error');
+  fakeApi.setExpectedKey(undefined);
+  // 2. A stream error event quoting the key.
+  fakeApi.script([{ match: 'second', fail: { code: 'invalid_api_key', message: `Incorrect API key provided: ${KEY}` } }]);
+  const b = await send(panel, 'second');
+  await waitForStatus(panel, b, 'error');
+  // 3. A tool whose upstream error quotes the key (llm.transform's Chat Completions call).
+  fakeApi.scriptChat([{ http: { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}`, type: 'x' } } } }]);
+  fakeApi.script([
+    { match: 'third', calls: [{ name: 'llm__transform', arguments: { input: 'x', prompt: 'y' } }] },
+    { match: /Authentication error/, text: 'The transform failed.' },
+  ]);
+  const c = await send(panel, 'third');
+  await waitForStatus(panel, c, 'completed');
+  // The key did reach the server each time (so it was really in play).
+  expect(fakeApi.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+
+  const sw = await currentServiceWorker(context, extensionId);
+  const everywhere = await sw.evaluate(async () => {
+    const dump: Record<string, unknown> = {};
+    for (const info of await indexedDB.databases()) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open(info.name!);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      for (const store of db.objectStoreNames) {
+        dump[`${info.name}/${store}`] = await new Promise((resolve) => {
+          const r = db.transaction(store).objectStore(store).getAll();
+          r.onsuccess = () => resolve(r.result);
+        });
+      }
+      db.close();
+    }
+    const storage = await chrome.storage.local.get(null);
+    delete storage.secrets;
+    const g = globalThis as unknown as { otto: { log: { entries(): unknown[] } } };
+    return { idb: JSON.stringify(dump), storage: JSON.stringify(storage), log: JSON.stringify(g.otto.log.entries()) };
+  });
+  expect(everywhere.idb.length).toBeGreaterThan(100);
+  expect(everywhere.idb).toContain('Authentication error'); // the sanitised text is what was kept
+  expect(everywhere.idb).not.toContain(KEY);
+  expect(everywhere.storage).not.toContain(KEY);
+  expect(everywhere.log).not.toContain(KEY);
+  for (const id of [a, b, c]) {
+    expect(JSON.stringify(await panelRequest(panel, { type: 'conversations.get', conversationId: id }))).not.toContain(KEY);
+  }
+  expect(await panel.content()).not.toContain(KEY);
+});
