@@ -10,9 +10,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import * as interceptor from './interceptor.bench.ts';
+import * as results from './results.bench.ts';
+import * as stats from './stats.bench.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
-const MODULES: BenchModule[] = [interceptor];
+const MODULES: BenchModule[] = [interceptor, results, stats];
 
 interface Summary {
   module: string;

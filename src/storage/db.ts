@@ -6,6 +6,15 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ConversationRecord, ItemRecord, MetaRecord } from './records.ts';
 import type { RunState, SitePermissionRecord } from './runRecords.ts';
+import type {
+  FileRecord,
+  ResultChunkRecord,
+  ResultMetaRecord,
+  StatsRollupRecord,
+  StoredModelRequest,
+  StoredSaving,
+  StoredToolCall,
+} from './resultRecords.ts';
 
 export const DB_NAME = 'otto';
 
@@ -15,6 +24,13 @@ export interface OttoDB extends DBSchema {
   items: { key: [string, number]; value: ItemRecord; indexes: { byConversation: string } };
   runs: { key: string; value: RunState };
   sitePermissions: { key: string; value: SitePermissionRecord };
+  results: { key: string; value: ResultMetaRecord; indexes: { byExpires: number } };
+  resultChunks: { key: [string, number]; value: ResultChunkRecord };
+  statsToolCalls: { key: number; value: StoredToolCall; indexes: { byTs: number; byToolTs: [string, number] } };
+  statsModelRequests: { key: number; value: StoredModelRequest; indexes: { byTs: number } };
+  statsSavings: { key: number; value: StoredSaving; indexes: { byTs: number } };
+  statsRollups: { key: [string, number, string, string]; value: StatsRollupRecord };
+  files: { key: string; value: FileRecord; indexes: { byCreated: number } };
 }
 
 type UpgradeTx = IDBPTransaction<OttoDB, StoreNames<OttoDB>[], 'versionchange'>;
@@ -34,6 +50,20 @@ const MIGRATIONS: Migration[] = [
   (db) => {
     db.createObjectStore('runs', { keyPath: 'conversationId' });
     db.createObjectStore('sitePermissions', { keyPath: 'origin' });
+  },
+  // 2 → 3: large tool results (meta by handle, with an expiry index for the TTL sweep; text in chunks of lines keyed
+  // (handle, chunk index)); statistics (raw tool calls, model requests and savings by time, tool calls also by
+  // (tool, time); hourly and daily rollups keyed (resolution, bucket start, kind, name)); generic files.
+  (db) => {
+    db.createObjectStore('results', { keyPath: 'handle' }).createIndex('byExpires', 'expiresAt');
+    db.createObjectStore('resultChunks', { keyPath: ['handle', 'index'] });
+    const calls = db.createObjectStore('statsToolCalls', { keyPath: 'id', autoIncrement: true });
+    calls.createIndex('byTs', 'ts');
+    calls.createIndex('byToolTs', ['tool', 'ts']);
+    db.createObjectStore('statsModelRequests', { keyPath: 'id', autoIncrement: true }).createIndex('byTs', 'ts');
+    db.createObjectStore('statsSavings', { keyPath: 'id', autoIncrement: true }).createIndex('byTs', 'ts');
+    db.createObjectStore('statsRollups', { keyPath: ['res', 'start', 'kind', 'name'] });
+    db.createObjectStore('files', { keyPath: 'name' }).createIndex('byCreated', 'createdAt');
   },
 ];
 

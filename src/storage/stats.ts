@@ -1,0 +1,357 @@
+/**
+ * Statistics in IndexedDB (issue 6, "Statistics"), recorded only while config `stats.enabled`:
+ *   statsToolCalls       every tool call {tool, ts, duration_ms, success, error_type, chars_in, chars_out}
+ *   statsModelRequests   every model request {model, ts, input_tokens, output_tokens, latency_ms}
+ *   statsSavings         what was kept out of the model's context {ts, source, tool, chars_kept_out,
+ *                        round_trips_avoided} — the result store today, code mode later
+ *   statsRollups         per hour and per UTC day, the sums of each kind and name, updated in the same transaction
+ *                        as the raw record.
+ * `computeStats` answers from rollups plus the raw records of the window's partial first hour, so it reads a few
+ * hundred records however many calls were made (100,000 calls: see bench/stats.bench.ts). Raw records and hourly
+ * rollups older than RETENTION_DAYS are pruned (every PRUNE_EVERY writes); daily rollups are kept, so `all` stays
+ * complete.
+ */
+import type { IDBPDatabase } from 'idb';
+import { buildStatsHtml } from '../results/statsHtml.ts';
+import {
+  cannotWrite,
+  modelContribution,
+  mergeContribution,
+  parsePeriod,
+  PERIOD_MS,
+  savingContribution,
+  STATS_DISABLED,
+  StatsAggregator,
+  StatsError,
+  toolContribution,
+  toReport,
+  type Contribution,
+  type ModelRequestStat,
+  type SavingStat,
+  type StatsAggregate,
+  type StatsReport,
+  type ToolCallStat,
+} from '../results/stats.ts';
+import { db as sharedDb, type OttoDB } from './db.ts';
+import { FileStore, fileNameProblem } from './files.ts';
+import type { StatsRollupRecord } from './resultRecords.ts';
+
+type Db = IDBPDatabase<OttoDB>;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Raw records and hourly rollups are kept this long (a month window needs 30 days of them at its start edge). */
+export const RETENTION_DAYS = 32;
+/** Old records are pruned on every PRUNE_EVERY-th write. */
+export const PRUNE_EVERY = 500;
+
+/** A tool call as the interceptor reports it (its `ToolCallRecord`), with an optional time (default now). */
+export interface ToolCallInput {
+  tool: string;
+  durationMs: number;
+  success: boolean;
+  errorType?: string;
+  charsIn: number;
+  charsOut: number;
+  ts?: number;
+}
+
+export interface ModelRequestInput {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  ts?: number;
+}
+
+export interface SavingInput {
+  /** `result_store` or `code_mode`. */
+  source: string;
+  tool?: string;
+  charsKeptOut?: number;
+  roundTripsAvoided?: number;
+  ts?: number;
+}
+
+export interface ComputeStatsOptions {
+  /** day | week | month | all (default all). */
+  period?: string;
+  /** Only this tool ('' = all tools). */
+  tool?: string;
+  /** Name of an HTML report to save in Otto's files (must end in .html). */
+  output?: string;
+  now?: number;
+  /** Overrides the store's `enabled` (config stats.enabled). */
+  enabled?: boolean;
+}
+
+export interface StatsBatch {
+  toolCalls?: readonly ToolCallInput[];
+  modelRequests?: readonly ModelRequestInput[];
+  savings?: readonly SavingInput[];
+}
+
+const rollupKey = (res: 'h' | 'd', start: number, c: Contribution): [string, number, string, string] => [
+  res,
+  start,
+  c.kind,
+  c.name,
+];
+
+function cloneContribution(c: Contribution): Contribution {
+  return c.kind === 'model' ? { ...c, hist: { ...c.hist } } : { ...c };
+}
+
+export interface StatsStoreOptions {
+  /** Whether to record (config `stats.enabled`); read on every call. Default always. */
+  enabled?: () => boolean;
+  now?: () => number;
+  files?: FileStore;
+}
+
+export class StatsStore {
+  readonly #db: Promise<Db>;
+  readonly #enabled: () => boolean;
+  readonly #now: () => number;
+  readonly #files: FileStore;
+  #writes = 0;
+
+  constructor(database: Db | Promise<Db> = sharedDb(), opts: StatsStoreOptions = {}) {
+    this.#db = Promise.resolve(database);
+    this.#enabled = opts.enabled ?? (() => true);
+    this.#now = opts.now ?? Date.now;
+    this.#files = opts.files ?? new FileStore(this.#db);
+  }
+
+  get enabled(): boolean {
+    return this.#enabled();
+  }
+
+  recordToolCall(r: ToolCallInput): Promise<void> {
+    return this.recordBatch({ toolCalls: [r] });
+  }
+
+  recordModelRequest(r: ModelRequestInput): Promise<void> {
+    return this.recordBatch({ modelRequests: [r] });
+  }
+
+  /** Characters kept out of the model's context, or model round trips avoided. */
+  recordSaving(r: SavingInput): Promise<void> {
+    return this.recordBatch({ savings: [r] });
+  }
+
+  /** Writes raw records and their rollups in one transaction. Nothing is written while stats are disabled. */
+  async recordBatch(batch: StatsBatch): Promise<void> {
+    if (!this.#enabled()) return;
+    const now = this.#now();
+    const toolCalls: ToolCallStat[] = (batch.toolCalls ?? []).map((r) => ({
+      tool: r.tool,
+      ts: r.ts ?? now,
+      duration_ms: r.durationMs,
+      success: r.success,
+      error_type: r.success ? null : (r.errorType ?? 'Error'),
+      chars_in: r.charsIn,
+      chars_out: r.charsOut,
+    }));
+    const models: ModelRequestStat[] = (batch.modelRequests ?? []).map((r) => ({
+      model: r.model,
+      ts: r.ts ?? now,
+      input_tokens: r.inputTokens,
+      output_tokens: r.outputTokens,
+      latency_ms: r.latencyMs,
+    }));
+    const savings: SavingStat[] = (batch.savings ?? []).map((r) => ({
+      ts: r.ts ?? now,
+      source: r.source,
+      tool: r.tool ?? '',
+      chars_kept_out: r.charsKeptOut ?? 0,
+      round_trips_avoided: r.roundTripsAvoided ?? 0,
+    }));
+    const n = toolCalls.length + models.length + savings.length;
+    if (!n) return;
+
+    // Rollups of the batch, merged in memory first.
+    const rollups = new Map<string, StatsRollupRecord>();
+    const addRollups = (c: Contribution): void => {
+      for (const [res, size] of [
+        ['h', HOUR],
+        ['d', DAY],
+      ] as const) {
+        const start = Math.floor(c.t / size) * size;
+        const id = JSON.stringify(rollupKey(res, start, c));
+        const have = rollups.get(id);
+        if (have) mergeContribution(have as Contribution, c);
+        else rollups.set(id, { ...cloneContribution(c), t: start, res, start } as StatsRollupRecord);
+      }
+    };
+    toolCalls.forEach((r) => addRollups(toolContribution(r)));
+    models.forEach((r) => addRollups(modelContribution(r)));
+    savings.forEach((r) => addRollups(savingContribution(r)));
+
+    const db = await this.#db;
+    const tx = db.transaction(['statsToolCalls', 'statsModelRequests', 'statsSavings', 'statsRollups'], 'readwrite');
+    const pending: Promise<unknown>[] = [];
+    for (const r of toolCalls) pending.push(tx.objectStore('statsToolCalls').add(r));
+    for (const r of models) pending.push(tx.objectStore('statsModelRequests').add(r));
+    for (const r of savings) pending.push(tx.objectStore('statsSavings').add(r));
+    const store = tx.objectStore('statsRollups');
+    for (const r of rollups.values()) {
+      pending.push(
+        store.get(rollupKey(r.res, r.start, r)).then((old) => {
+          if (old) mergeContribution(old as Contribution, r as Contribution);
+          return store.put(old ?? r);
+        }),
+      );
+    }
+    await Promise.all(pending);
+    await tx.done;
+
+    const before = this.#writes;
+    this.#writes += n;
+    if (Math.floor(before / PRUNE_EVERY) !== Math.floor(this.#writes / PRUNE_EVERY)) await this.prune(now);
+  }
+
+  /** Removes raw records and hourly rollups older than RETENTION_DAYS before `now`. */
+  async prune(now = this.#now()): Promise<void> {
+    const cutoff = now - RETENTION_DAYS * DAY;
+    const db = await this.#db;
+    const tx = db.transaction(['statsToolCalls', 'statsModelRequests', 'statsSavings', 'statsRollups'], 'readwrite');
+    const old = IDBKeyRange.upperBound(cutoff, true);
+    for (const name of ['statsToolCalls', 'statsModelRequests', 'statsSavings'] as const) {
+      const keys = await tx.objectStore(name).index('byTs').getAllKeys(old);
+      await Promise.all(keys.map((k) => tx.objectStore(name).delete(k)));
+    }
+    await tx.objectStore('statsRollups').delete(IDBKeyRange.bound(['h'], ['h', cutoff], false, true));
+    await tx.done;
+  }
+
+  /** Removes every statistic (the panel's "reset"). */
+  async clear(): Promise<void> {
+    const db = await this.#db;
+    const tx = db.transaction(['statsToolCalls', 'statsModelRequests', 'statsSavings', 'statsRollups'], 'readwrite');
+    await Promise.all([
+      tx.objectStore('statsToolCalls').clear(),
+      tx.objectStore('statsModelRequests').clear(),
+      tx.objectStore('statsSavings').clear(),
+      tx.objectStore('statsRollups').clear(),
+    ]);
+    await tx.done;
+  }
+
+  /**
+   * The aggregate of a window (for the reply and the panel's Stats view). Throws StatsError for an invalid period.
+   * Reads, in one read-only transaction: raw records of [start, next whole hour), hourly rollups up to the next
+   * whole UTC day (month) or to now (day, week), daily rollups after that (month, all).
+   */
+  async aggregate(opts: { period?: string; tool?: string; now?: number } = {}): Promise<StatsAggregate> {
+    const period = parsePeriod(opts.period);
+    const tool = opts.tool ? opts.tool : undefined;
+    const now = opts.now ?? this.#now();
+    const agg = new StatsAggregator(period, tool);
+    const db = await this.#db;
+    const tx = db.transaction(['statsToolCalls', 'statsModelRequests', 'statsSavings', 'statsRollups']);
+    const rollups = tx.objectStore('statsRollups');
+    let start: number | undefined;
+    const reads: Promise<void>[] = [];
+    const addAll = (p: Promise<Contribution[]>): void => {
+      reads.push(p.then((cs) => cs.forEach((c) => agg.add(c))));
+    };
+    if (period === 'all') {
+      addAll(rollups.getAll(IDBKeyRange.bound(['d'], ['e'], false, true)));
+    } else {
+      start = now - PERIOD_MS[period];
+      const h = Math.ceil(start / HOUR) * HOUR;
+      const d = Math.ceil(start / DAY) * DAY;
+      if (h > start) {
+        const edge = IDBKeyRange.bound(start, h, false, true);
+        const calls =
+          tool === undefined
+            ? tx.objectStore('statsToolCalls').index('byTs').getAll(edge)
+            : tx
+                .objectStore('statsToolCalls')
+                .index('byToolTs')
+                .getAll(IDBKeyRange.bound([tool, start], [tool, h], false, true));
+        addAll(calls.then((rs) => rs.map(toolContribution)));
+        addAll(
+          tx
+            .objectStore('statsModelRequests')
+            .index('byTs')
+            .getAll(edge)
+            .then((rs) => rs.map(modelContribution)),
+        );
+        addAll(
+          tx
+            .objectStore('statsSavings')
+            .index('byTs')
+            .getAll(edge)
+            .then((rs) => rs.map(savingContribution)),
+        );
+      }
+      if (period === 'month') {
+        if (d > h) addAll(rollups.getAll(IDBKeyRange.bound(['h', h], ['h', d], false, true)));
+        addAll(rollups.getAll(IDBKeyRange.bound(['d', d], ['e'], false, true)));
+      } else {
+        addAll(rollups.getAll(IDBKeyRange.bound(['h', h], ['i'], false, true)));
+      }
+    }
+    await Promise.all(reads);
+    await tx.done;
+    return agg.finish({ start, end: now });
+  }
+
+  /**
+   * `ot.stats`: the reply with every key of the reference. Throws StatsError whose message is the exact error text,
+   * checked in this order: disabled, invalid period, unusable report name, report write failure.
+   */
+  async computeStats(opts: ComputeStatsOptions = {}): Promise<StatsReport> {
+    if (!(opts.enabled ?? this.#enabled())) throw new StatsError(STATS_DISABLED);
+    parsePeriod(opts.period);
+    const output = opts.output;
+    if (output !== undefined) {
+      const problem = fileNameProblem(output, '.html');
+      if (problem) throw new StatsError(cannotWrite(output, problem));
+    }
+    const now = opts.now ?? this.#now();
+    const agg = await this.aggregate({ ...opts, now });
+    const report = toReport(agg, output ?? null);
+    if (output !== undefined) {
+      try {
+        await this.#files.save(output, buildStatsHtml(report, agg, now), 'text/html');
+      } catch (error) {
+        throw new StatsError(cannotWrite(output, error instanceof Error ? error.message : String(error)));
+      }
+    }
+    return report;
+  }
+}
+
+let defaultStats: StatsStore | undefined;
+/** The statistics store of this context (shared database). */
+export function statsStore(): StatsStore {
+  defaultStats ??= new StatsStore();
+  return defaultStats;
+}
+
+/** Replaces the default store (the composition root passes `enabled: () => config.stats.enabled`). */
+export function configureStats(store: StatsStore): void {
+  defaultStats = store;
+}
+
+export const recordToolCall = (r: ToolCallInput): Promise<void> => statsStore().recordToolCall(r);
+export const recordModelRequest = (r: ModelRequestInput): Promise<void> => statsStore().recordModelRequest(r);
+export const recordSaving = (r: SavingInput): Promise<void> => statsStore().recordSaving(r);
+export const computeStats = (opts?: ComputeStatsOptions): Promise<StatsReport> => statsStore().computeStats(opts);
+
+/**
+ * A synchronous sink for the interceptor's `onRecord` hook: records in the background and reports a failure to
+ * `onError` (default: console.warn) instead of rejecting — statistics never break a tool call.
+ */
+export function toolCallRecorder(
+  store: StatsStore | (() => StatsStore) = statsStore,
+  onError: (error: unknown) => void = (error) => console.warn('[stats] could not record a tool call:', error),
+): (record: ToolCallInput) => void {
+  return (record) => {
+    const s = typeof store === 'function' ? store() : store;
+    s.recordToolCall(record).catch(onError);
+  };
+}
