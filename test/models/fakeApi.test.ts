@@ -293,9 +293,20 @@ describe('fake Responses API: HTTP behaviour', () => {
     expect(logged?.headers['x-custom']).toBe('yes');
   });
 
-  it('leaves /v1/chat/completions as a marked extension point', async () => {
-    const res = await fetch(`${api.url}/chat/completions`, { method: 'POST', body: '{}' });
-    expect(res.status).toBe(501);
+  it('answers /v1/chat/completions, streamed and not, scripted or with its default', async () => {
+    api.scriptChat([{ match: 'price', content: '42' }]);
+    const post = (body: object) => fetch(`${api.url}/chat/completions`, { method: 'POST', body: JSON.stringify(body) });
+    const user = (content: string) => ({ model: 'm', messages: [{ role: 'user', content }] });
+    const scripted = (await (await post(user('the price'))).json()) as { choices: { message: { content: string } }[] };
+    expect(scripted.choices[0]!.message.content).toBe('42');
+    const json = (await (await post({ ...user('Input data:\nab\n\nInstructions:\nx'), response_format: { type: 'json_object' } })).json()) as {
+      choices: { message: { content: string } }[];
+    };
+    expect(JSON.parse(json.choices[0]!.message.content)).toEqual({ instructions: 'x', input_chars: 2 });
+    const streamed = await (await post({ ...user('hello'), stream: true })).text();
+    expect(streamed).toContain('"object":"chat.completion.chunk"');
+    expect(streamed.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    expect(api.chatRequests()).toHaveLength(3);
   });
 
   it('closes promptly even with a stream in flight', async () => {
