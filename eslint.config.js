@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.otto-profile/', 'test-results/', 'playwright-report/', 'e2e-artifacts/', '.test-output/'] },
+  { ignores: ['dist/', 'e2e/fixtures/pages/apps/', 'node_modules/', '.otto-profile/', 'test-results/', 'playwright-report/', 'e2e-artifacts/', '.test-output/', 'bench/tmp/', '.scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

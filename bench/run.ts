@@ -12,9 +12,11 @@ import { writeFileSync } from 'node:fs';
 import * as interceptor from './interceptor.bench.ts';
 import * as results from './results.bench.ts';
 import * as stats from './stats.bench.ts';
+import * as help from './help.bench.ts';
+import * as snapshot from './snapshot.bench.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
-const MODULES: BenchModule[] = [interceptor, results, stats];
+const MODULES: BenchModule[] = [interceptor, results, stats, help, snapshot];
 
 interface Summary {
   module: string;

@@ -5,6 +5,7 @@
 import '../shared/zod.ts';
 import { acceptPanelPort, type Handlers } from './panelPort.ts';
 import { pingFrames } from './contentRouter.ts';
+import './pageDebug.ts';
 import { reject, traffic } from './traffic.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
 import { loadConfig, saveConfig, saveSecrets } from '../config/store.ts';
@@ -16,6 +17,11 @@ import { buildRegistry } from './registry.ts';
 import { createToolHost } from './toolHost.ts';
 import { configuredModelClient } from './modelClient.ts';
 import { agentHandlers } from './agentHandlers.ts';
+import { settingsHandlers } from './settingsHandlers.ts';
+import { exportHandlers } from './exportHandlers.ts';
+import { commandHandlers } from './commandHandlers.ts';
+import type { AgentMode } from './codeMode.ts';
+import { configureOtRuntime } from '../tools/packs/ot/index.ts';
 import { addPanel, broadcast } from './panelHub.ts';
 import { runOrigin } from './runTabs.ts';
 import { AgentRunner } from '../agent/runner.ts';
@@ -25,24 +31,48 @@ import { ToolInterceptor } from '../tools/interceptor.ts';
 import { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { DEFAULT_CONFIG } from '../config/schema.ts';
 import { log } from '../shared/log.ts';
+import { db } from '../storage/db.ts';
+import { ResultStore, configureResultStore, sweepExpired } from '../storage/results.ts';
+import { StatsStore, configureStats, recordModelRequest, recordSaving, toolCallRecorder } from '../storage/stats.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
 const startedAt = Date.now();
 
+// Statistics and the large-result store share the one database; stats follow `stats.enabled`.
+let statsEnabled = DEFAULT_CONFIG.stats.enabled;
+configureStats(new StatsStore(db(), { enabled: () => statsEnabled }));
+configureResultStore(
+  new ResultStore(db(), {
+    redact,
+    onSaving: (s) => recordSaving({ source: 'result_store', tool: s.tool, charsKeptOut: s.charsKeptOut, ts: s.ts }),
+  }),
+);
+const recordToolCall = toolCallRecorder();
+
 // Tools: the registry and interceptor follow the config; both are rebuilt when it changes.
 let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG);
-let interceptor = ToolInterceptor.fromConfig(DEFAULT_CONFIG);
+let interceptor = ToolInterceptor.fromConfig(DEFAULT_CONFIG, { onRecord: recordToolCall });
+let agentMode: AgentMode = DEFAULT_CONFIG.agent.mode;
 async function refreshTools(): Promise<void> {
   const { config } = await settings();
+  statsEnabled = config.stats.enabled;
   registry = buildRegistry(config);
-  interceptor = ToolInterceptor.fromConfig(config);
+  interceptor = ToolInterceptor.fromConfig(config, { onRecord: recordToolCall });
+  agentMode = config.agent.mode;
 }
+// ot.reload: re-read config and secrets, rebuild registry and interceptor (MCP reconnects will hook in here too).
+configureOtRuntime({
+  reload: async () => {
+    invalidateSettings();
+    await refreshTools();
+  },
+});
 const toolsReady = refreshTools();
 
 const store = new ConversationStore();
 const runner = new AgentRunner({
   model: configuredModelClient(settings),
-  tools: createToolHost({ registry: () => registry, interceptor: () => interceptor, settings }),
+  tools: createToolHost({ registry: () => registry, interceptor: () => interceptor, settings, mode: () => agentMode }),
   store,
   sites: new SitePermissions(),
   config: async () => {
@@ -50,8 +80,20 @@ const runner = new AgentRunner({
     return (await settings()).config;
   },
   origin: runOrigin,
-  onEvent: (event) => broadcast({ type: 'agent', event }),
+  onEvent: (event) => {
+    broadcast({ type: 'agent', event });
+    if (event.type === 'turn.completed' && event.usage) {
+      void recordModelRequest({
+        model: event.model ?? 'unknown',
+        inputTokens: event.usage.inputTokens,
+        outputTokens: event.usage.outputTokens,
+        latencyMs: event.latencyMs,
+      }).catch(() => undefined);
+    }
+  },
 });
+// Expired large results go at start-up too, not only every 10th store.
+void sweepExpired().catch(() => undefined);
 // A run that was going when the worker died shows as interrupted, ready to resume.
 const recovered = runner.recoverInterrupted().catch((err: unknown) => {
   log.error(`recovering interrupted runs failed: ${redact(String(err))}`);
@@ -82,6 +124,9 @@ const handlers: Handlers = {
   },
   'frames.ping': (req) => pingFrames(req.tabId),
   ...agentHandlers(runner, store),
+  ...settingsHandlers({ settings, invalidate: invalidateSettings, registry: () => registry }),
+  ...exportHandlers({ store, settings, registry: () => registry }),
+  ...commandHandlers({ registry: () => registry, interceptor: () => interceptor, settings, ready: toolsReady }),
 };
 
 chrome.runtime.onConnect.addListener((port) => {

@@ -2,12 +2,14 @@
 import { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { TABS_PACK, TABS_TOOLS } from '../tools/packs/tabs/index.ts';
 import { LLM_PACK, LLM_TOOLS } from '../tools/packs/llm/index.ts';
+import { OT_PACK, createOtTools } from '../tools/packs/ot/index.ts';
 import type { OttoConfig } from '../config/schema.ts';
 
 export function buildRegistry(config: OttoConfig): ToolRegistry {
   const registry = new ToolRegistry();
   registry.registerPack(TABS_PACK, TABS_TOOLS);
   registry.registerPack(LLM_PACK, LLM_TOOLS);
+  registry.registerPack(OT_PACK, createOtTools({ registry: () => registry }));
   for (const [name, spec] of Object.entries(config.packs)) {
     if (spec.instructions && registry.pack(name)) registry.setPackInstructions(name, spec.instructions);
   }

@@ -10,18 +10,61 @@ import { createToolCaller } from '../tools/dispatch.ts';
 import { isDestructiveCall } from '../tools/Tool.ts';
 import { log } from '../shared/log.ts';
 import type { Settings } from './settings.ts';
+import type { OttoConfig } from '../config/schema.ts';
+import { storeIfLarge } from '../storage/results.ts';
+import { formatOutput } from '../shared/format.ts';
+
+/** Paging tools' own output is never stored again, or the model could never read a result. */
+const NEVER_STORED = new Set(['ot.result']);
+
+/**
+ * Output over `output.max_inline_size` goes to the result store; the model gets the summary with the exact
+ * `ot.result(...)` call to page through it.
+ */
+async function keepLargeOutOfContext(qualifiedName: string, result: unknown, config: Readonly<OttoConfig>): Promise<unknown> {
+  if (NEVER_STORED.has(qualifiedName) || result === undefined) return result;
+  const text = typeof result === 'string' ? result : JSON.stringify(result);
+  if (text === undefined) return result;
+  const stored = await storeIfLarge(text, { ...config.output, tool: qualifiedName, statsEnabled: config.stats.enabled });
+  return typeof stored === 'string' ? result : formatOutput(stored, config.output.format);
+}
 import { runOrigin, runTab } from './runTabs.ts';
+import { modeDefinitions, type AgentMode } from './codeMode.ts';
 
 export interface ToolHostDeps {
   registry: () => ToolRegistry;
   interceptor: () => ToolInterceptor;
   settings: () => Promise<Settings>;
+  /** config `agent.mode` in force (code mode gives the model `ot.run`); default 'tools'. */
+  mode?: () => AgentMode;
 }
 
-export async function toolContext(deps: ToolHostDeps, conversationId: string | undefined, signal: AbortSignal): Promise<ToolContext> {
+/** The origin of an http(s) URL, else undefined. */
+function httpOrigin(url: string | undefined): string | undefined {
+  try {
+    return url && /^https?:/.test(url) ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `where.tabId` (the panel's command mode) names the tab directly instead of the conversation's. */
+export async function toolContext(
+  deps: ToolHostDeps,
+  conversationId: string | undefined,
+  signal: AbortSignal,
+  where: { tabId?: number } = {},
+): Promise<ToolContext> {
   const { config, secrets } = await deps.settings();
-  const tab = conversationId ? await runTab(conversationId) : undefined;
-  const origin = conversationId ? await runOrigin(conversationId) : undefined;
+  let tab: chrome.tabs.Tab | undefined;
+  let origin: string | undefined;
+  if (where.tabId !== undefined) {
+    tab = await chrome.tabs.get(where.tabId).catch(() => undefined);
+    origin = httpOrigin(tab?.url);
+  } else if (conversationId) {
+    tab = await runTab(conversationId);
+    origin = await runOrigin(conversationId);
+  }
   const call = createToolCaller(deps.registry(), deps.interceptor());
   const ctx: ToolContext = {
     signal,
@@ -37,7 +80,7 @@ export async function toolContext(deps: ToolHostDeps, conversationId: string | u
 
 export function createToolHost(deps: ToolHostDeps): AgentToolHost {
   return {
-    definitions: () => deps.registry().definitions(),
+    definitions: () => modeDefinitions(deps.registry(), deps.mode?.() ?? 'tools'),
     lookup(apiName) {
       const tool = deps.registry().resolve(apiName);
       return tool ? { qualifiedName: `${tool.pack}.${tool.name}`, readOnly: tool.readOnly } : undefined;
@@ -54,7 +97,8 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
       const ctx = await toolContext(deps, conversationId, signal);
       const tool = deps.registry().get(qualifiedName);
       if (!tool) throw new Error(`Unknown tool: ${qualifiedName}`);
-      return deps.interceptor().execute(tool, args, ctx);
+      const result = await deps.interceptor().execute(tool, args, ctx);
+      return keepLargeOutOfContext(qualifiedName, result, ctx.config);
     },
   };
 }

@@ -82,6 +82,12 @@ export const ConfigSchema = z.strictObject({
     .strictObject({ topics: z.array(z.strictObject({ pattern: z.string(), file: z.string() })).default([]) })
     .default({ topics: [] }),
   servers: z.record(z.string(), ServerConfig).default({}),
+  /**
+   * Tool reference pages linked from ot.help. Default: the pages bundled in the extension
+   * (`chrome-extension://<id>/docs/tools/<slug>.html`); `base_url` points elsewhere (`{slug}` in it is replaced,
+   * otherwise `<base_url>/<slug>.html`).
+   */
+  docs: z.strictObject({ base_url: z.string().url().optional() }).default({}),
 });
 
 export type OttoConfig = z.infer<typeof ConfigSchema>;

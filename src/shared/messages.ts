@@ -40,6 +40,48 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversations.get'), id, conversationId }),
   z.object({ type: z.literal('conversations.rename'), id, conversationId, title: z.string().min(1).max(200) }),
   z.object({ type: z.literal('conversations.delete'), id, conversationId }),
+  // Settings and export (background/settingsHandlers.ts, background/exportHandlers.ts). No secret value ever goes
+  // worker → panel: names only, and every text is redacted.
+  z.object({ type: z.literal('secrets.get_names'), id }),
+  /** Merges into the stored secrets: `set` adds or replaces values, `remove` drops names. */
+  z.object({
+    type: z.literal('secrets.update'),
+    id,
+    set: z.record(z.string().max(200), z.string().max(10_000)).default({}),
+    remove: z.array(z.string().max(200)).max(100).default([]),
+  }),
+  /** One minimal request to the model API; unset fields use the saved settings. */
+  z.object({
+    type: z.literal('settings.test'),
+    id,
+    baseUrl: z.string().max(2000).optional(),
+    model: z.string().max(200).optional(),
+    apiKey: z.string().max(10_000).optional(),
+  }),
+  /** The stored config YAML with any secret value redacted, for download. */
+  z.object({ type: z.literal('config.export'), id }),
+  /** API tool names (as in transcripts) → qualified names, for those the registry knows. */
+  z.object({ type: z.literal('tools.resolve'), id, names: z.array(z.string().max(200)).max(1000) }),
+  z.object({ type: z.literal('conversations.export'), id, conversationId, format: z.enum(['markdown', 'json']) }),
+  // Command mode and the help browser (background/commandHandlers.ts documents each reply). Commands run directly —
+  // no model, no API key — with every tool call through the interceptor.
+  z.object({
+    type: z.literal('command.run'),
+    id,
+    /** `/help x`, `$snippet k=v`, an alias call or a `pack.fn(k=v)` program. */
+    text: z.string().min(1).max(200_000),
+    conversationId: conversationId.optional(),
+    /** The tab tools act on; default: the conversation's tab, else each tool's own default (the active tab). */
+    tabId: z.number().int().nonnegative().optional(),
+    /** Names the run for `command.cancel`. */
+    runId: z.string().min(1).max(100).optional(),
+  }),
+  z.object({ type: z.literal('command.cancel'), id, runId: z.string().min(1).max(100) }),
+  z.object({ type: z.literal('command.classify'), id, text: z.string().max(200_000) }),
+  z.object({ type: z.literal('command.vocabulary'), id }),
+  z.object({ type: z.literal('help.index'), id }),
+  z.object({ type: z.literal('help.tool'), id, name: z.string().min(1).max(300) }),
+  z.object({ type: z.literal('help.search'), id, query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),
 ]);
 export type PanelRequest = z.infer<typeof PanelRequest>;
 

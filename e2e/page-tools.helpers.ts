@@ -1,0 +1,100 @@
+/**
+ * Drives the worker's page-tool router (`globalThis.otto.page`, see src/background/pageDebug.ts) from e2e tests:
+ * the same calls the dom/tabs tools make, through the real service worker and content scripts.
+ */
+import type { BrowserContext, Page, Worker } from '@playwright/test';
+
+export type PageApiName =
+  | 'snapshot'
+  | 'formatSnapshot'
+  | 'find'
+  | 'query'
+  | 'text'
+  | 'read'
+  | 'act'
+  | 'formatAction'
+  | 'waitFor'
+  | 'dialogs'
+  | 'pingFrames'
+  | 'injectContentScripts';
+
+/** Calls `otto.page[name](...args)` in the worker and returns its (JSON-serialisable) result. */
+export function call<T = unknown>(sw: Worker, name: PageApiName, ...args: unknown[]): Promise<T> {
+  return sw.evaluate(
+    async ([n, a]) => {
+      const api = (globalThis as unknown as { otto: { page: Record<string, (...x: unknown[]) => unknown> } }).otto.page;
+      const out = await api[n as string]!(...(a as unknown[]));
+      return out === undefined ? undefined : (JSON.parse(JSON.stringify(out)) as unknown);
+    },
+    [name, args] as const,
+  ) as Promise<T>;
+}
+
+/** Like `call`, but expects a failure and returns its message (and code). */
+export async function callError(sw: Worker, name: PageApiName, ...args: unknown[]): Promise<{ message: string; code?: string }> {
+  const r = await sw.evaluate(
+    async ([n, a]) => {
+      const api = (globalThis as unknown as { otto: { page: Record<string, (...x: unknown[]) => unknown> } }).otto.page;
+      try {
+        await api[n as string]!(...(a as unknown[]));
+        return { ok: true as const };
+      } catch (e) {
+        return { ok: false as const, message: (e as Error).message, code: (e as { code?: string }).code };
+      }
+    },
+    [name, args] as const,
+  );
+  if (r.ok) throw new Error(`${name} succeeded but a failure was expected`);
+  return { message: r.message, code: r.code };
+}
+
+/** The Chrome tab id of a Playwright page. */
+export async function tabIdOf(sw: Worker, page: Page): Promise<number> {
+  const url = page.url();
+  const id = await sw.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
+  if (id === undefined) throw new Error(`no tab with url ${url}`);
+  return id;
+}
+
+export async function openTab(context: BrowserContext, sw: Worker, url: string): Promise<{ page: Page; tabId: number }> {
+  const page = await context.newPage();
+  await page.goto(url);
+  return { page, tabId: await tabIdOf(sw, page) };
+}
+
+/** The ref on the first outline line that contains `needle`. */
+export function refIn(outline: string, needle: string | RegExp): string {
+  const line = outline.split('\n').find((l) => (typeof needle === 'string' ? l.includes(needle) : needle.test(l)));
+  const m = line && /\[ref=((?:f\d+)?e\d+)\]/.exec(line);
+  if (!m) throw new Error(`no ref on a line matching ${String(needle)} in:\n${outline}`);
+  return m[1]!;
+}
+
+export interface Snap {
+  text: string;
+  url: string;
+  title: string;
+  refs: number;
+  newRefs: number;
+  frames: number;
+  truncated: boolean;
+  note?: string;
+}
+
+export interface ActionResult {
+  action: string;
+  summary: string;
+  target?: string;
+  details: Record<string, unknown>;
+  changes: {
+    navigated?: { from: string; to: string };
+    added: string[];
+    addedCount: number;
+    removedCount: number;
+    dialogsOpened: string[];
+    dialogsClosed: string[];
+    pageDialogs: { type: string; message: string; answer?: unknown }[];
+    focus?: string;
+  };
+  navigation?: { from: string; to: string; title: string; complete: boolean };
+}

@@ -1,0 +1,42 @@
+/**
+ * Exposes the page-tool router on `globalThis.otto.page` for DevTools and the e2e suite (the worker's global is not
+ * reachable from web pages). Import it from the worker's composition root: `import './pageDebug.ts';` — it attaches
+ * both now and after the importing module has finished evaluating, so it survives an `Object.assign(globalThis,
+ * { otto: {...} })` that runs later in index.ts.
+ */
+import { frameOfRef, injectContentScripts, pingFrames, prefixFor, requestContent, requestForRef, resolveTabId, restrictedReason } from './contentRouter.ts';
+import { act, formatAction, pageDialogs, waitFor, waitForLoad } from './pageActions.ts';
+import { findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './pageSnapshot.ts';
+import { wrapUntrusted } from '../content/untrusted.ts';
+
+export const pageApi = {
+  snapshot: snapshotPage,
+  formatSnapshot,
+  find: findInPage,
+  query: queryPage,
+  text: pageText,
+  read: readPage,
+  act,
+  formatAction,
+  waitFor,
+  waitForLoad,
+  dialogs: pageDialogs,
+  requestContent,
+  requestForRef,
+  pingFrames,
+  injectContentScripts,
+  restrictedReason,
+  resolveTabId,
+  frameOfRef,
+  prefixFor,
+  wrapUntrusted,
+};
+
+function attach(): void {
+  const g = globalThis as unknown as { otto?: Record<string, unknown> };
+  g.otto ??= {};
+  g.otto.page = pageApi;
+}
+
+attach();
+queueMicrotask(attach);

@@ -1,0 +1,235 @@
+/**
+ * Reading a whole tab: each frame's content script snapshots itself, and the worker stitches child frames into
+ * their parent's outline at the iframe's position (matching a child to its <iframe> by its index in the parent's
+ * `window.frames`, or by URL). Then the caller's character budget is applied to the stitched outline. Also search
+ * (find, query) across frames, visible text and the article reader.
+ */
+import { FindReply, QueryReply, ReadReply, SnapshotReply, TextReply, type ContentRequest, type FrameSlot } from '../shared/contentMessages.ts';
+import { FRAME_MARKER, indentText, truncateOutline } from '../content/outline.ts';
+import { wrapUntrusted } from '../content/untrusted.ts';
+import { ensureReader, frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent, requestForRef } from './contentRouter.ts';
+
+export const DEFAULT_SNAPSHOT_CHARS = 40_000;
+const MAX_FRAME_DEPTH = 6;
+const MAX_FRAMES = 60;
+
+interface FrameInfo {
+  frameId: number;
+  parentFrameId: number;
+  url: string;
+}
+
+async function framesOf(tabId: number): Promise<FrameInfo[]> {
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
+  return frames.map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url }));
+}
+
+const isRef = (s: string): boolean => /^(?:f\d+)?e\d+$/.test(s.trim());
+
+export interface SnapshotOptions {
+  /** A ref (routed to its frame) or a CSS selector (in `frameId`, default the top frame). */
+  root?: string;
+  /** Budget for the stitched outline (default 40,000 characters). */
+  maxChars?: number;
+  /** Stitch child frames in (default true). */
+  frames?: boolean;
+  frameId?: number;
+}
+
+export interface PageSnapshot {
+  url: string;
+  title: string;
+  /** The stitched outline, truncated to the budget (with a note saying what was cut). */
+  text: string;
+  refs: number;
+  newRefs: number;
+  frames: number;
+  truncated: boolean;
+  note?: string;
+  scroll: { y: number; height: number; viewport: number };
+  ms: number;
+}
+
+interface Stitched {
+  text: string;
+  refs: number;
+  newRefs: number;
+  frames: number;
+}
+
+async function snapshotFrame(tabId: number, frameId: number, root?: string): Promise<SnapshotReply> {
+  const req: ContentRequest = root ? { type: 'dom.snapshot', prefix: prefixFor(frameId), root } : { type: 'dom.snapshot', prefix: prefixFor(frameId) };
+  return SnapshotReply.parse(await requestContent(tabId, frameId, req));
+}
+
+function sameUrl(a: string, b: string): boolean {
+  if (!a || !b) return false;
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.origin === y.origin && x.pathname === y.pathname && x.search === y.search;
+  } catch {
+    return a === b;
+  }
+}
+
+async function stitch(tabId: number, reply: SnapshotReply, frameId: number, all: FrameInfo[], depth: number, budget: { frames: number }): Promise<Stitched> {
+  const out: Stitched = { text: reply.text, refs: reply.refs, newRefs: reply.newRefs, frames: 0 };
+  if (!reply.frames.length) return out;
+  const children = all.filter((f) => f.parentFrameId === frameId);
+  type Child = { info: FrameInfo; reply?: SnapshotReply; error?: string };
+  const results: Child[] = await Promise.all(
+    children.map(async (info): Promise<Child> => {
+      if (depth >= MAX_FRAME_DEPTH || budget.frames <= 0) return { info, error: 'frame nesting too deep' };
+      budget.frames--;
+      try {
+        return { info, reply: await snapshotFrame(tabId, info.frameId) };
+      } catch (e) {
+        return { info, error: (e as Error).message };
+      }
+    }),
+  );
+  const used = new Set<Child>();
+  const match = (slot: FrameSlot): Child | undefined => {
+    const byIndex = slot.index >= 0 ? results.find((c) => !used.has(c) && c.reply?.frameIndex === slot.index) : undefined;
+    const byUrl = byIndex ?? results.find((c) => !used.has(c) && (sameUrl(c.reply?.url ?? c.info.url, slot.src) || sameUrl(c.info.url, slot.src)));
+    if (byUrl) used.add(byUrl);
+    return byUrl;
+  };
+  const lines = out.text.split('\n');
+  const rendered: string[] = [];
+  for (const line of lines) {
+    const m = FRAME_MARKER.exec(line);
+    if (!m) {
+      rendered.push(line);
+      continue;
+    }
+    const indent = m[1]!;
+    const head = m[2]!;
+    const slot = reply.frames[Number(m[3])];
+    const child = slot ? match(slot) : undefined;
+    if (!child?.reply) {
+      const why = child?.error ? `content unavailable: ${child.error.slice(0, 160)}` : 'content unavailable (the frame has no readable document)';
+      rendered.push(`${indent}- ${head}:`, `${indent}  - text: (${why})`);
+      continue;
+    }
+    const inner = await stitch(tabId, child.reply, child.info.frameId, all, depth + 1, budget);
+    out.refs += inner.refs;
+    out.newRefs += inner.newRefs;
+    out.frames += 1 + inner.frames;
+    rendered.push(inner.text ? `${indent}- ${head}:` : `${indent}- ${head}`);
+    if (inner.text) rendered.push(indentText(inner.text, indent.length + 2));
+  }
+  out.text = rendered.join('\n');
+  return out;
+}
+
+/** The outline of a tab (all frames stitched in), within a character budget. */
+export async function snapshotPage(tabId: number, opts: SnapshotOptions = {}): Promise<PageSnapshot> {
+  const t0 = performance.now();
+  const frameId = opts.root && isRef(opts.root) ? frameOfRef(opts.root) : (opts.frameId ?? 0);
+  const [reply, all] = await Promise.all([snapshotFrame(tabId, frameId, opts.root), opts.frames === false ? Promise.resolve([]) : framesOf(tabId)]);
+  const stitched = await stitch(tabId, reply, frameId, all, 0, { frames: MAX_FRAMES });
+  const maxChars = opts.maxChars ?? DEFAULT_SNAPSHOT_CHARS;
+  const t = truncateOutline(stitched.text || '- text: (nothing visible)', maxChars);
+  const result: PageSnapshot = {
+    url: reply.url,
+    title: reply.title,
+    text: t.text,
+    refs: stitched.refs,
+    newRefs: stitched.newRefs,
+    frames: stitched.frames,
+    truncated: !!t.note,
+    scroll: reply.scroll,
+    ms: Math.round(performance.now() - t0),
+  };
+  if (t.note) result.note = t.note;
+  return result;
+}
+
+/** The snapshot as the model should see it: a line of facts, then the page-derived outline inside a boundary. */
+export function formatSnapshot(s: PageSnapshot): string {
+  const more = s.scroll.height > s.scroll.y + s.scroll.viewport + 2 ? ', more below' : '';
+  const facts =
+    `${s.refs} refs${s.newRefs ? ` (${s.newRefs} new since the last snapshot, marked [new])` : ''}` +
+    `${s.frames ? `, ${s.frames} frame${s.frames === 1 ? '' : 's'} included` : ''}; scrolled to ${s.scroll.y} of ${s.scroll.height}px${more}` +
+    `${s.truncated ? '; TRUNCATED (see the note at the end)' : ''}.`;
+  return `Page snapshot — ${facts}\n${wrapUntrusted(`title: ${s.title}\nurl: ${s.url}\n${s.text}`)}`;
+}
+
+export interface FindOptions {
+  text?: string;
+  role?: string;
+  name?: string;
+  limit?: number;
+}
+
+export interface PageFind {
+  matches: FindReply['matches'];
+  total: number;
+  /** Frames that could not be searched, with why. */
+  skipped: string[];
+}
+
+/** Searches every frame's outline by text, role or name. */
+export async function findInPage(tabId: number, opts: FindOptions): Promise<PageFind> {
+  if (!opts.text && !opts.role && !opts.name) throw new PageError('Say what to find: text, role or name.');
+  const limit = opts.limit ?? 20;
+  const frames = await framesOf(tabId);
+  const ids = frames.length ? frames.map((f) => f.frameId) : [0];
+  const skipped: string[] = [];
+  const replies = await Promise.all(
+    ids.map(async (frameId) => {
+      try {
+        const req: ContentRequest = { type: 'dom.find', prefix: prefixFor(frameId), limit };
+        if (opts.text) req.text = opts.text;
+        if (opts.role) req.role = opts.role;
+        if (opts.name) req.name = opts.name;
+        return FindReply.parse(await requestContent(tabId, frameId, req, { inject: frameId === 0 }));
+      } catch (e) {
+        if (frameId === 0) throw e;
+        skipped.push(`frame ${frameId}: ${(e as Error).message.slice(0, 120)}`);
+        return { matches: [], total: 0 };
+      }
+    }),
+  );
+  return { matches: replies.flatMap((r) => r.matches).slice(0, limit), total: replies.reduce((n, r) => n + r.total, 0), skipped };
+}
+
+/** CSS selector → matching elements with refs, in every frame (or one). */
+export async function queryPage(tabId: number, selector: string, opts: { limit?: number; frameId?: number } = {}): Promise<QueryReply> {
+  const limit = opts.limit ?? 50;
+  const ids = opts.frameId !== undefined ? [opts.frameId] : (await framesOf(tabId)).map((f) => f.frameId);
+  const replies = await Promise.all(
+    (ids.length ? ids : [0]).map(async (frameId) => {
+      try {
+        return QueryReply.parse(await requestContent(tabId, frameId, { type: 'dom.query', prefix: prefixFor(frameId), selector, limit }, { inject: frameId === 0 }));
+      } catch (e) {
+        if (frameId === 0 || opts.frameId !== undefined) throw e;
+        return { matches: [], total: 0 };
+      }
+    }),
+  );
+  return { matches: replies.flatMap((r) => r.matches).slice(0, limit), total: replies.reduce((n, r) => n + r.total, 0) };
+}
+
+/** Visible text of a ref, a selector (top frame unless frameId) or the page. */
+export async function pageText(tabId: number, opts: { ref?: string; selector?: string; maxChars?: number; frameId?: number } = {}): Promise<TextReply> {
+  const req: ContentRequest = { type: 'dom.text', maxChars: opts.maxChars ?? 20_000 };
+  if (opts.ref) return TextReply.parse(await requestForRef(tabId, opts.ref, { ...req, ref: opts.ref }));
+  const frameId = opts.frameId ?? 0;
+  return TextReply.parse(await requestContent(tabId, frameId, { ...req, prefix: prefixFor(frameId), ...(opts.selector ? { selector: opts.selector } : {}) }));
+}
+
+/** The main article as Markdown (Readability), loading the reader into the frame on first use. */
+export async function readPage(tabId: number, opts: { maxChars?: number; frameId?: number } = {}): Promise<ReadReply> {
+  const frameId = opts.frameId ?? 0;
+  const req: ContentRequest = { type: 'dom.read', maxChars: opts.maxChars ?? 50_000 };
+  try {
+    return ReadReply.parse(await requestContent(tabId, frameId, req));
+  } catch (e) {
+    if (!(e instanceof PageError) || e.code !== PAGE_ERROR.readerMissing) throw e;
+  }
+  await ensureReader(tabId, frameId);
+  return ReadReply.parse(await requestContent(tabId, frameId, req));
+}

@@ -1,0 +1,136 @@
+/**
+ * Panel requests for the settings UI: secret names (never values), merging secret edits, "Test connection", the
+ * config for download (redacted), and API tool names → qualified names for rebuilding tool cards from a transcript.
+ * Nothing here sends a secret value towards the panel: every text that leaves is redacted with the stored secrets
+ * and the key under test.
+ */
+import OpenAI from 'openai';
+import { parseDocument } from 'yaml';
+import type { Handlers } from './panelPort.ts';
+import type { Settings } from './settings.ts';
+import type { ToolRegistry } from '../tools/ToolRegistry.ts';
+import { NO_KEY_MESSAGE } from './modelClient.ts';
+import { classifyError } from '../models/errors.ts';
+import { redactSecrets } from '../config/redact.ts';
+import { loadConfig, saveSecrets, SECRETS_KEY } from '../config/store.ts';
+import { formatProblems } from '../config/parse.ts';
+
+type SettingsHandlers = Pick<
+  Handlers,
+  'secrets.get_names' | 'secrets.update' | 'settings.test' | 'config.export' | 'tools.resolve'
+>;
+
+export interface SettingsDeps {
+  settings: () => Promise<Settings>;
+  /** Called after secrets change, so the next request sees them. */
+  invalidate: () => void;
+  registry: () => ToolRegistry;
+  storage?: chrome.storage.LocalStorageArea;
+}
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  message: string;
+  kind?: string;
+  status?: number;
+  model?: string;
+  latencyMs?: number;
+}
+
+const TEST_TIMEOUT_MS = 20_000;
+
+function needsKey(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname.endsWith('openai.com');
+  } catch {
+    return false;
+  }
+}
+
+/** Stored secrets text with `set` merged in and `remove` dropped, comments kept. Pure. */
+export function mergeSecretsYaml(text: string, set: Record<string, string>, remove: readonly string[]): string {
+  const doc = parseDocument(text || '');
+  if (doc.errors.length) throw new Error('The stored secrets do not parse; replace them all with secrets.save.');
+  if (!doc.contents) doc.contents = doc.createNode({}) as never;
+  for (const name of remove) doc.deleteIn([name]);
+  for (const [name, value] of Object.entries(set)) doc.setIn([name], value);
+  return doc.toString();
+}
+
+/** One minimal, non-streamed request: does this base URL + model + key answer? */
+export async function testConnection(
+  req: { baseUrl?: string | undefined; model?: string | undefined; apiKey?: string | undefined },
+  current: Settings,
+  fetchImpl?: typeof fetch,
+): Promise<ConnectionTestResult> {
+  const baseURL = req.baseUrl?.trim() || current.config.agent.base_url;
+  const model = req.model?.trim() || current.config.agent.model;
+  const apiKey = req.apiKey?.trim() || current.secrets.OPENAI_API_KEY || '';
+  const hide = (text: string) => redactSecrets(text, [...Object.values(current.secrets), apiKey]);
+  try {
+    if (!/^https?:$/.test(new URL(baseURL).protocol)) throw new Error('not http');
+  } catch {
+    return {
+      ok: false,
+      kind: 'bad_request',
+      message: hide(`"${baseURL}" is not an http(s) URL. Use e.g. https://api.openai.com/v1.`),
+    };
+  }
+  if (!apiKey && needsKey(baseURL)) return { ok: false, kind: 'auth', message: NO_KEY_MESSAGE };
+  const client = new OpenAI({
+    apiKey: apiKey || 'no-key-configured',
+    baseURL,
+    dangerouslyAllowBrowser: true,
+    maxRetries: 0,
+    timeout: TEST_TIMEOUT_MS,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+  const started = Date.now();
+  try {
+    const r = await client.responses.create({ model, input: 'Reply with OK.', max_output_tokens: 16, store: false });
+    const latencyMs = Date.now() - started;
+    const answered = typeof r.model === 'string' && r.model ? r.model : model;
+    return {
+      ok: true,
+      model: answered,
+      latencyMs,
+      message: hide(`Connected: ${answered} answered at ${baseURL} in ${latencyMs} ms.`),
+    };
+  } catch (err) {
+    const info = classifyError(err, { model, baseURL, timeoutMs: TEST_TIMEOUT_MS, secrets: apiKey ? [apiKey] : [] });
+    return { ok: false, kind: info.kind, ...(info.status ? { status: info.status } : {}), message: hide(info.message) };
+  }
+}
+
+export function settingsHandlers(deps: SettingsDeps): SettingsHandlers {
+  const storage = () => deps.storage ?? chrome.storage.local;
+  return {
+    'secrets.get_names': async () => {
+      const { secrets } = await deps.settings();
+      return { names: Object.keys(secrets).sort() };
+    },
+    'secrets.update': async (req) => {
+      const got = await storage().get(SECRETS_KEY);
+      const text = typeof got[SECRETS_KEY] === 'string' ? (got[SECRETS_KEY] as string) : '';
+      const out = await saveSecrets(mergeSecretsYaml(text, req.set, req.remove), storage());
+      // Problems name only line/column and the key path, never the values.
+      if (!out.ok) throw new Error(formatProblems(out.problems));
+      deps.invalidate();
+      return { saved: true, names: Object.keys(out.value).sort() };
+    },
+    'settings.test': async (req) => testConnection(req, await deps.settings()),
+    'config.export': async () => {
+      const [{ yaml }, { secrets }] = await Promise.all([loadConfig(storage()), deps.settings()]);
+      return { filename: 'otto-config.yaml', text: redactSecrets(yaml, Object.values(secrets)) };
+    },
+    'tools.resolve': (req) => {
+      const registry = deps.registry();
+      const out: Record<string, string> = {};
+      for (const name of req.names) {
+        const tool = registry.resolve(name);
+        if (tool) out[name] = `${tool.pack}.${tool.name}`;
+      }
+      return out;
+    },
+  };
+}

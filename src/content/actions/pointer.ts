@@ -1,0 +1,199 @@
+/**
+ * Clicking and hovering like a mouse: scroll the element into view, check that it is visible, enabled and not
+ * covered (elementFromPoint at the point we would click; the covering element is named), then dispatch the full
+ * pointer/mouse sequence on the topmost element at that point — pointerover/enter, mouseover/enter, pointermove,
+ * mousemove, pointerdown, mousedown, (focus), pointerup, mouseup, click — with double and right clicks.
+ */
+import { composedContains, deepElementFromPoint, parentOf } from '../env.ts';
+import { describeElement, isDisabled } from '../describe.ts';
+import { hiddenReason, layoutAvailable } from '../visibility.ts';
+import { ActionError } from '../targets.ts';
+
+export type Button = 'left' | 'right' | 'middle';
+export type Modifier = 'Alt' | 'Control' | 'Meta' | 'Shift';
+
+export interface ClickOptions {
+  button?: Button;
+  clickCount?: number;
+  modifiers?: Modifier[];
+}
+
+const BUTTON_CODE: Record<Button, number> = { left: 0, middle: 1, right: 2 };
+const BUTTONS_MASK: Record<Button, number> = { left: 1, middle: 4, right: 2 };
+
+let lastHover: Element | null = null;
+
+function inViewport(r: DOMRect): boolean {
+  return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+}
+
+/** The point we would click: the centre of the element's first box that shows in the viewport. */
+function clickPoint(el: Element): { x: number; y: number } | undefined {
+  const rects = Array.from(el.getClientRects());
+  const boxes = rects.length ? rects : [el.getBoundingClientRect()];
+  for (const r of boxes) {
+    if (r.width <= 0 || r.height <= 0 || !inViewport(r)) continue;
+    const left = Math.max(r.left, 0);
+    const right = Math.min(r.right, innerWidth);
+    const top = Math.max(r.top, 0);
+    const bottom = Math.min(r.bottom, innerHeight);
+    if (right > left && bottom > top) return { x: (left + right) / 2, y: (top + bottom) / 2 };
+  }
+  return undefined;
+}
+
+export function scrollIntoViewIfNeeded(el: Element): void {
+  if (!layoutAvailable()) return;
+  const r = el.getBoundingClientRect();
+  const fully = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  if (!fully) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
+}
+
+/** Whether `hit` (what is at the point) counts as hitting `el`. */
+function hits(el: Element, hit: Element): boolean {
+  if (composedContains(el, hit)) return true;
+  // A label forwards its clicks to its control, and the control to... itself.
+  if (hit.localName === 'label' && (hit as HTMLLabelElement).control === el) return true;
+  if (el.localName === 'label' && (el as HTMLLabelElement).control === hit) return true;
+  const labels = (el as HTMLInputElement).labels;
+  if (labels) for (const l of Array.from(labels)) if (composedContains(l, hit)) return true;
+  return false;
+}
+
+function tagOf(n: Element): string {
+  const cls = typeof n.className === 'string' && n.className.trim() ? '.' + n.className.trim().split(/\s+/).slice(0, 2).join('.') : '';
+  return `<${n.localName}${n.id ? '#' + n.id : ''}${cls}>`;
+}
+
+/** The covering element, described by its nearest meaningful ancestor, and the dialog it belongs to if any. */
+function describeCover(hit: Element): string {
+  let cover: Element = hit;
+  let n: Element | null = hit;
+  for (let i = 0; n && i < 4; i++, n = parentOf(n)) {
+    if (n.id || n.getAttribute('role') || n.getAttribute('aria-label') || /modal|overlay|backdrop|dialog|cookie|banner|popup|consent/i.test(String(n.className))) {
+      cover = n;
+      break;
+    }
+  }
+  const dialog = cover.closest('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]') ?? cover.querySelector('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]');
+  const inDialog = dialog && dialog !== cover ? ` (part of the open ${describeElement(dialog)})` : '';
+  return `${describeElement(cover)} ${tagOf(cover)}${inDialog}`;
+}
+
+export interface Actionable {
+  x: number;
+  y: number;
+  hit: Element;
+}
+
+/** Scrolls `el` into view and checks it can be clicked; returns the point and the element there. */
+export function ensureClickable(el: Element, needEnabled = true): Actionable {
+  const hidden = hiddenReason(el);
+  if (hidden) throw new ActionError(`${describeElement(el)} is not visible: ${hidden}. It may appear after another step (open its menu, tab or dialog); take a new snapshot to see what is visible.`);
+  if (needEnabled && isDisabled(el)) throw new ActionError(`${describeElement(el)} is disabled. Complete what enables it first (e.g. fill required fields), then take a new snapshot.`);
+  scrollIntoViewIfNeeded(el);
+  if (!layoutAvailable()) return { x: 0, y: 0, hit: el };
+  const p = clickPoint(el);
+  if (!p) throw new ActionError(`${describeElement(el)} could not be scrolled into view (it lies outside the visible area). Scroll its container with dom.scroll, then retry.`);
+  const hit = deepElementFromPoint(p.x, p.y);
+  if (!hit) throw new ActionError(`Nothing is at ${describeElement(el)}'s position on screen. Take a new snapshot.`);
+  if (!hits(el, hit)) {
+    const style = getComputedStyle(el);
+    if (style.pointerEvents === 'none') throw new ActionError(`${describeElement(el)} does not receive clicks (pointer-events: none); ${describeCover(hit)} is what a click there would reach.`);
+    throw new ActionError(`${describeElement(el)} is covered by ${describeCover(hit)}. Close or dismiss that first (for example its close or accept button), or scroll, then retry.`);
+  }
+  return { x: p.x, y: p.y, hit };
+}
+
+function mouseInit(x: number, y: number, button: Button, buttons: number, detail: number, mods: Modifier[]): MouseEventInit {
+  return {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view: window,
+    detail,
+    clientX: x,
+    clientY: y,
+    screenX: x + (window.screenX || 0),
+    screenY: y + (window.screenY || 0),
+    button: BUTTON_CODE[button],
+    buttons,
+    ctrlKey: mods.includes('Control'),
+    shiftKey: mods.includes('Shift'),
+    altKey: mods.includes('Alt'),
+    metaKey: mods.includes('Meta'),
+  };
+}
+
+function pointer(type: string, init: MouseEventInit): PointerEvent | MouseEvent {
+  const p = { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1, pressure: init.buttons ? 0.5 : 0 };
+  return typeof PointerEvent === 'function' ? new PointerEvent(type, p) : new MouseEvent(type, init);
+}
+
+function focusTarget(from: Element): void {
+  for (let n: Element | null = from; n; n = parentOf(n)) {
+    const h = n as HTMLElement;
+    if (n.matches('a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"]') && !isDisabled(n)) {
+      h.focus({ preventScroll: true });
+      return;
+    }
+  }
+  // Clicking something unfocusable moves focus away from the focused field (and so commits it).
+  const active = document.activeElement as HTMLElement | null;
+  if (active && active !== document.body) active.blur();
+}
+
+/** Dispatches the hover part of the sequence (leaving the previously hovered element). */
+export function dispatchHover(target: Element, x: number, y: number, mods: Modifier[] = []): void {
+  const init = mouseInit(x, y, 'left', 0, 0, mods);
+  if (lastHover && lastHover !== target && lastHover.isConnected) {
+    lastHover.dispatchEvent(pointer('pointerout', { ...init, relatedTarget: target }));
+    lastHover.dispatchEvent(pointer('pointerleave', { ...init, bubbles: false, relatedTarget: target }));
+    lastHover.dispatchEvent(new MouseEvent('mouseout', { ...init, relatedTarget: target }));
+    lastHover.dispatchEvent(new MouseEvent('mouseleave', { ...init, bubbles: false, relatedTarget: target }));
+  }
+  if (lastHover !== target) {
+    target.dispatchEvent(pointer('pointerover', init));
+    target.dispatchEvent(pointer('pointerenter', { ...init, bubbles: false }));
+    target.dispatchEvent(new MouseEvent('mouseover', init));
+    target.dispatchEvent(new MouseEvent('mouseenter', { ...init, bubbles: false }));
+  }
+  target.dispatchEvent(pointer('pointermove', init));
+  target.dispatchEvent(new MouseEvent('mousemove', init));
+  lastHover = target;
+}
+
+/** Dispatches a full click sequence at (x, y) on `target`. */
+export function dispatchClick(target: Element, x: number, y: number, opts: ClickOptions = {}): void {
+  const button = opts.button ?? 'left';
+  const count = opts.clickCount ?? 1;
+  const mods = opts.modifiers ?? [];
+  dispatchHover(target, x, y, mods);
+  for (let i = 1; i <= count; i++) {
+    const down = mouseInit(x, y, button, BUTTONS_MASK[button], i, mods);
+    const up = mouseInit(x, y, button, 0, i, mods);
+    const pointerDownOk = target.dispatchEvent(pointer('pointerdown', down));
+    let mouseDownOk = true;
+    if (pointerDownOk) mouseDownOk = target.dispatchEvent(new MouseEvent('mousedown', down));
+    if (mouseDownOk && i === 1) focusTarget(target);
+    target.dispatchEvent(pointer('pointerup', up));
+    if (pointerDownOk) target.dispatchEvent(new MouseEvent('mouseup', up));
+    if (button === 'left') target.dispatchEvent(new MouseEvent('click', up));
+    else if (button === 'middle') target.dispatchEvent(new MouseEvent('auxclick', up));
+    else target.dispatchEvent(new MouseEvent('contextmenu', up));
+  }
+  if (count === 2 && button === 'left') target.dispatchEvent(new MouseEvent('dblclick', mouseInit(x, y, button, 0, 2, mods)));
+}
+
+/** Click an element the way a person would, or fail saying why not. */
+export function clickElement(el: Element, opts: ClickOptions = {}): { hit: Element } {
+  const { x, y, hit } = ensureClickable(el);
+  dispatchClick(hit, x, y, opts);
+  return { hit };
+}
+
+export function hoverElement(el: Element): { hit: Element } {
+  const { x, y, hit } = ensureClickable(el, false);
+  dispatchHover(hit, x, y);
+  return { hit };
+}

@@ -1,0 +1,110 @@
+/**
+ * Waiting for the page: text, a ref or a selector to appear or disappear, within a timeout. Re-checks on DOM
+ * changes and every 100 ms (visibility can change without mutations).
+ */
+import { deepQueryAll, knownRoots } from '../env.ts';
+import { registry } from '../refs.ts';
+import { visibleText } from '../text.ts';
+import { isElementVisible, withStyleCache } from '../visibility.ts';
+import { ActionError } from '../targets.ts';
+
+export interface WaitRequest {
+  text?: string;
+  ref?: string;
+  selector?: string;
+  state?: 'appear' | 'disappear';
+  timeoutMs?: number;
+}
+
+export interface WaitResult {
+  met: boolean;
+  elapsedMs: number;
+  ref?: string;
+  summary: string;
+}
+
+function what(req: WaitRequest): string {
+  if (req.text) return `text ${JSON.stringify(req.text)}`;
+  if (req.ref) return `ref ${req.ref}`;
+  return `selector ${JSON.stringify(req.selector)}`;
+}
+
+function textPresent(text: string): boolean {
+  const body = document.body;
+  if (!body) return false;
+  if (body.innerText.includes(text)) return true;
+  if (!knownRoots.size) return false;
+  return visibleText(body, 2_000_000).text.includes(text);
+}
+
+/** Whether the awaited thing is present now, and the element if there is one. */
+function probe(req: WaitRequest): { present: boolean; el?: Element } {
+  return withStyleCache(() => {
+    if (req.text) return { present: textPresent(req.text) };
+    if (req.ref) {
+      try {
+        const el = registry.resolve(req.ref);
+        return { present: isElementVisible(el), el };
+      } catch {
+        return { present: false };
+      }
+    }
+    let found: Element[];
+    try {
+      found = deepQueryAll(req.selector!);
+    } catch {
+      throw new ActionError(`Invalid CSS selector ${JSON.stringify(req.selector)}.`);
+    }
+    const el = found.find((e) => isElementVisible(e));
+    return el ? { present: true, el } : { present: false };
+  });
+}
+
+export function waitFor(req: WaitRequest): Promise<WaitResult> {
+  if (!req.text && !req.ref && !req.selector) throw new ActionError('Say what to wait for: text, ref or selector.');
+  const appear = (req.state ?? 'appear') === 'appear';
+  const timeout = req.timeoutMs ?? 5000;
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    let done = false;
+    let scheduled = false;
+    const mo = new MutationObserver(() => {
+      // Busy pages mutate constantly: check at most every 30 ms.
+      if (scheduled) return;
+      scheduled = true;
+      setTimeout(() => {
+        scheduled = false;
+        check();
+      }, 30);
+    });
+    const finish = (r: WaitResult | Error): void => {
+      if (done) return;
+      done = true;
+      mo.disconnect();
+      clearInterval(timer);
+      if (r instanceof Error) reject(r);
+      else resolve(r);
+    };
+    const check = (): void => {
+      if (done) return;
+      let p: { present: boolean; el?: Element };
+      try {
+        p = probe(req);
+      } catch (e) {
+        finish(e as Error);
+        return;
+      }
+      const elapsed = Math.round(performance.now() - start);
+      if (p.present === appear) {
+        const r: WaitResult = { met: true, elapsedMs: elapsed, summary: `${what(req)} ${appear ? 'appeared' : 'disappeared'} after ${elapsed} ms` };
+        if (p.el && appear) r.ref = registry.refFor(p.el);
+        finish(r);
+      } else if (elapsed >= timeout) {
+        finish(new ActionError(`Timed out after ${timeout} ms waiting for ${what(req)} to ${appear ? 'appear' : 'disappear'}. Take a new snapshot to see the page as it is now, or wait longer.`));
+      }
+    };
+    mo.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+    const timer = setInterval(check, 100);
+    check();
+  });
+}

@@ -1,0 +1,206 @@
+/**
+ * One function per content request: page reading (snapshot, find, query, text, read) and actions. Every action runs
+ * inside a change-observation window and replies with what it did and what changed.
+ */
+import type { ActionReply, ContentRequest, DialogsReply, FindReply, QueryReply, ReadReply, SnapshotReply, TextReply, WaitReply } from '../shared/contentMessages.ts';
+import { observeChanges } from './changes.ts';
+import { describeElement } from './describe.ts';
+import { clearDialogLog, dialogState, setDialogPolicy } from './dialogs.ts';
+import { find, query } from './find.ts';
+import type { Article } from './read.ts';
+import { READER_KEY } from './readerKey.ts';
+import { registry } from './refs.ts';
+import { buildSnapshot, indexInParent } from './snapshot.ts';
+import { ActionError, maybeTarget, resolveTarget } from './targets.ts';
+import { visibleText } from './text.ts';
+import { clickElement, hoverElement } from './actions/pointer.ts';
+import { pressKey } from './actions/press.ts';
+import { selectOptions, setChecked } from './actions/forms.ts';
+import { scrollPage } from './actions/scroll.ts';
+import { pressEnterToSubmit, resolveEditable, typeText, type TypeResult } from './actions/typing.ts';
+import { waitFor } from './actions/wait.ts';
+
+export class CodedError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+function rootElement(root: string | undefined): Element | undefined {
+  if (!root) return undefined;
+  return resolveTarget(/^(?:f\d+)?e\d+$/.test(root) ? { ref: root } : { selector: root });
+}
+
+function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>): SnapshotReply {
+  const t0 = performance.now();
+  const root = rootElement(req.root);
+  const snap = buildSnapshot({ root });
+  const se = document.scrollingElement ?? document.documentElement;
+  return {
+    url: location.href,
+    title: document.title,
+    text: snap.text,
+    refs: snap.refs,
+    newRefs: snap.newRefs,
+    lines: snap.lines,
+    frames: snap.frames,
+    frameIndex: indexInParent(),
+    scroll: { y: Math.round(scrollY), height: se?.scrollHeight ?? 0, viewport: innerHeight },
+    ms: Math.round((performance.now() - t0) * 100) / 100,
+  };
+}
+
+function typeSummary(el: Element, text: string, r: TypeResult): string {
+  const shown = el.localName === 'input' && (el as HTMLInputElement).type === 'password' ? `${text.length} characters` : JSON.stringify(text.length > 80 ? text.slice(0, 79) + '…' : text);
+  let s = `typed ${shown} into ${describeElement(el)}`;
+  if (!r.verified) s += `; but the field now shows ${JSON.stringify(r.actual)} instead of ${JSON.stringify(r.expected)} (${r.note})`;
+  if (r.submitted) s += '; submitted';
+  else if (r.submitNote) s += `; not submitted: ${r.submitNote}`;
+  return s;
+}
+
+async function act(req: ContentRequest): Promise<ActionReply> {
+  let target: string | undefined;
+  let summary = '';
+  let details: Record<string, unknown> = {};
+  const { changes } = await observeChanges(async () => {
+    switch (req.type) {
+      case 'dom.click': {
+        const el = resolveTarget(req);
+        target = describeElement(el);
+        clickElement(el, { button: req.button, clickCount: req.clickCount, modifiers: req.modifiers });
+        const kind = req.button === 'right' ? 'right-clicked' : req.clickCount === 2 ? 'double-clicked' : req.clickCount === 3 ? 'triple-clicked' : 'clicked';
+        summary = `${kind} ${target}`;
+        break;
+      }
+      case 'dom.hover': {
+        const el = resolveTarget(req);
+        target = describeElement(el);
+        hoverElement(el);
+        summary = `hovered ${target}`;
+        break;
+      }
+      case 'dom.type': {
+        const el = resolveEditable(resolveTarget(req));
+        target = describeElement(el);
+        const r = typeText(el, req.text, { clear: req.clear, submit: req.submit });
+        details = { ...r };
+        summary = typeSummary(el, req.text, r);
+        break;
+      }
+      case 'dom.fill_form': {
+        const results: string[] = [];
+        let failed = 0;
+        let last: Element | undefined;
+        for (const f of req.fields) {
+          try {
+            const el = resolveTarget(f);
+            last = el;
+            if (typeof f.value === 'boolean') results.push(setChecked(el, f.value).summary);
+            else if (Array.isArray(f.value) || el.localName === 'select' || (el.localName !== 'input' && el.getAttribute('role') === 'listbox')) {
+              const values = Array.isArray(f.value) ? f.value : [f.value];
+              results.push((await selectOptions(el, values)).summary);
+            } else {
+              const editable = resolveEditable(el);
+              if (editable.localName === 'input' && ['checkbox', 'radio'].includes((editable as HTMLInputElement).type))
+                results.push(setChecked(editable, f.value === 'true' || f.value === 'on').summary);
+              else results.push(typeSummary(editable, f.value, typeText(editable, f.value, { clear: true })));
+            }
+          } catch (e) {
+            failed++;
+            results.push(`${f.ref ?? f.selector}: FAILED — ${(e as Error).message}`);
+          }
+        }
+        if (req.submit && last && !failed) {
+          const s = pressEnterToSubmit(last);
+          results.push(s.submitted ? 'submitted the form' : `not submitted: ${s.submitNote}`);
+        }
+        details = { fields: results, failed };
+        summary = `filled ${req.fields.length - failed} of ${req.fields.length} fields${failed ? ` (${failed} failed)` : ''}`;
+        break;
+      }
+      case 'dom.select': {
+        const el = resolveTarget(req);
+        target = describeElement(el);
+        const r = await selectOptions(el, req.values);
+        details = { selected: r.selected };
+        summary = r.summary;
+        break;
+      }
+      case 'dom.check': {
+        const el = resolveTarget(req);
+        target = describeElement(el);
+        const r = setChecked(el, req.checked ?? true);
+        details = { checked: r.checked, changed: r.changed };
+        summary = r.summary;
+        break;
+      }
+      case 'dom.press': {
+        const el = maybeTarget(req);
+        let last = pressKey(el, req.key);
+        for (let i = 1; i < (req.count ?? 1); i++) last = pressKey(undefined, req.key);
+        target = last.target;
+        details = { ...last };
+        summary = `pressed ${req.key}${(req.count ?? 1) > 1 ? ` ×${req.count}` : ''} on ${last.target}${last.cancelled ? ' (the page cancelled its default action)' : ''}${last.effect ? `: ${last.effect}` : ''}`;
+        break;
+      }
+      case 'dom.scroll': {
+        const el = maybeTarget(req);
+        if (el) target = describeElement(el);
+        const r = scrollPage({ target: el, to: req.to, direction: req.direction, pages: req.pages });
+        details = { ...r };
+        summary = r.summary;
+        break;
+      }
+      default:
+        throw new ActionError(`Not an action: ${req.type}`);
+    }
+  });
+  const reply: ActionReply = { action: req.type, summary, details, changes };
+  if (target) reply.target = target;
+  return reply;
+}
+
+export async function handle(req: ContentRequest): Promise<unknown> {
+  if ('prefix' in req) registry.setPrefix(req.prefix);
+  switch (req.type) {
+    case 'content.ping':
+      return { url: location.href, isTop: window.top === window, title: document.title };
+    case 'dom.snapshot':
+      return snapshot(req);
+    case 'dom.find': {
+      const r: FindReply = find({ text: req.text, role: req.role, name: req.name, limit: req.limit });
+      return r;
+    }
+    case 'dom.query': {
+      const r: QueryReply = query(req.selector, req.limit);
+      return r;
+    }
+    case 'dom.text': {
+      const el = maybeTarget(req);
+      const r: TextReply = visibleText(el ?? document, req.maxChars ?? 20_000);
+      return r;
+    }
+    case 'dom.read': {
+      const reader = (globalThis as unknown as Record<symbol, ((max: number) => Article) | undefined>)[READER_KEY];
+      if (!reader) throw new CodedError('The article reader is not loaded in this frame.', 'reader-missing');
+      const r: ReadReply = reader(req.maxChars ?? 50_000);
+      return r;
+    }
+    case 'dom.wait_for': {
+      const r: WaitReply = await waitFor({ text: req.text, ref: req.ref, selector: req.selector, state: req.state, timeoutMs: req.timeoutMs });
+      return r;
+    }
+    case 'dom.dialogs': {
+      if (req.policy) setDialogPolicy({ confirm: req.policy.confirm, prompt: req.policy.prompt });
+      if (req.clear) clearDialogLog();
+      const r: DialogsReply = dialogState();
+      return r;
+    }
+    default:
+      return act(req);
+  }
+}

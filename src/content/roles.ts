@@ -1,0 +1,216 @@
+/**
+ * Roles: the explicit `role` attribute, else the implicit ARIA role of the tag (HTML-AAM, the parts a page outline
+ * needs), and which roles are interactive (get a ref) or structural (get a line of their own).
+ */
+import { styleOf } from './visibility.ts';
+
+/** Roles a person acts on: these get refs. */
+export const INTERACTIVE_ROLES = new Set([
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'treeitem',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'gridcell',
+]);
+
+/** Roles whose accessible name comes from their content. */
+export const NAME_FROM_CONTENT = new Set([
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'treeitem',
+  'heading',
+  'cell',
+  'gridcell',
+  'columnheader',
+  'rowheader',
+  'tooltip',
+  'clickable',
+]);
+
+/** Landmarks and containers that structure the outline (rendered as their own line, children indented). */
+export const STRUCTURAL_ROLES = new Set([
+  'banner',
+  'navigation',
+  'main',
+  'complementary',
+  'contentinfo',
+  'region',
+  'search',
+  'form',
+  'dialog',
+  'alertdialog',
+  'alert',
+  'status',
+  'article',
+  'table',
+  'row',
+  'group',
+  'menu',
+  'menubar',
+  'listbox',
+  'tablist',
+  'tree',
+  'radiogroup',
+  'toolbar',
+  'grid',
+  'treegrid',
+]);
+
+export const LANDMARK_ROLES = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo', 'region', 'search', 'form']);
+
+const INPUT_ROLES: Record<string, string> = {
+  button: 'button',
+  submit: 'button',
+  reset: 'button',
+  image: 'button',
+  file: 'button',
+  checkbox: 'checkbox',
+  radio: 'radio',
+  range: 'slider',
+  number: 'spinbutton',
+  search: 'searchbox',
+  color: 'button',
+  hidden: 'none',
+};
+
+const TAG_ROLES: Record<string, string> = {
+  button: 'button',
+  textarea: 'textbox',
+  option: 'option',
+  nav: 'navigation',
+  main: 'main',
+  aside: 'complementary',
+  search: 'search',
+  dialog: 'dialog',
+  article: 'article',
+  table: 'table',
+  tr: 'row',
+  td: 'cell',
+  ul: 'list',
+  ol: 'list',
+  menu: 'list',
+  li: 'listitem',
+  p: 'paragraph',
+  fieldset: 'group',
+  details: 'group',
+  summary: 'button',
+  hr: 'separator',
+  progress: 'progressbar',
+  meter: 'meter',
+  output: 'status',
+  iframe: 'iframe',
+  h1: 'heading',
+  h2: 'heading',
+  h3: 'heading',
+  h4: 'heading',
+  h5: 'heading',
+  h6: 'heading',
+  img: 'img',
+  figure: 'figure',
+  optgroup: 'group',
+};
+
+const SCOPING = new Set(['article', 'aside', 'main', 'nav', 'section']);
+
+function insideScoping(el: Element): boolean {
+  for (let p = el.parentElement; p; p = p.parentElement) if (SCOPING.has(p.localName)) return true;
+  return false;
+}
+
+/** Explicit role (first token), else implicit. `undefined` for generic elements. */
+export function roleOf(el: Element): string | undefined {
+  const explicit = el.getAttribute('role');
+  if (explicit) {
+    const first = explicit.trim().split(/\s+/)[0]!.toLowerCase();
+    if (first) return first === 'presentation' ? 'none' : first;
+  }
+  return implicitRole(el);
+}
+
+export function implicitRole(el: Element): string | undefined {
+  const tag = el.localName;
+  switch (tag) {
+    case 'a':
+    case 'area':
+      return el.hasAttribute('href') ? 'link' : undefined;
+    case 'input': {
+      const type = (el.getAttribute('type') ?? 'text').toLowerCase();
+      if (el.hasAttribute('list') && !INPUT_ROLES[type]) return 'combobox';
+      return INPUT_ROLES[type] ?? 'textbox';
+    }
+    case 'select': {
+      const s = el as HTMLSelectElement;
+      return s.multiple || s.size > 1 ? 'listbox' : 'combobox';
+    }
+    case 'header':
+      return insideScoping(el) ? undefined : 'banner';
+    case 'footer':
+      return insideScoping(el) ? undefined : 'contentinfo';
+    case 'section':
+      return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : undefined;
+    case 'form':
+      return 'form';
+    case 'img':
+      return el.getAttribute('alt') === '' ? 'none' : 'img';
+    case 'th': {
+      const scope = el.getAttribute('scope');
+      return scope === 'row' || scope === 'rowgroup' ? 'rowheader' : 'columnheader';
+    }
+    default:
+      if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable) return 'textbox';
+      return TAG_ROLES[tag];
+  }
+}
+
+export function headingLevel(el: Element): number | undefined {
+  const m = /^h([1-6])$/.exec(el.localName);
+  const aria = Number(el.getAttribute('aria-level'));
+  if (Number.isInteger(aria) && aria > 0) return aria;
+  return m ? Number(m[1]) : undefined;
+}
+
+const NATIVE_INTERACTIVE = new Set(['button', 'select', 'textarea', 'summary']);
+
+/**
+ * The role an element is acted on as, or undefined when it is not interactive: native controls, interactive ARIA
+ * roles, contenteditable roots, `tabindex >= 0`, `onclick`, and (cheap heuristic) where `cursor: pointer` starts.
+ */
+export function interactiveRole(el: Element, role: string | undefined, parentCursor: string | undefined): string | undefined {
+  if (role && INTERACTIVE_ROLES.has(role)) {
+    if (role === 'gridcell' && !el.hasAttribute('tabindex')) return undefined;
+    return role;
+  }
+  const tag = el.localName;
+  if (tag === 'input') return (el as HTMLInputElement).type === 'hidden' ? undefined : (role ?? 'textbox');
+  if (NATIVE_INTERACTIVE.has(tag)) return tag === 'select' ? (role === 'listbox' ? 'listbox' : 'combobox') : tag === 'textarea' ? 'textbox' : 'button';
+  if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable) return 'textbox';
+  const tabindex = el.getAttribute('tabindex');
+  if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'iframe') return role && role !== 'none' ? role : 'clickable';
+  if (el.hasAttribute('onclick')) return role && role !== 'none' ? role : 'clickable';
+  const cursor = styleOf(el)?.cursor;
+  if (cursor === 'pointer' && parentCursor !== 'pointer' && tag !== 'label' && tag !== 'html' && tag !== 'body') return role && role !== 'none' ? role : 'clickable';
+  return undefined;
+}
+
+/** Roles whose checked state is reported. */
+export const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);

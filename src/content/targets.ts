@@ -1,0 +1,37 @@
+/**
+ * Turning an action's target (`ref` or CSS `selector`) into one live element, with errors that say what to do next.
+ */
+import { deepQueryAll } from './env.ts';
+import { registry } from './refs.ts';
+import { isElementVisible } from './visibility.ts';
+
+export interface Target {
+  ref?: string;
+  selector?: string;
+}
+
+export class ActionError extends Error {}
+
+export function resolveTarget(t: Target): Element {
+  if (t.ref) return registry.resolve(t.ref);
+  if (t.selector) {
+    let found: Element[];
+    try {
+      found = deepQueryAll(t.selector);
+    } catch {
+      throw new ActionError(`Invalid CSS selector ${JSON.stringify(t.selector)}. Fix it, or use a ref from dom.snapshot / dom.find.`);
+    }
+    if (!found.length)
+      throw new ActionError(`No element matches selector ${JSON.stringify(t.selector)}. Check the selector, or find the element with dom.find (by text) or dom.snapshot.`);
+    // Prefer the first visible match: selectors often also match hidden templates or off-screen copies.
+    const el = found.find((e) => isElementVisible(e)) ?? found[0]!;
+    registry.refFor(el);
+    return el;
+  }
+  throw new ActionError('Give a target: ref (from dom.snapshot) or selector (CSS).');
+}
+
+/** Optional target: the element, or undefined when none was given. */
+export function maybeTarget(t: Target): Element | undefined {
+  return t.ref || t.selector ? resolveTarget(t) : undefined;
+}

@@ -1,0 +1,19 @@
+/**
+ * Page text reaching the model is untrusted data. `wrapUntrusted` delimits it with a boundary tag whose name carries
+ * random hex chosen per call (`<external-content-3fa9c2d1>…</external-content-3fa9c2d1>`), so text inside cannot
+ * close the boundary by guessing it; look-alike tags inside are defused as well. Pure: usable in the worker too.
+ */
+
+export const UNTRUSTED_TAG_PREFIX = 'external-content-';
+
+function randomHex(bytes: number): string {
+  const b = new Uint8Array(bytes);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+export function wrapUntrusted(text: string): string {
+  const tag = `${UNTRUSTED_TAG_PREFIX}${randomHex(4)}`;
+  const safe = text.replace(/<(\/?)(external-content-)/gi, '&lt;$1$2');
+  return `<${tag}>\n${safe}\n</${tag}>`;
+}

@@ -1,0 +1,119 @@
+/** Transform (the second model call used by llm.transform) and approvals policy. */
+import { useEffect, useState } from 'preact/hooks';
+import type { PortClient } from '../shared/portClient.ts';
+import type { OttoConfig } from '../config/schema.ts';
+import { saveConfigEdits } from './settingsApi.ts';
+import { OutcomeLine, useSaver } from './useSaver.tsx';
+
+interface Fields {
+  tBaseUrl: string;
+  tModel: string;
+  tTimeout: string;
+  tMaxTokens: string;
+  policy: 'ask' | 'auto';
+  origins: string;
+}
+
+function fieldsOf(c: OttoConfig): Fields {
+  return {
+    tBaseUrl: c.transform.base_url ?? '',
+    tModel: c.transform.model ?? '',
+    tTimeout: String(c.transform.timeout),
+    tMaxTokens: c.transform.max_tokens === undefined ? '' : String(c.transform.max_tokens),
+    policy: c.approvals.policy,
+    origins: c.approvals.allowed_origins.join('\n'),
+  };
+}
+
+const num = (s: string) => (s.trim() === '' ? undefined : Number(s));
+
+export function BehaviourForm({
+  client,
+  config,
+  onSaved,
+}: {
+  client: PortClient;
+  config: OttoConfig;
+  onSaved(): void;
+}) {
+  const [f, setF] = useState<Fields>(() => fieldsOf(config));
+  const saver = useSaver();
+  useEffect(() => setF(fieldsOf(config)), [config]);
+  const set = (k: keyof Fields) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
+
+  const save = () =>
+    saver.run(async () => {
+      const origins = f.origins
+        .split(/[\n,]/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+      await saveConfigEdits(client, [
+        { path: ['transform', 'base_url'], value: f.tBaseUrl.trim() || undefined },
+        { path: ['transform', 'model'], value: f.tModel.trim() || undefined },
+        { path: ['transform', 'timeout'], value: num(f.tTimeout) },
+        { path: ['transform', 'max_tokens'], value: num(f.tMaxTokens) },
+        { path: ['approvals', 'policy'], value: f.policy === 'ask' ? undefined : f.policy },
+        { path: ['approvals', 'allowed_origins'], value: origins.length ? origins : undefined },
+      ]);
+      onSaved();
+      return 'Saved.';
+    });
+
+  return (
+    <form
+      class="card"
+      aria-labelledby="beh-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h2 id="beh-title">Transform and approvals</h2>
+      <fieldset>
+        <legend>Transform (second model call)</legend>
+        <div class="grid2">
+          <label>
+            Transform base URL
+            <input type="url" placeholder="same as the agent" value={f.tBaseUrl} onInput={set('tBaseUrl')} />
+          </label>
+          <label>
+            Transform model
+            <input list="model-suggestions" placeholder="same as the agent" value={f.tModel} onInput={set('tModel')} />
+          </label>
+          <label>
+            Timeout (seconds)
+            <input type="number" min="1" value={f.tTimeout} onInput={set('tTimeout')} />
+          </label>
+          <label>
+            Max output tokens
+            <input type="number" min="1" placeholder="no limit" value={f.tMaxTokens} onInput={set('tMaxTokens')} />
+          </label>
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Approvals</legend>
+        <label>
+          Destructive actions (closing tabs, submitting forms, leaving a site)
+          <select
+            data-testid="settings-approvals-policy"
+            value={f.policy}
+            onChange={(e) => setF({ ...f, policy: (e.target as HTMLSelectElement).value as Fields['policy'] })}
+          >
+            <option value="ask">Ask me every time</option>
+            <option value="auto">Allow without asking</option>
+          </select>
+        </label>
+        <label>
+          Always allowed on these sites (one per line, e.g. https://example.com or *.example.com)
+          <textarea rows={3} value={f.origins} onInput={set('origins')} />
+        </label>
+      </fieldset>
+      <div class="row">
+        <button type="submit" class="primary" data-testid="settings-save-behaviour" disabled={saver.busy}>
+          Save
+        </button>
+      </div>
+      <OutcomeLine outcome={saver.outcome} testId="settings-behaviour-result" />
+    </form>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The whole config as YAML. Problems are shown as `line L, column C: message` as you type (click one to jump
+ * there); Save stays disabled while the text is invalid, and the worker validates again before storing anything.
+ * Reset fills in the defaults, Import loads a file, Export downloads the saved config (secrets are never in it).
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { PortClient } from '../shared/portClient.ts';
+import { defaultsYaml, formatProblem, validateYaml, type ConfigProblem } from './configEdit.ts';
+import { OutcomeLine, useSaver } from './useSaver.tsx';
+import { downloadText } from '../sidepanel/lib/download.ts';
+
+function offsetOf(text: string, p: ConfigProblem): number {
+  const lines = text.split('\n');
+  let offset = 0;
+  for (let i = 0; i < p.line - 1 && i < lines.length; i++) offset += lines[i]!.length + 1;
+  return offset + Math.max(0, p.column - 1);
+}
+
+export function YamlEditor({ client, saved, onSaved }: { client: PortClient; saved: string; onSaved(): void }) {
+  const [text, setText] = useState(saved);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const file = useRef<HTMLInputElement>(null);
+  const saver = useSaver();
+  useEffect(() => setText(saved), [saved]);
+  const problems = useMemo(() => validateYaml(text), [text]);
+  const dirty = text !== saved;
+
+  const jump = (p: ConfigProblem) => {
+    const el = area.current;
+    if (!el) return;
+    const at = offsetOf(text, p);
+    el.focus();
+    el.setSelectionRange(at, at);
+  };
+
+  const save = () =>
+    saver.run(async () => {
+      if (problems.length) throw new Error(problems.map(formatProblem).join('\n'));
+      await client.request({ type: 'config.save', yaml: text });
+      onSaved();
+      return 'Saved.';
+    });
+
+  const importFile = async (f: File | undefined) => {
+    if (!f) return;
+    setText(await f.text());
+    saver.setOutcome({ kind: 'ok', text: `Loaded ${f.name}. Review it, then Save.` });
+  };
+
+  const exportConfig = () =>
+    saver.run(async () => {
+      const r = await client.request<{ filename: string; text: string }>({ type: 'config.export' });
+      downloadText(r.filename, 'application/yaml', r.text);
+      return `Exported ${r.filename}.`;
+    });
+
+  return (
+    <section class="card" aria-labelledby="yaml-title">
+      <h2 id="yaml-title">
+        <label for="config-yaml">Configuration (YAML)</label>
+      </h2>
+      <textarea
+        id="config-yaml"
+        ref={area}
+        class="code-editor"
+        data-testid="config-yaml"
+        rows={18}
+        spellcheck={false}
+        aria-invalid={problems.length > 0}
+        aria-describedby="config-problems"
+        value={text}
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+      />
+      <div id="config-problems">
+        {problems.length > 0 ? (
+          <ul class="problems" data-testid="config-errors" role="alert">
+            {problems.map((p, i) => (
+              <li key={i}>
+                <button type="button" class="link" onClick={() => jump(p)}>
+                  {formatProblem(p)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p class="hint">
+            {dirty ? 'Valid. Not saved yet.' : 'Saved. Every key is optional; unknown keys are errors.'}
+          </p>
+        )}
+      </div>
+      <div class="row wrap">
+        <button
+          type="button"
+          class="primary"
+          data-testid="config-save"
+          disabled={problems.length > 0 || !dirty || saver.busy}
+          onClick={() => void save()}
+        >
+          Save
+        </button>
+        <button type="button" disabled={!dirty} onClick={() => setText(saved)}>
+          Revert
+        </button>
+        <button type="button" data-testid="config-reset" onClick={() => setText(defaultsYaml())}>
+          Reset to defaults
+        </button>
+        <button type="button" onClick={() => file.current?.click()}>
+          Import…
+        </button>
+        <input
+          ref={file}
+          type="file"
+          accept=".yaml,.yml,text/yaml,text/plain"
+          hidden
+          aria-label="Import config file"
+          data-testid="config-import"
+          onChange={(e) => void importFile((e.target as HTMLInputElement).files?.[0])}
+        />
+        <button type="button" data-testid="config-export" onClick={() => void exportConfig()}>
+          Export
+        </button>
+      </div>
+      <OutcomeLine outcome={saver.outcome} testId="config-message" />
+    </section>
+  );
+}

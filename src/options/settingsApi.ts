@@ -1,0 +1,62 @@
+/** Settings requests shared by the options page, the panel's settings view and the setup card. */
+import type { PortClient } from '../shared/portClient.ts';
+import { patchYaml, type YamlEdit } from './configEdit.ts';
+
+export const BASE_URL_PRESETS = [
+  { label: 'OpenAI', url: 'https://api.openai.com/v1' },
+  { label: 'LM Studio', url: 'http://127.0.0.1:1234/v1' },
+  { label: 'Ollama', url: 'http://127.0.0.1:11434/v1' },
+  { label: 'vLLM', url: 'http://127.0.0.1:8000/v1' },
+] as const;
+
+export const MODEL_SUGGESTIONS = [
+  'gpt-5',
+  'gpt-5-mini',
+  'gpt-5-nano',
+  'gpt-4.1',
+  'gpt-4.1-mini',
+  'o4-mini',
+  'gpt-oss-20b',
+  'qwen3:8b',
+  'llama3.1:8b',
+];
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  message: string;
+  kind?: string;
+  status?: number;
+  model?: string;
+  latencyMs?: number;
+}
+
+export async function loadYaml(client: PortClient): Promise<{ yaml: string; problem?: string }> {
+  return client.request<{ yaml: string; problem?: string }>({ type: 'config.get' });
+}
+
+/** Applies form edits to the stored YAML (comments kept) and saves; the worker validates. Returns the new text. */
+export async function saveConfigEdits(client: PortClient, edits: readonly YamlEdit[]): Promise<string> {
+  const { yaml } = await loadYaml(client);
+  const next = patchYaml(yaml, edits);
+  await client.request({ type: 'config.save', yaml: next });
+  return next;
+}
+
+export async function secretNames(client: PortClient): Promise<string[]> {
+  return (await client.request<{ names: string[] }>({ type: 'secrets.get_names' })).names;
+}
+
+export async function updateSecrets(
+  client: PortClient,
+  set: Record<string, string>,
+  remove: string[] = [],
+): Promise<string[]> {
+  return (await client.request<{ names: string[] }>({ type: 'secrets.update', set, remove })).names;
+}
+
+export function testConnection(
+  client: PortClient,
+  opts: { baseUrl?: string; model?: string; apiKey?: string },
+): Promise<ConnectionTestResult> {
+  return client.request<ConnectionTestResult>({ type: 'settings.test', ...opts });
+}

@@ -1,0 +1,105 @@
+/** Title bar: conversations, the open conversation's title, new, export, settings, and the worker link. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Link } from '../state/store.ts';
+import { Icon } from './Icon.tsx';
+
+/** A button that opens a two-item menu; closes on choice, Escape or a click elsewhere. */
+function ExportMenu({ onExport }: { onExport(format: 'markdown' | 'json'): void }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: Event) => root.current && !root.current.contains(e.target as Node) && setOpen(false);
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [open]);
+  const pick = (f: 'markdown' | 'json') => {
+    setOpen(false);
+    onExport(f);
+  };
+  return (
+    <div class="menu" ref={root} onKeyDown={(e) => e.key === 'Escape' && open && (e.stopPropagation(), setOpen(false))}>
+      <button
+        type="button"
+        class="icon"
+        aria-label="Export conversation"
+        title="Export conversation"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <Icon name="download" />
+      </button>
+      {open && (
+        <div class="menu-items" role="menu">
+          <button type="button" role="menuitem" data-testid="export-markdown" onClick={() => pick('markdown')}>
+            Export as Markdown
+          </button>
+          <button type="button" role="menuitem" data-testid="export-json" onClick={() => pick('json')}>
+            Export as JSON
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export interface HeaderProps {
+  title: string;
+  link: Link;
+  canExport: boolean;
+  view: 'chat' | 'settings';
+  onConversations(): void;
+  onNew(): void;
+  onExport(format: 'markdown' | 'json'): void;
+  onSettings(): void;
+}
+
+export function Header(p: HeaderProps) {
+  const linkText =
+    p.link.state === 'ready'
+      ? `connected · v${p.link.version}`
+      : p.link.state === 'error'
+        ? p.link.message
+        : 'connecting…';
+  return (
+    <header class="topbar">
+      <button
+        type="button"
+        class="icon"
+        aria-label="Conversations"
+        title="Conversations"
+        data-testid="open-conversations"
+        onClick={p.onConversations}
+      >
+        <Icon name="menu" />
+      </button>
+      <h1 title={p.title}>{p.title}</h1>
+      <span class={`link-state ${p.link.state}`} data-testid="worker-status" data-state={p.link.state} title={linkText}>
+        <span class="visually-hidden">{linkText}</span>
+      </span>
+      <button
+        type="button"
+        class="icon"
+        aria-label="New conversation"
+        title="New conversation"
+        data-testid="new-conversation"
+        onClick={p.onNew}
+      >
+        <Icon name="plus" />
+      </button>
+      {p.canExport && <ExportMenu onExport={p.onExport} />}
+      <button
+        type="button"
+        class="icon"
+        aria-label={p.view === 'settings' ? 'Back to chat' : 'Settings'}
+        title={p.view === 'settings' ? 'Back to chat' : 'Settings'}
+        aria-pressed={p.view === 'settings'}
+        data-testid="open-settings"
+        onClick={p.onSettings}
+      >
+        <Icon name={p.view === 'settings' ? 'close' : 'gear'} />
+      </button>
+    </header>
+  );
+}

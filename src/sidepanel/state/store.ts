@@ -1,0 +1,264 @@
+/**
+ * The panel's one store: the chat reducer for the open conversation, the conversation list, the setup facts (is a
+ * key needed?), and every request the panel makes to the worker. Components read `PanelStore` and call its
+ * actions; nothing else talks to the port.
+ */
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
+import type { PortClient } from '../../shared/portClient.ts';
+import type { AgentEvent } from '../../agent/events.ts';
+import type { ConversationRecord } from '../../storage/records.ts';
+import type { RunState } from '../../storage/runRecords.ts';
+import { chatReducer, emptyChat, type ChatState, type PersistedItem } from './chat.ts';
+import { dropMeta, loadCurrent, loadMeta, saveCurrent, saveMeta } from './meta.ts';
+import { downloadText } from '../lib/download.ts';
+import { effectiveConfig } from '../../options/configEdit.ts';
+
+export type Link = { state: 'connecting' } | { state: 'ready'; version: string } | { state: 'error'; message: string };
+
+export interface Setup {
+  loaded: boolean;
+  /** OPENAI_API_KEY is missing and the base URL is OpenAI's (a local server needs no key). */
+  needsKey: boolean;
+  baseUrl: string;
+  model: string;
+}
+
+export interface PanelStore {
+  link: Link;
+  chat: ChatState;
+  conversations: ConversationRecord[];
+  setup: Setup;
+  /** A request failed outside a run (busy, storage): shown as a banner. */
+  notice?: string | undefined;
+  send(text: string): Promise<boolean>;
+  stop(): Promise<void>;
+  resume(): Promise<void>;
+  retry(): Promise<void>;
+  approve(scope: 'once' | 'site'): Promise<void>;
+  deny(): Promise<void>;
+  dismiss(): void;
+  newConversation(): void;
+  open(id: string): void;
+  rename(id: string, title: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  refreshConversations(): Promise<void>;
+  refreshSetup(): Promise<void>;
+  exportConversation(format: 'markdown' | 'json'): Promise<void>;
+}
+
+interface GetReply {
+  conversation: ConversationRecord;
+  items: PersistedItem[];
+  state?: RunState;
+  active: boolean;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function usePanelStore(client: PortClient): PanelStore {
+  const [chat, dispatch] = useReducer(chatReducer, undefined, emptyChat);
+  const [link, setLink] = useState<Link>({ state: 'connecting' });
+  const [conversations, setConversations] = useState<ConversationRecord[]>([]);
+  const [setup, setSetup] = useState<Setup>({ loaded: false, needsKey: false, baseUrl: '', model: '' });
+  const [notice, setNotice] = useState<string | undefined>();
+  const current = useRef<string | undefined>(undefined);
+  const chatRef = useRef(chat);
+  chatRef.current = chat;
+
+  const req = useCallback(<T>(body: Parameters<PortClient['request']>[0]) => client.request<T>(body), [client]);
+
+  const refreshConversations = useCallback(async () => {
+    try {
+      setConversations(await req<ConversationRecord[]>({ type: 'conversations.list' }));
+    } catch (e) {
+      setNotice(message(e));
+    }
+  }, [req]);
+
+  const refreshSetup = useCallback(async () => {
+    try {
+      const [{ yaml }, { names }] = await Promise.all([
+        req<{ yaml: string }>({ type: 'config.get' }),
+        req<{ names: string[] }>({ type: 'secrets.get_names' }),
+      ]);
+      const agent = effectiveConfig(yaml).agent;
+      let openai = false;
+      try {
+        openai = new URL(agent.base_url).hostname.endsWith('openai.com');
+      } catch {
+        openai = false;
+      }
+      setSetup({
+        loaded: true,
+        needsKey: openai && !names.includes('OPENAI_API_KEY'),
+        baseUrl: agent.base_url,
+        model: agent.model,
+      });
+    } catch (e) {
+      setNotice(message(e));
+    }
+  }, [req]);
+
+  const load = useCallback(
+    async (id: string) => {
+      dispatch({ type: 'loading', conversationId: id });
+      try {
+        const got = await req<GetReply>({ type: 'conversations.get', conversationId: id });
+        const apiNames = [
+          ...new Set(got.items.filter((x) => x.item.type === 'function_call').map((x) => String(x.item.name))),
+        ];
+        const names = apiNames.length
+          ? await req<Record<string, string>>({ type: 'tools.resolve', names: apiNames })
+          : {};
+        if (current.current !== id) return;
+        dispatch({
+          type: 'loaded',
+          conversationId: id,
+          items: got.items,
+          state: got.state,
+          active: got.active,
+          names,
+          ...loadMeta(id),
+        });
+      } catch (e) {
+        if (current.current !== id) return;
+        // The conversation is gone (deleted elsewhere): start fresh.
+        current.current = undefined;
+        saveCurrent(undefined);
+        dispatch({ type: 'clear' });
+        setNotice(message(e));
+      }
+    },
+    [req],
+  );
+
+  const select = useCallback(
+    (id: string | undefined) => {
+      current.current = id;
+      saveCurrent(id);
+      setNotice(undefined);
+      if (id) void load(id);
+      else dispatch({ type: 'clear' });
+    },
+    [load],
+  );
+
+  // Start-up: connect, then reopen the conversation that was open.
+  useEffect(() => {
+    const off = client.onEvent((m) => {
+      if (m.type === 'agent') {
+        dispatch({ type: 'event', event: m.event as unknown as AgentEvent, at: Date.now() });
+        // Titles come from the first message, and updatedAt moves with every run: keep the list current.
+        const ev = m.event as { type: string; status?: string; item?: { role?: string } };
+        if ((ev.type === 'run.status' && ev.status !== 'running') || (ev.type === 'item' && ev.item?.role === 'user')) {
+          void refreshConversations();
+        }
+      } else if (m.type === 'worker.error')
+        dispatch({ type: 'worker.error', conversationId: m.conversationId, message: m.message });
+      else if (m.type === 'hello' && current.current && chatRef.current.conversationId) {
+        // A new worker: reload what it persisted (a run may have been interrupted).
+        void load(current.current);
+      }
+    });
+    client
+      .request<{ version: string }>({ type: 'ping' })
+      .then((r) => {
+        setLink({ state: 'ready', version: r.version });
+        const id = loadCurrent();
+        if (id) select(id);
+        void refreshConversations();
+        void refreshSetup();
+      })
+      .catch((e: Error) => {
+        setLink({ state: 'error', message: e.message });
+        setNotice(`Otto's background worker did not answer: ${e.message} Reload the panel to try again.`);
+      });
+    return off;
+  }, [client, select, refreshConversations, refreshSetup, load]);
+
+  // Keep per-turn usage and durations for the next time this conversation opens.
+  useEffect(() => {
+    if (chat.conversationId && !chat.loading)
+      saveMeta(chat.conversationId, { turns: chat.turns, durations: chat.durations });
+  }, [chat.conversationId, chat.loading, chat.turns, chat.durations]);
+
+  const guarded = useCallback(async (fn: () => Promise<unknown>) => {
+    try {
+      setNotice(undefined);
+      await fn();
+    } catch (e) {
+      setNotice(message(e));
+    }
+  }, []);
+
+  return useMemo<PanelStore>(() => {
+    const id = () => chatRef.current.conversationId;
+    return {
+      link,
+      chat,
+      conversations,
+      setup,
+      notice,
+      async send(text) {
+        let ok = false;
+        await guarded(async () => {
+          let conversationId = id();
+          if (!conversationId) {
+            const rec = await req<ConversationRecord>({ type: 'conversations.create' });
+            conversationId = rec.id;
+            current.current = rec.id;
+            saveCurrent(rec.id);
+            dispatch({ type: 'loaded', conversationId: rec.id, items: [], active: false });
+          }
+          await req({ type: 'chat.send', conversationId, text });
+          ok = true;
+          void refreshConversations();
+        });
+        return ok;
+      },
+      stop: () => guarded(async () => id() && (await req({ type: 'chat.stop', conversationId: id()! }))),
+      resume: () => guarded(async () => id() && (await req({ type: 'chat.resume', conversationId: id()! }))),
+      retry: () => guarded(async () => id() && (await req({ type: 'chat.retry', conversationId: id()! }))),
+      approve: (scope) =>
+        guarded(async () => {
+          const a = chatRef.current.approval;
+          if (a && id()) await req({ type: 'chat.approve', conversationId: id()!, callId: a.callId, scope });
+        }),
+      deny: () =>
+        guarded(async () => {
+          const a = chatRef.current.approval;
+          if (a && id()) await req({ type: 'chat.deny', conversationId: id()!, callId: a.callId });
+        }),
+      dismiss: () => {
+        setNotice(undefined);
+        dispatch({ type: 'dismiss' });
+      },
+      newConversation: () => select(undefined),
+      open: (cid) => select(cid),
+      rename: (cid, title) =>
+        guarded(async () => {
+          await req({ type: 'conversations.rename', conversationId: cid, title });
+          await refreshConversations();
+        }),
+      remove: (cid) =>
+        guarded(async () => {
+          await req({ type: 'conversations.delete', conversationId: cid });
+          dropMeta(cid);
+          if (cid === id()) select(undefined);
+          await refreshConversations();
+        }),
+      refreshConversations,
+      refreshSetup,
+      exportConversation: (format) =>
+        guarded(async () => {
+          if (!id()) return;
+          const file = await req<{ filename: string; mimeType: string; text: string }>({
+            type: 'conversations.export',
+            conversationId: id()!,
+            format,
+          });
+          downloadText(file.filename, file.mimeType, file.text);
+        }),
+    };
+  }, [link, chat, conversations, setup, notice, guarded, req, refreshConversations, refreshSetup, select]);
+}

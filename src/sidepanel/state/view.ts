@@ -1,0 +1,167 @@
+/**
+ * ChatState → what the message list renders, in order. Pure. Persisted items first (in seq order), then what is
+ * still streaming. A function_call and its function_call_output (paired by call_id) make one tool card; the cards
+ * of consecutive calls make one group.
+ */
+import type { ResponseItem } from '../../models/events.ts';
+import type { ChatState, ToolStatus, TurnInfo } from './chat.ts';
+import { metadataDuration, resultHandle } from '../lib/format.ts';
+
+export interface ToolCardModel {
+  callId: string;
+  /** Qualified name (the API name only when the registry does not know it). */
+  name: string;
+  args: string;
+  status: ToolStatus;
+  startedAt?: number;
+  durationMs?: number;
+  output?: string;
+  handle?: string;
+}
+
+export type Entry =
+  | { kind: 'user'; key: string; text: string }
+  | { kind: 'assistant'; key: string; text: string; streaming: boolean; turn?: TurnInfo }
+  | { kind: 'reasoning'; key: string; text: string; streaming: boolean }
+  | { kind: 'tools'; key: string; cards: ToolCardModel[]; turn?: TurnInfo }
+  | { kind: 'note'; key: string; text: string };
+
+/** The four states of the `run-status` contract, plus the raw status. */
+export type RunStatusView = 'idle' | 'running' | 'error' | 'interrupted';
+
+export function runStatusView(s: Pick<ChatState, 'status' | 'active'>): RunStatusView {
+  switch (s.status) {
+    case 'running':
+      return s.active ? 'running' : 'interrupted';
+    case 'awaiting_approval':
+      return 'running';
+    case 'interrupted':
+      return 'interrupted';
+    case 'error':
+      return 'error';
+    default:
+      return 'idle';
+  }
+}
+
+export function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((c: Record<string, unknown>) =>
+      typeof c?.text === 'string' ? c.text : typeof c?.refusal === 'string' ? c.refusal : '',
+    )
+    .join('');
+}
+
+export function reasoningText(item: ResponseItem): string {
+  const summary = Array.isArray(item.summary) ? (item.summary as Record<string, unknown>[]) : [];
+  return summary
+    .map((s) => (typeof s.text === 'string' ? s.text : ''))
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** A qualified name for an API name: what the registry said, else the name as sent. */
+export function displayName(names: Record<string, string>, apiName: string): string {
+  return names[apiName] ?? apiName;
+}
+
+function statusFromOutput(output: string): ToolStatus {
+  return output.startsWith('Error:') ? 'error' : 'ok';
+}
+
+export function buildEntries(s: ChatState): Entry[] {
+  const outputs = new Map<string, string>();
+  for (const { item } of s.items) {
+    if (item.type === 'function_call_output' && typeof item.call_id === 'string')
+      outputs.set(item.call_id, String(item.output ?? ''));
+  }
+  const pending = new Map(s.pendingCalls.map((c) => [c.callId, c]));
+  const entries: Entry[] = [];
+  const persistedIds = new Set<string>();
+  const persistedCalls = new Set<string>();
+
+  // A response's calls are contiguous and its outputs follow them, so a call after an output starts a new turn.
+  let afterOutput = false;
+  const pushCard = (card: ToolCardModel, key: string, turn?: TurnInfo) => {
+    const last = entries[entries.length - 1];
+    const sameTurn = !afterOutput;
+    afterOutput = false;
+    if (last?.kind === 'tools' && sameTurn) {
+      last.cards.push(card);
+      if (turn) last.turn = turn;
+    } else entries.push({ kind: 'tools', key, cards: [card], ...(turn ? { turn } : {}) });
+  };
+
+  for (const { seq, item } of s.items) {
+    const id = typeof item.id === 'string' ? item.id : undefined;
+    if (id) persistedIds.add(id);
+    const turn = id ? s.turns[id] : undefined;
+    if (item.type === 'message') {
+      const text = messageText(item.content);
+      if (item.role === 'user') entries.push({ kind: 'user', key: `u${seq}`, text });
+      else entries.push({ kind: 'assistant', key: `m${id ?? seq}`, text, streaming: false, ...(turn ? { turn } : {}) });
+    } else if (item.type === 'reasoning') {
+      const text = reasoningText(item);
+      if (text) entries.push({ kind: 'reasoning', key: `r${id ?? seq}`, text, streaming: false });
+    } else if (item.type === 'function_call' && typeof item.call_id === 'string') {
+      const callId = item.call_id;
+      persistedCalls.add(callId);
+      const live = s.tools[callId];
+      const output = outputs.get(callId);
+      const pc = pending.get(callId);
+      let status: ToolStatus;
+      if (output !== undefined) status = statusFromOutput(output);
+      else if (live) status = live.status;
+      else if (pc?.status === 'running') status = s.active ? 'running' : 'interrupted';
+      else if (pc?.status === 'awaiting_approval') status = 'awaiting';
+      else status = 'pending';
+      const durationMs =
+        s.durations[callId] ?? live?.durationMs ?? pc?.durationMs ?? (output ? metadataDuration(output) : undefined);
+      const handle = output ? resultHandle(output) : undefined;
+      pushCard(
+        {
+          callId,
+          name: displayName(s.names, String(item.name ?? '')),
+          args: typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}),
+          status,
+          ...(status === 'running' && live?.startedAt ? { startedAt: live.startedAt } : {}),
+          ...(durationMs !== undefined && output !== undefined ? { durationMs } : {}),
+          ...(output !== undefined ? { output } : {}),
+          ...(handle ? { handle } : {}),
+        },
+        `g${callId}`,
+        turn,
+      );
+    } else if (item.type === 'function_call_output') {
+      // Shown on its call's card.
+      afterOutput = true;
+    } else if (item.type.startsWith('otto.')) {
+      entries.push({ kind: 'note', key: `n${seq}`, text: typeof item.text === 'string' ? item.text : item.type });
+    }
+  }
+
+  for (const ref of s.liveOrder) {
+    if (ref.kind === 'text' && !persistedIds.has(ref.id)) {
+      entries.push({ kind: 'assistant', key: `m${ref.id}`, text: s.liveText[ref.id] ?? '', streaming: true });
+    } else if (ref.kind === 'reasoning' && !persistedIds.has(ref.id)) {
+      const text = s.liveReasoning[ref.id] ?? '';
+      if (text) entries.push({ kind: 'reasoning', key: `r${ref.id}`, text, streaming: true });
+    } else if (ref.kind === 'tool' && !persistedCalls.has(ref.id)) {
+      const t = s.tools[ref.id];
+      if (!t) continue;
+      pushCard(
+        {
+          callId: t.callId,
+          name: t.name,
+          args: t.args,
+          status: t.status,
+          ...(t.startedAt ? { startedAt: t.startedAt } : {}),
+        },
+        `g${t.callId}`,
+      );
+    }
+  }
+  return entries;
+}

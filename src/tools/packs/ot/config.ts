@@ -1,0 +1,52 @@
+/**
+ * `ot.config` (seed 002, "Configuration Summary"): the spec's summary `{aliases, snippets: {name: {description}},
+ * servers: [names]}` by default; `info="full"` gives the whole effective config (defaults filled in) and `info="list"`
+ * its section names. Secrets are never part of the config; server header values (which usually carry tokens) are
+ * shown as `[redacted]`.
+ */
+import { z } from '../../../shared/zod.ts';
+import type { OttoConfig } from '../../../config/schema.ts';
+import { info, otTool, type InfoLevel } from './common.ts';
+
+export const REDACTED = '[redacted]';
+
+export function configSummary(config: Readonly<OttoConfig>): {
+  aliases: Record<string, string>;
+  snippets: Record<string, { description?: string }>;
+  servers: string[];
+} {
+  const snippets: Record<string, { description?: string }> = {};
+  for (const name of Object.keys(config.snippets).sort()) {
+    const d = config.snippets[name]?.description;
+    snippets[name] = d ? { description: d } : {};
+  }
+  const aliases: Record<string, string> = {};
+  for (const name of Object.keys(config.aliases).sort()) aliases[name] = config.aliases[name]!;
+  return { aliases, snippets, servers: Object.keys(config.servers).sort() };
+}
+
+/** The effective config with every server header value redacted. */
+export function effectiveConfig(config: Readonly<OttoConfig>): Record<string, unknown> {
+  const copy = structuredClone(config) as OttoConfig;
+  for (const server of Object.values(copy.servers))
+    for (const key of Object.keys(server.headers)) server.headers[key] = REDACTED;
+  return copy as unknown as Record<string, unknown>;
+}
+
+export function showConfig(config: Readonly<OttoConfig>, level: InfoLevel = 'min'): unknown {
+  if (level === 'list') return Object.keys(config);
+  if (level === 'full') return effectiveConfig(config);
+  return configSummary(config);
+}
+
+export function configTool() {
+  return otTool({
+    name: 'config',
+    description:
+      'Show the configuration in force: aliases, snippets (with descriptions) and configured servers. info="full" shows the whole effective config with defaults (server header values redacted; secrets are never shown).',
+    parameters: z.object({ info }),
+    examples: ['ot.config()', 'ot.config(info="full")'],
+    returns: '{aliases, snippets, servers} (or the whole config with info="full").',
+    run: (args, ctx) => showConfig(ctx.config, args.info),
+  });
+}

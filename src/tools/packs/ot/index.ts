@@ -1,0 +1,58 @@
+/**
+ * The `ot` pack (seed 002): Otto's introspection and housekeeping tools — discovery (`ot.tools`, `ot.packs`,
+ * `ot.aliases`, `ot.snippets`, `ot.help`), state (`ot.config`, `ot.health`, `ot.version`, `ot.stats`, `ot.result`),
+ * actions (`ot.notify`, `ot.reload`) and code mode's `ot.run`. Every function logs a span `ot.<function>` and returns
+ * text from the one formatter (YAML flow style by default, JSON with config `output.format: json`).
+ */
+import type { AnyTool } from '../../Tool.ts';
+import type { PackSpec } from '../../ToolRegistry.ts';
+import { aliasesTool } from './aliases.ts';
+import { configTool } from './config.ts';
+import { resolveDeps } from './env.ts';
+import { healthTool } from './health.ts';
+import { helpTool } from './help.ts';
+import { notifyTool } from './notify.ts';
+import { packsTool } from './packs.ts';
+import { reloadTool } from './reload.ts';
+import { resultTool } from './result.ts';
+import { runTool } from './run.ts';
+import type { OtDeps } from './runtime.ts';
+import { snippetsTool } from './snippets.ts';
+import { statsTool } from './stats.ts';
+import { toolsTool } from './tools.ts';
+import { versionTool } from './version.ts';
+
+export const OT_PACK: PackSpec = {
+  name: 'ot',
+  instructions:
+    'Otto itself: ot.help(query="...") finds any tool, pack, snippet or alias (typos are fine); ot.tools / ot.packs list them; ot.result reads stored large outputs.',
+};
+
+/** The pack's tools over `deps` (the registry they describe; the rest defaults to the worker's runtime). */
+export function createOtTools(deps: OtDeps): AnyTool[] {
+  const d = resolveDeps(deps);
+  return [
+    aliasesTool(),
+    configTool(),
+    healthTool(d),
+    helpTool(d),
+    notifyTool(d),
+    packsTool(d),
+    reloadTool(d),
+    resultTool(d),
+    runTool(d),
+    snippetsTool(),
+    statsTool(d),
+    toolsTool(d),
+    versionTool(d),
+  ];
+}
+
+export { configureOtRuntime, resetOtRuntime } from './runtime.ts';
+export type { OtDeps, OtEnvironment, OtRuntime, OtStores, ServerState, ServerStatusSource } from './runtime.ts';
+export { CODE_TOOL, CODE_TOOL_DESCRIPTION, programIsDestructive } from './run.ts';
+export { runCommandText, stripMetadata, textLength, type ProgramOutcome } from './program.ts';
+export { helpIndex, helpSources, helpText, toolDetail, type HelpIndex, type HelpToolDetail } from './help.ts';
+export { searchHelp, clearHelpCache, type HelpHit } from './search.ts';
+export { docSlug, docUrl, DOC_SLUG_OVERRIDES, DOCS_PATH } from './docs.ts';
+export { toolDoc, registeredToolDoc, type ToolDoc, type ParamDoc } from './signature.ts';

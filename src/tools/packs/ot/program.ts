@@ -1,0 +1,85 @@
+/**
+ * Running command-language input against the real tools: `/help ...`, `$snippet k=v`, alias calls and programs, with
+ * every call through `ctx.callTool` — i.e. through the interceptor, like the model's own calls. Shared by the panel's
+ * command mode (src/background/commandHandlers.ts) and code mode's `ot.run`.
+ *
+ * - The whole program is checked before anything runs (unknown tools, variables), with config `aliases`/`snippets`.
+ * - Results handed from call to call lose the interceptor's `_execution_metadata` (it is for the model's direct calls;
+ *   passed on it would only leak into the next tool's input); the final value loses it too.
+ * - The value of the last statement is the result, formatted by the one formatter (YAML flow / JSON per config).
+ * - The characters every call produced are counted, so code mode can say how much stayed out of the model's context.
+ */
+import { runCommandInput, type CommandSource, type SnippetMap } from '../../../command/index.ts';
+import { formatOutput } from '../../../shared/format.ts';
+import type { ToolContext } from '../../context.ts';
+import type { ToolRegistry } from '../../ToolRegistry.ts';
+
+export interface ProgramOutcome {
+  /** The last statement's value (metadata stripped). */
+  value: unknown;
+  /** That value formatted for the reader (strings as they are). */
+  output: string;
+  /** Tool calls made. */
+  calls: number;
+  /** Characters of every call's result, as text. */
+  callChars: number;
+  command: CommandSource;
+  durationMs: number;
+}
+
+/** A result without the interceptor's `_execution_metadata` (a shallow copy when it had one). */
+export function stripMetadata(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !('_execution_metadata' in value))
+    return value;
+  const { _execution_metadata: _m, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+/** How many characters a value costs as text (what the model would have read). */
+export function textLength(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (value === undefined) return 0;
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return String(value).length;
+  }
+}
+
+export interface RunTextOptions {
+  registry: ToolRegistry;
+  /** Default: `ctx.callTool`. */
+  call?: (name: string, args: Record<string, unknown>) => Promise<unknown>;
+  /** Default: `ctx.signal`. */
+  signal?: AbortSignal;
+  /** Prefix for error messages (e.g. `ot.run`). */
+  label?: string;
+}
+
+/** Runs command input; throws CommandError (with line and column) for any failure. */
+export async function runCommandText(text: string, ctx: ToolContext, opts: RunTextOptions): Promise<ProgramOutcome> {
+  const started = performance.now();
+  const call = opts.call ?? ((name: string, args: Record<string, unknown>) => ctx.callTool(name, args));
+  let callChars = 0;
+  const result = await runCommandInput(text, {
+    call: async (name, args) => {
+      const value = stripMetadata(await call(name, args));
+      callChars += textLength(value);
+      return value;
+    },
+    isKnownCallable: (name) => opts.registry.has(name),
+    aliases: ctx.config.aliases,
+    snippets: ctx.config.snippets as SnippetMap,
+    signal: opts.signal ?? ctx.signal,
+    ...(opts.label ? { label: opts.label } : {}),
+  });
+  const value = stripMetadata(result.value);
+  return {
+    value,
+    output: formatOutput(value, ctx.config.output.format),
+    calls: result.calls,
+    callChars,
+    command: result.command,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * What the `ot` pack needs from outside a tool call: the registry it describes, the extension it runs in, the stores it
+ * wraps, and the worker's reload hook. `createOtTools(deps)` takes these explicitly (tests pass fakes); anything left
+ * out falls back to the module-level runtime the worker configures once at start-up (`configureOtRuntime`), and then
+ * to defaults that work without a browser.
+ */
+import type { ToolRegistry } from '../../ToolRegistry.ts';
+import { type ComputeStatsOptions, type SavingInput } from '../../../storage/stats.ts';
+import type { StatsReport } from '../../../results/stats.ts';
+import type { QueryParams, ResultPage } from '../../../results/query.ts';
+import type { FileInfo } from '../../../storage/files.ts';
+
+/** What a later MCP layer reports about a configured server. */
+export type ServerState = 'connected' | 'disconnected' | 'connecting' | 'disabled';
+
+/**
+ * The MCP layer's side of `ot.health` and `ot.reload`: the state of each configured server, and a reconnect. Until an
+ * MCP layer exists, every enabled server is `disconnected` (and the proxy `degraded`).
+ */
+export interface ServerStatusSource {
+  /** The state of a configured server, or undefined when the layer knows nothing of it (→ `disconnected`). */
+  state(name: string): ServerState | undefined;
+}
+
+/** Where Otto runs: for `ot.version`, `ot.health` and documentation URLs. */
+export interface OtEnvironment {
+  /** The manifest's version, or undefined outside the extension (→ `0.0.0-dev`). */
+  version(): string | undefined;
+  /** The extension id (the reference's `cwd`), or undefined outside the extension. */
+  extensionId(): string | undefined;
+  /** The browser and its version, e.g. `Chromium 140.0.7339.185`. */
+  browser(): Promise<string>;
+  /** An absolute URL for a file bundled in the extension (`docs/tools/tabs.html`). */
+  extensionUrl(path: string): string;
+}
+
+/** The stores `ot.result`, `ot.stats` and `ot.notify` wrap (src/storage/*). */
+export interface OtStores {
+  queryResult(handle: string, params: QueryParams): Promise<ResultPage>;
+  computeStats(opts: ComputeStatsOptions): Promise<StatsReport>;
+  recordSaving(saving: SavingInput): Promise<void>;
+  getFile(name: string): Promise<{ content: string } | undefined>;
+  saveFile(name: string, content: string, mime?: string): Promise<FileInfo>;
+}
+
+export interface OtRuntime {
+  /** Re-reads config and secrets, clears caches, rebuilds registry and interceptor, reconnects servers. */
+  reload?: () => Promise<void>;
+  servers?: ServerStatusSource;
+  environment?: OtEnvironment;
+  stores?: OtStores;
+}
+
+export interface OtDeps extends OtRuntime {
+  /** The registry the pack describes (the one it is registered in). */
+  registry: () => ToolRegistry;
+}
+
+let runtime: OtRuntime = {};
+
+/** Called once by the worker (src/background/index.ts) with its reload hook and, later, the MCP layer's status. */
+export function configureOtRuntime(next: OtRuntime): void {
+  runtime = { ...runtime, ...next };
+}
+
+/** For tests: forget what configureOtRuntime set. */
+export function resetOtRuntime(): void {
+  runtime = {};
+}
+
+export function currentRuntime(): OtRuntime {
+  return runtime;
+}

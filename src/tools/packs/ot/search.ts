@@ -1,0 +1,223 @@
+/**
+ * The fuzzy index behind `ot.help` and the panel's help browser: every tool, pack, snippet and alias, with the
+ * distinct words of their names and descriptions searched by fuse.js. Typos are tolerated (`tabz` finds `tabs`,
+ * `frirecrawl` finds `firecrawl`, `scaffoldl` finds `scaffold`); results come back grouped by kind, best score first.
+ * (Bitap over every whole description cost ~50 ms at 2,000 tools; over the vocabulary it takes a few —
+ * bench/help.bench.ts.) The index is built once per set of tools and config maps and reused while they stay the same.
+ */
+import Fuse from 'fuse.js';
+import type { AnyTool } from '../../Tool.ts';
+import type { ToolRegistry } from '../../ToolRegistry.ts';
+import type { SnippetMap } from '../../../command/index.ts';
+import { brief, firstLine } from './common.ts';
+
+export type HelpKind = 'tool' | 'pack' | 'snippet' | 'alias';
+export const KIND_ORDER: readonly HelpKind[] = ['tool', 'pack', 'snippet', 'alias'];
+
+export interface HelpItem {
+  kind: HelpKind;
+  /** `tabs.list`, `tabs`, `brv_research` (without `$`), `ws`. */
+  name: string;
+  /** First line of the description; for aliases, the target. */
+  text: string;
+  /** Packs: their tool count. */
+  toolCount?: number;
+  /** Aliases: the target. */
+  target?: string;
+}
+
+export interface HelpHit extends HelpItem {
+  /** fuse.js score: 0 = perfect, 1 = no match. */
+  score: number;
+}
+
+/** Matches scoring worse than this (0 = perfect, 1 = nothing) are dropped. */
+export const HELP_THRESHOLD = 0.4;
+/** A word found in a description counts this much of the same word found in a name. */
+const DESCRIPTION_WEIGHT = 0.85;
+
+interface Index {
+  tools: readonly AnyTool[];
+  aliases: Readonly<Record<string, string>>;
+  snippets: SnippetMap;
+  packKey: string;
+  items: HelpItem[];
+  /** Lower-case names, for whole-query substring matches. */
+  lowerNames: string[];
+  /** fuse.js over the vocabulary: every distinct word of every name and description. */
+  vocabulary: Fuse<string>;
+  /** word → items whose name contains it / whose description contains it. */
+  inNames: Map<string, number[]>;
+  inTexts: Map<string, number[]>;
+}
+
+const indexes = new WeakMap<ToolRegistry, Index>();
+
+function sameTools(a: readonly AnyTool[], b: readonly AnyTool[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function packKeyOf(registry: ToolRegistry): string {
+  return registry
+    .packs()
+    .map((p) => `${p.name}\u0000${p.instructions ?? ''}`)
+    .join('\u0001');
+}
+
+/** Lower-case words of two or more letters/digits (`web_search` → web, search). */
+export function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length >= 2);
+}
+
+/** The searchable items, and for each the full text its words are indexed from (items show a brief text). */
+export function helpItems(
+  registry: ToolRegistry,
+  aliases: Readonly<Record<string, string>>,
+  snippets: SnippetMap,
+): { items: HelpItem[]; texts: string[] } {
+  const items: HelpItem[] = [];
+  const texts: string[] = [];
+  const add = (item: HelpItem, text: string): void => {
+    items.push(item);
+    texts.push(text);
+  };
+  for (const tool of registry.list())
+    add({ kind: 'tool', name: `${tool.pack}.${tool.name}`, text: brief(tool.description, 200) }, tool.description);
+  for (const pack of registry.packs())
+    add(
+      { kind: 'pack', name: pack.name, text: brief(pack.instructions, 200), toolCount: pack.tools.length },
+      pack.instructions ?? '',
+    );
+  for (const [name, def] of Object.entries(snippets))
+    add({ kind: 'snippet', name, text: firstLine(def.description) }, def.description ?? '');
+  for (const [name, target] of Object.entries(aliases)) add({ kind: 'alias', name, text: target, target }, target);
+  return { items, texts };
+}
+
+function post(map: Map<string, number[]>, word: string, item: number): void {
+  const postings = map.get(word);
+  if (!postings) map.set(word, [item]);
+  else if (postings[postings.length - 1] !== item) postings.push(item);
+}
+
+function buildIndex(
+  registry: ToolRegistry,
+  tools: readonly AnyTool[],
+  aliases: Readonly<Record<string, string>>,
+  snippets: SnippetMap,
+): Index {
+  const { items, texts } = helpItems(registry, aliases, snippets);
+  const inNames = new Map<string, number[]>();
+  const inTexts = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    for (const w of words(item.name)) post(inNames, w, i);
+    for (const w of words(texts[i]!)) post(inTexts, w, i);
+  });
+  const vocabulary = new Fuse([...new Set([...inNames.keys(), ...inTexts.keys()])], {
+    includeScore: true,
+    threshold: HELP_THRESHOLD,
+    ignoreLocation: true,
+  });
+  return {
+    tools,
+    aliases,
+    snippets,
+    packKey: packKeyOf(registry),
+    items,
+    lowerNames: items.map((i) => i.name.toLowerCase()),
+    vocabulary,
+    inNames,
+    inTexts,
+  };
+}
+
+/** The cached index for these tools and config maps (rebuilt when any of them changed). */
+function indexFor(registry: ToolRegistry, aliases: Readonly<Record<string, string>>, snippets: SnippetMap): Index {
+  const tools = registry.list();
+  let index = indexes.get(registry);
+  if (
+    !index ||
+    index.aliases !== aliases ||
+    index.snippets !== snippets ||
+    !sameTools(index.tools, tools) ||
+    index.packKey !== packKeyOf(registry)
+  ) {
+    index = buildIndex(registry, tools, aliases, snippets);
+    indexes.set(registry, index);
+  }
+  return index;
+}
+
+/**
+ * Fuzzy search. Each query word is looked up with fuse.js (bitap: typos, prefixes, substrings) in the vocabulary of
+ * all names and descriptions; an item scores by how well each query word matched one of its words (name words count
+ * fully, description words at DESCRIPTION_WEIGHT), averaged over the query's words — so "web fetch", "fetch web" and
+ * "wbe fetch" all find `web.fetch`, and `frirecrawl` finds `firecrawl`. A name containing the whole query scores
+ * (near) 0. Searching the vocabulary instead of every description keeps 2,000 tools within a few milliseconds.
+ * Hits come back grouped by kind (tools, packs, snippets, aliases), each group best score first.
+ */
+export function searchHelp(
+  registry: ToolRegistry,
+  aliases: Readonly<Record<string, string>>,
+  snippets: SnippetMap,
+  query: string,
+  limit = 200,
+): HelpHit[] {
+  const q = query.trim();
+  if (!q) return [];
+  const index = indexFor(registry, aliases, snippets);
+  const scores = new Map<number, number>();
+
+  const lower = q.toLowerCase();
+  index.lowerNames.forEach((name, i) => {
+    if (name === lower) scores.set(i, 0);
+    else if (lower.length >= 2 && name.includes(lower)) scores.set(i, 0.01);
+  });
+
+  const qWords = [...new Set(words(q))];
+  const quality = new Map<number, Float64Array>();
+  const credit = (postings: number[] | undefined, k: number, g: number): void => {
+    if (!postings) return;
+    for (const i of postings) {
+      let row = quality.get(i);
+      if (!row) quality.set(i, (row = new Float64Array(qWords.length)));
+      if (g > row[k]!) row[k] = g;
+    }
+  };
+  qWords.forEach((qw, k) => {
+    for (const hit of index.vocabulary.search(qw)) {
+      const g = 1 - (hit.score ?? 0);
+      credit(index.inNames.get(hit.item), k, g);
+      credit(index.inTexts.get(hit.item), k, g * DESCRIPTION_WEIGHT);
+    }
+  });
+  for (const [i, row] of quality) {
+    let sum = 0;
+    for (const g of row) sum += g;
+    const score = 1 - sum / row.length;
+    if (score > HELP_THRESHOLD) continue;
+    const had = scores.get(i);
+    if (had === undefined || score < had) scores.set(i, score);
+  }
+
+  const hits: HelpHit[] = [];
+  for (const [i, score] of scores) hits.push({ ...index.items[i]!, score: Math.round(score * 1000) / 1000 });
+  hits.sort(
+    (a, b) =>
+      KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || a.score - b.score || (a.name < b.name ? -1 : 1),
+  );
+  if (hits.length <= limit) return hits;
+  // Keep the best `limit` overall, still grouped.
+  const best = new Set([...hits].sort((a, b) => a.score - b.score).slice(0, limit));
+  return hits.filter((h) => best.has(h));
+}
+
+/** Drops the cached index of `registry` (ot.reload); the others go with their registry. */
+export function clearHelpCache(registry?: ToolRegistry): void {
+  if (registry) indexes.delete(registry);
+}

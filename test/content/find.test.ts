@@ -1,0 +1,65 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { find, query } from '../../src/content/find.ts';
+import { refOf, setPage, snap } from './helpers.ts';
+
+const PAGE = `
+  <nav><a href="/">Home</a><a href="/cart">Cart</a></nav>
+  <main>
+    <h2>Blue shoes</h2><p>Comfortable running shoes.</p><button>Add to cart</button>
+    <h2>Red hat</h2><p>Warm wool hat.</p><button>Add to cart</button>
+    <input aria-label="Search products">
+  </main>`;
+
+describe('find', () => {
+  it('finds by role and name and gives context', () => {
+    setPage(PAGE);
+    const r = find({ role: 'button', name: 'add to cart' });
+    expect(r.total).toBe(2);
+    expect(r.matches[0]!.ref).toMatch(/^e\d+$/);
+    expect(r.matches[0]!.line).toContain('button "Add to cart"');
+    expect(r.matches[0]!.context).toContain('heading "Blue shoes"');
+    expect(r.matches[1]!.context).toContain('heading "Red hat"');
+  });
+
+  it('finds text and points at the nearest ref', () => {
+    setPage(PAGE);
+    const r = find({ text: 'wool' });
+    expect(r.total).toBe(1);
+    expect(r.matches[0]!.ref).toBeUndefined();
+    expect(r.matches[0]!.line).toBe('text: Warm wool hat.');
+    expect(r.matches[0]!.near).toMatch(/^e\d+$/);
+  });
+
+  it('uses the same refs as the snapshot', () => {
+    setPage(PAGE);
+    const s = snap();
+    const r = find({ role: 'textbox' });
+    expect(r.matches).toHaveLength(1);
+    expect(r.matches[0]!.ref).toBe(refOf(s, 'Search products'));
+  });
+
+  it('respects the limit but counts all matches', () => {
+    setPage(PAGE);
+    const r = find({ role: 'link', limit: 1 });
+    expect(r.matches).toHaveLength(1);
+    expect(r.total).toBe(2);
+  });
+});
+
+describe('query', () => {
+  it('gives matches refs, including hidden ones marked hidden, and across open shadow roots', () => {
+    setPage(`<div class="item">A</div><div class="item" style="display:none">B</div><x-host></x-host>`);
+    document.querySelector('x-host')!.attachShadow({ mode: 'open' }).innerHTML = '<div class="item">C</div>';
+    const r = query('.item');
+    expect(r.total).toBe(3);
+    expect(r.matches.map((m) => m.visible)).toEqual([true, false, true]);
+    expect(r.matches[1]!.line).toContain('[hidden]');
+    expect(new Set(r.matches.map((m) => m.ref)).size).toBe(3);
+  });
+
+  it('rejects an invalid selector with advice', () => {
+    setPage('<p>x</p>');
+    expect(() => query('div[')).toThrow(/Invalid CSS selector/);
+  });
+});

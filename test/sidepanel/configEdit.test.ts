@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { defaultsYaml, effectiveConfig, formatProblem, patchYaml, validateYaml } from '../../src/options/configEdit.ts';
+import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
+
+describe('config editing helpers', () => {
+  it('applies form edits keeping comments and other keys', () => {
+    const text = '# mine\nagent:\n  model: a # fav\n  max_turns: 5\naliases:\n  ws: web.fetch\n';
+    const out = patchYaml(text, [
+      { path: ['agent', 'base_url'], value: 'http://127.0.0.1:1234/v1' },
+      { path: ['approvals', 'policy'], value: 'auto' },
+    ]);
+    expect(out).toContain('# mine');
+    expect(out).toContain('model: a # fav');
+    expect(out).toContain('ws: web.fetch');
+    expect(effectiveConfig(out).agent.base_url).toBe('http://127.0.0.1:1234/v1');
+    expect(effectiveConfig(out).approvals.policy).toBe('auto');
+  });
+
+  it('removes keys set back to their default, and the maps they leave empty', () => {
+    expect(patchYaml('agent:\n  model: a\n', [{ path: ['agent', 'model'], value: undefined }])).toBe('');
+    expect(patchYaml('', [{ path: ['transform', 'model'], value: undefined }])).toBe('');
+    expect(patchYaml('agent:\n  model: a\n  max_turns: 3\n', [{ path: ['agent', 'model'], value: undefined }])).toBe(
+      'agent:\n  max_turns: 3\n',
+    );
+  });
+
+  it('refuses to patch text that does not parse', () => {
+    expect(() => patchYaml('agent: [', [{ path: ['agent', 'model'], value: 'x' }])).toThrow(/fix them/);
+  });
+
+  it('reports problems as line:column like the worker', () => {
+    const problems = validateYaml('agent:\n  modle: x\n');
+    expect(problems.map(formatProblem)).toEqual(['line 2, column 3: agent.modle: Unrecognized key: "modle"']);
+    expect(validateYaml('')).toEqual([]);
+    expect(effectiveConfig('agent: [')).toEqual(DEFAULT_CONFIG);
+  });
+
+  it('offers the defaults as valid YAML', () => {
+    expect(validateYaml(defaultsYaml())).toEqual([]);
+    expect(effectiveConfig(defaultsYaml())).toEqual(DEFAULT_CONFIG);
+  });
+});
