@@ -290,6 +290,8 @@ export class AgentRunner {
   async #drive(session: RunSession): Promise<RunState> {
     try {
       const cfg = await this.#config();
+      // The config's tool timeout (seconds) wins over the constructor's default, so a settings change applies.
+      if (cfg.agent.tool_timeout !== undefined) this.#deps.toolTimeoutMs = cfg.agent.tool_timeout * 1000;
       for (;;) {
         session.checkAbort();
         if (session.state.phase === 'tools') {

@@ -17,7 +17,7 @@ import { AbortedError, type Timers } from './timing.ts';
 
 /** The part of the config the loop reads (OttoConfig satisfies it). Read at the start of every drive. */
 export interface AgentConfigView {
-  agent: Pick<OttoConfig['agent'], 'max_turns' | 'previous_response_id' | 'instructions'>;
+  agent: Pick<OttoConfig['agent'], 'max_turns' | 'previous_response_id' | 'instructions'> & { tool_timeout?: number };
   approvals: Pick<OttoConfig['approvals'], 'policy' | 'allowed_origins'>;
 }
 

@@ -16,6 +16,8 @@ const AgentConfig = z.strictObject({
   reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
   hosted_tools: z.array(z.record(z.string(), z.unknown())).default([]),
   request_timeout: z.number().positive().default(120),
+  /** Seconds a tool call may take before it is aborted and reported to the model as timed out; 0 = never. */
+  tool_timeout: z.number().min(0).default(120),
   max_retries: z.number().int().min(0).max(10).default(3),
 });
 

@@ -210,8 +210,10 @@ export class ManualTimers implements Timers {
 // ---- harness ------------------------------------------------------------------------------------------------------
 
 export function config(over: { agent?: Partial<AgentConfigView['agent']>; approvals?: Partial<AgentConfigView['approvals']> } = {}): AgentConfigView {
+  // tool_timeout only when a test sets it: the harness's timers drive the runner's toolTimeoutMs option otherwise.
+  const { tool_timeout: _defaultToolTimeout, ...agentDefaults } = DEFAULT_CONFIG.agent;
   return {
-    agent: { ...DEFAULT_CONFIG.agent, ...over.agent },
+    agent: { ...agentDefaults, ...over.agent },
     approvals: { ...DEFAULT_CONFIG.approvals, ...over.approvals },
   };
 }

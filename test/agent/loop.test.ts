@@ -184,6 +184,19 @@ describe('agent loop', () => {
     expect(h.eventsOf('tool.finished')[0]!.reason).toBe('timeout');
   });
 
+  it('agent.tool_timeout from config (seconds) sets the tool timeout for the next run', async () => {
+    const h = await setup({
+      config: config({ agent: { tool_timeout: 0.5 } }),
+      turns: [calls([{ name: 'dom__hang', callId: 'c1' }]), say('moving on')],
+      runner: { toolTimeoutMs: 60_000 },
+    });
+    const run = h.runner.send(h.conversationId, 'go');
+    await waitFor(() => h.host.count('dom.hang') === 1, 'tool started');
+    h.timers.advance(500);
+    await run;
+    expect(outputOf(await h.items(), 'c1')).toBe('Error: dom.hang timed out after 0.5 s');
+  });
+
   it('stops at max_turns with the reason stated in the state and the transcript', async () => {
     const h = await setup({
       config: config({ agent: { max_turns: 2 } }),
