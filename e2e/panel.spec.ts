@@ -277,7 +277,10 @@ test('"Always on this site" allows the site from then on', async ({ panel, fakeA
     await sendText(panel, 'and this one');
     await expect(panel.getByTestId('message-assistant').last()).toHaveText('Closed.');
     await expect.poll(() => second.isClosed()).toBe(true);
-    await expect(panel.locator('[data-testid="tool-call"][data-tool="tabs.close"]').last()).toHaveAttribute('data-status', 'ok');
+    await expect(panel.locator('[data-testid="tool-call"][data-tool="tabs.close"]').last()).toHaveAttribute(
+      'data-status',
+      'ok',
+    );
   } finally {
     // Other specs in this browser ask for approval on this origin: take the grant back.
     await panel.evaluate(
@@ -543,7 +546,11 @@ test('conversations: new, switch, rename, search, delete', async ({ panel, fakeA
 test('light and dark themes, readable at 360 px', async ({ panel, fakeApi }) => {
   await ready(panel, fakeApi);
   fakeApi.script([
-    { match: 'tabs do I have', calls: [{ name: 'tabs__list', arguments: {} }], usage: { input_tokens: 812, output_tokens: 14 } },
+    {
+      match: 'tabs do I have',
+      calls: [{ name: 'tabs__list', arguments: {} }],
+      usage: { input_tokens: 812, output_tokens: 14 },
+    },
     {
       match: /"tabs"/,
       text: 'You have **2 tabs** open:\n\n| Tab | Site |\n|---|---|\n| Otto | this panel |\n| Fixture page | 127.0.0.1 |\n\nClose one with:\n\n```\ntabs.close(tab_id=12)\n```\n\nWant me to [read the fixture page](https://example.com/docs) next?',
@@ -562,7 +569,11 @@ test('light and dark themes, readable at 360 px', async ({ panel, fakeApi }) => 
   await panel.setViewportSize({ width: 360, height: 640 });
   // Nothing overflows sideways at 360 px; text stays at a readable size.
   expect(await panel.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  expect(await panel.evaluate(() => parseFloat(getComputedStyle(document.querySelector('[data-testid="message-assistant"] p')!).fontSize))).toBeGreaterThanOrEqual(13);
+  expect(
+    await panel.evaluate(() =>
+      parseFloat(getComputedStyle(document.querySelector('[data-testid="message-assistant"] p')!).fontSize),
+    ),
+  ).toBeGreaterThanOrEqual(13);
   await shot(panel, 'dark-360');
   await panel.emulateMedia({ colorScheme: 'light' });
 });

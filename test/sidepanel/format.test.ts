@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { argsSummary, formatDuration, metadataDuration, prettyJson, resultHandle, truncate } from '../../src/sidepanel/lib/format.ts';
+import {
+  argsSummary,
+  formatDuration,
+  metadataDuration,
+  prettyJson,
+  resultHandle,
+  truncate,
+} from '../../src/sidepanel/lib/format.ts';
 
 describe('panel formatters', () => {
   it('finds a stored result handle in JSON or YAML flow references', () => {
-    expect(resultHandle(`{"handle":"a1b2c3","total_lines":900,"query":"ot.result(handle='a1b2c3', offset=1, limit=50)"}`)).toBe('a1b2c3');
-    expect(resultHandle(`{handle: f00d, total_lines: 12, query: "ot.result(handle='f00d', offset=1, limit=50)"}`)).toBe('f00d');
+    expect(
+      resultHandle(`{"handle":"a1b2c3","total_lines":900,"query":"ot.result(handle='a1b2c3', offset=1, limit=50)"}`),
+    ).toBe('a1b2c3');
+    expect(resultHandle(`{handle: f00d, total_lines: 12, query: "ot.result(handle='f00d', offset=1, limit=50)"}`)).toBe(
+      'f00d',
+    );
     expect(resultHandle('{"tabs":[]}')).toBeUndefined();
   });
 
