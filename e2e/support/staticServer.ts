@@ -20,6 +20,8 @@ export interface StaticServer {
 export async function startStaticServer(root: string): Promise<StaticServer> {
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    // A page that never finishes loading: for tools that must time out rather than hang the run.
+    if (url.pathname === '/hang') return;
     const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, ''));
     if (!file.startsWith(root)) {
       res.writeHead(403).end();

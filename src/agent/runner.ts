@@ -11,7 +11,7 @@
 import type { ModelClient } from '../models/events.ts';
 import { ConversationNotFoundError, type ConversationStore } from '../storage/conversations.ts';
 import type { SitePermissions } from '../storage/sitePermissions.ts';
-import { emptyUsage, type RunState } from '../storage/runRecords.ts';
+import { emptyUsage, type RunError, type RunState } from '../storage/runRecords.ts';
 import type { AgentEvent, AgentEventListener } from './events.ts';
 import type { AgentToolHost } from './toolHost.ts';
 import { userMessage } from './transcript.ts';
@@ -310,11 +310,20 @@ export class AgentRunner {
     } catch (err) {
       if (session.signal.aborted) return abortRun(session);
       if (err instanceof ConversationNotFoundError) return session.state; // deleted meanwhile: nothing to keep
-      return failRun(session, {
-        kind: 'internal',
-        message: `Otto failed: ${err instanceof Error ? err.message : String(err)}`,
-        retryable: true,
-      });
+      const error: RunError = isQuotaError(err)
+        ? { kind: 'storage_full', message: STORAGE_FULL_MESSAGE, retryable: true }
+        : { kind: 'internal', message: `Otto failed: ${err instanceof Error ? err.message : String(err)}`, retryable: true };
+      try {
+        return await failRun(session, error);
+      } catch {
+        // Recording the failure failed too (the disk is still full): tell the panel anyway. What was saved stays
+        // saved; the stored state still says running, so the next start shows the run as interrupted.
+        session.state.status = 'error';
+        session.state.stopReason = 'error';
+        session.state.lastError = error;
+        session.emitStatus();
+        return session.state;
+      }
     }
   }
 
@@ -385,4 +394,14 @@ export class AgentRunner {
       }
     }
   }
+}
+
+export const STORAGE_FULL_MESSAGE =
+  "Otto's storage is full, so the rest of this run could not be saved. Everything saved before is kept. Free space " +
+  '(delete old conversations or stored results, or free disk space), then Retry.';
+
+/** IndexedDB's quota failure, however the engine wraps it. */
+export function isQuotaError(err: unknown): boolean {
+  const e = err as { name?: string; message?: string; inner?: unknown } | undefined;
+  return !!e && (e.name === 'QuotaExceededError' || /quota/i.test(e.message ?? '') || (!!e.inner && isQuotaError(e.inner)));
 }

@@ -32,7 +32,7 @@ import { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { DEFAULT_CONFIG } from '../config/schema.ts';
 import { log } from '../shared/log.ts';
 import { db } from '../storage/db.ts';
-import { ResultStore, configureResultStore, sweepExpired } from '../storage/results.ts';
+import { ResultStore, configureResultStore, queryResult, storeIfLarge, sweepExpired } from '../storage/results.ts';
 import { StatsStore, configureStats, recordModelRequest, recordSaving, toolCallRecorder } from '../storage/stats.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
@@ -150,5 +150,6 @@ watchSettings(() => void refreshTools());
 
 // A handle for DevTools and the e2e suite; it exposes nothing a page can reach.
 Object.assign(globalThis, {
-  otto: { version: VERSION, startedAt, traffic, storage: { getMeta, putMeta }, seed: seedSettings, runner, log, registry: () => registry },
+  otto: { version: VERSION, startedAt, traffic, storage: { getMeta, putMeta },
+    results: { store: storeIfLarge, query: queryResult, sweep: sweepExpired }, seed: seedSettings, runner, log, registry: () => registry },
 });

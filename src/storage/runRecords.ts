@@ -15,8 +15,11 @@ export type RunStatus = 'idle' | 'running' | 'awaiting_approval' | 'interrupted'
 export type StopReason = 'completed' | 'max_turns' | 'aborted' | 'error' | 'interrupted';
 
 export interface RunError {
-  /** A model error kind, or `internal` for a failure of Otto itself (storage, a tool host bug). */
-  kind: ModelErrorKind | 'internal';
+  /**
+   * A model error kind, `storage_full` when IndexedDB refused a write (quota), or `internal` for another failure of
+   * Otto itself (a tool host bug).
+   */
+  kind: ModelErrorKind | 'storage_full' | 'internal';
   message: string;
   retryable: boolean;
   status?: number;
