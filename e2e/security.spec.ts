@@ -71,3 +71,56 @@ test('after runs whose errors echo the API key, the key appears nowhere outside 
   }
   expect(await panel.content()).not.toContain(KEY);
 });
+
+test('a web page cannot reach the extension’s pages: no fetch, no frame, no runtime channel', async ({ context, extensionId, pages }) => {
+  const page = await context.newPage();
+  await page.goto(`${pages.origin}/hostile.html`);
+  const base = `chrome-extension://${extensionId}`;
+  const result = await page.evaluate(async (b) => {
+    const tryFetch = async (u: string) => {
+      try {
+        const r = await fetch(u);
+        return `status ${r.status}`;
+      } catch {
+        return 'blocked';
+      }
+    };
+    const tryFrame = (u: string) =>
+      new Promise<string>((resolve) => {
+        const f = document.createElement('iframe');
+        f.src = u;
+        f.onload = () => {
+          let readable = 'opaque';
+          try {
+            readable = f.contentDocument?.body?.innerText ? 'readable' : 'opaque';
+          } catch {
+            readable = 'opaque';
+          }
+          resolve(readable);
+        };
+        setTimeout(() => resolve('no load'), 2000);
+        document.body.append(f);
+      });
+    const runtime = (() => {
+      try {
+        const c = (globalThis as unknown as { chrome?: { runtime?: { sendMessage?: unknown; connect?: unknown } } }).chrome;
+        return typeof c?.runtime?.sendMessage === 'function' || typeof c?.runtime?.connect === 'function';
+      } catch {
+        return false;
+      }
+    })();
+    return {
+      panel: await tryFetch(`${b}/src/sidepanel/index.html`),
+      options: await tryFetch(`${b}/src/options/index.html`),
+      manifest: await tryFetch(`${b}/manifest.json`),
+      frame: await tryFrame(`${b}/src/sidepanel/index.html`),
+      runtime,
+    };
+  }, base);
+  expect(result.panel).toBe('blocked');
+  expect(result.options).toBe('blocked');
+  expect(result.manifest).toBe('blocked');
+  expect(result.frame).not.toBe('readable');
+  expect(result.runtime).toBe(false);
+  await page.close();
+});

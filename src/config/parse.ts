@@ -26,7 +26,15 @@ function parseYamlWith<T>(text: string, schema: z.ZodType<T>): ParseOutcome<T> {
       }),
     };
   }
-  const data = doc.toJS() ?? {};
+  let data: unknown;
+  try {
+    // Aliases are capped: a few lines of YAML must not expand into gigabytes ("billion laughs").
+    data = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (err) {
+    // An alias without its anchor, or too many aliases: a problem in the text like any other.
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, problems: [{ message: message.split('\n')[0] ?? message, line: 1, column: 1, path: '' }] };
+  }
   const result = schema.safeParse(data);
   if (result.success) return { ok: true, value: result.data };
   return {

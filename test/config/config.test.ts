@@ -102,3 +102,15 @@ describe('redaction', () => {
     expect(out).toBe('bad key [redacted] and [redacted] here');
   });
 });
+
+describe('hostile YAML', () => {
+  it('an alias without its anchor is a located problem, not a crash (found by fuzzing)', () => {
+    const r = parseConfigYaml('*a');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems[0]!.message).toMatch(/alias/i);
+  });
+  it('alias expansion is capped ("billion laughs")', () => {
+    const bomb = ['a: &a [x,x,x,x,x,x,x,x,x,x]', 'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]', 'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]', 'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]', 'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]'].join('\n');
+    expect(parseConfigYaml(bomb).ok).toBe(false);
+  });
+});
