@@ -90,7 +90,7 @@ test('a web page cannot reach the extension’s pages: no fetch, no frame, no ru
         const f = document.createElement('iframe');
         f.src = u;
         f.onload = () => {
-          let readable = 'opaque';
+          let readable: string;
           try {
             readable = f.contentDocument?.body?.innerText ? 'readable' : 'opaque';
           } catch {

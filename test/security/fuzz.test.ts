@@ -123,7 +123,7 @@ describe('fuzz: config YAML', () => {
 describe('fuzz: the command language', () => {
   it('any program either runs or fails with a CommandError naming where', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.stringMatching(/^[a-z_.()=, "'\[\]{}0-9\n-]{0,40}$/)), async (src) => {
+      fc.asyncProperty(fc.oneof(fc.string(), fc.stringMatching(/^[a-z_.()=, "'[\]{}0-9\n-]{0,40}$/)), async (src) => {
         try {
           await runProgram(src, { call: async () => 'ok' });
         } catch (e) {
