@@ -14,9 +14,13 @@ import * as results from './results.bench.ts';
 import * as stats from './stats.bench.ts';
 import * as help from './help.bench.ts';
 import * as snapshot from './snapshot.bench.ts';
+import * as loop from './loop.bench.ts';
+import * as coldstart from './coldstart.bench.ts';
+import * as bundle from './bundle.bench.ts';
+import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
-const MODULES: BenchModule[] = [interceptor, results, stats, help, snapshot];
+const MODULES: BenchModule[] = [interceptor, loop, coldstart, results, stats, help, snapshot, bundle];
 
 interface Summary {
   module: string;
@@ -38,22 +42,30 @@ function median(xs: number[]): number {
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 
-function parseArgs(argv: string[]): { only: string[]; rounds: number; strict: boolean } {
+function parseArgs(argv: string[]): { only: string[]; rounds: number; strict: boolean; quick: boolean } {
   const only: string[] = [];
   let rounds = Number(process.env.BENCH_ROUNDS ?? 5);
   let strict = false;
+  let quick = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--strict') strict = true;
+    else if (arg === '--quick') {
+      // CI's shortened mode: one round, smaller inputs where a module supports it, results kept apart.
+      quick = true;
+      rounds = 1;
+      process.env.BENCH_QUICK = '1';
+    }
     else if (arg === '--rounds') rounds = Number(argv[++i]);
     else only.push(arg);
   }
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, got ${rounds}`);
-  return { only, rounds, strict };
+  return { only, rounds, strict, quick };
 }
 
 async function main(): Promise<void> {
-  const { only, rounds, strict } = parseArgs(process.argv.slice(2));
+  const { only, rounds, strict, quick } = parseArgs(process.argv.slice(2));
+  const started = Date.now();
   const selected = only.length ? MODULES.filter((m) => only.includes(m.name)) : MODULES;
   if (!selected.length)
     throw new Error(`No bench module named ${only.join(', ')}. Known: ${MODULES.map((m) => m.name).join(', ')}`);
@@ -61,14 +73,15 @@ async function main(): Promise<void> {
   const summaries: Summary[] = [];
   for (const mod of selected) {
     const byMetric = new Map<string, { unit: string; budget?: number; values: number[] }>();
-    for (let r = 0; r < rounds; r++) {
+    const modRounds = quick ? 1 : Math.min(rounds, mod.rounds ?? rounds);
+    for (let r = 0; r < modRounds; r++) {
       const metrics: BenchMetric[] = await mod.run();
       for (const m of metrics) {
         const slot = byMetric.get(m.name) ?? { unit: m.unit, budget: m.budget, values: [] };
         slot.values.push(m.value);
         byMetric.set(m.name, slot);
       }
-      process.stderr.write(`${mod.name}: round ${r + 1}/${rounds} done\n`);
+      process.stderr.write(`${mod.name}: round ${r + 1}/${modRounds} done\n`);
     }
     for (const [metric, { unit, budget, values }] of byMetric) {
       const med = round4(median(values));
@@ -103,7 +116,11 @@ async function main(): Promise<void> {
     rounds,
     results: summaries,
   };
-  writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
+  const file = quick ? './results.quick.json' : './results.json';
+  writeFileSync(new URL(file, import.meta.url), JSON.stringify(out, null, 2) + '\n');
+  // The published table comes from full runs of every module only.
+  if (!quick && !only.length) writeFileSync(new URL('../BENCHMARKS.md', import.meta.url), renderBenchmarksMd(out));
+  console.error(`bench: ${selected.length} modules, ${rounds} rounds, ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
   if (strict && summaries.some((s) => s.withinBudget === false)) {
     console.error('Some metrics are over budget.');

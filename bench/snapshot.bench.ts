@@ -20,6 +20,8 @@ import { chromiumPath } from '../e2e/support/browser.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'snapshot';
+/** It repeats internally (per page / per sample); a few rounds are enough for min/max. */
+export const rounds = 2;
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CORPUS = process.env.OTTO_READABILITY_CORPUS ?? path.resolve(ROOT, '../shared/corpora/readability');
@@ -208,7 +210,9 @@ export async function run(): Promise<BenchMetric[]> {
     .filter((d) => d.isDirectory() && existsSync(path.join(CORPUS, d.name, 'source.html')))
     .map((d) => d.name)
     .filter((n) => !process.env.OTTO_BENCH_ONLY || n.includes(process.env.OTTO_BENCH_ONLY))
-    .sort();
+    .sort()
+    // Quick mode (CI): a handful of pages, enough to prove the path works end to end.
+    .slice(0, process.env.BENCH_QUICK === '1' ? 5 : undefined);
   if (!cases.length) {
     console.error(`[snapshot bench] skipped: no <case>/source.html under ${CORPUS}.`);
     return [];
@@ -264,6 +268,7 @@ export async function run(): Promise<BenchMetric[]> {
 }
 
 function writeTable(rows: PageRow[]): void {
+  if (process.env.BENCH_QUICK === '1') return;
   const lines = [
     '# dom.snapshot vs Playwright aria snapshots',
     '',

@@ -12,6 +12,8 @@ export interface BenchMetric {
 export interface BenchModule {
   /** Short name used in the table and to select modules on the command line. */
   name: string;
+  /** Rounds for this module when it already repeats internally (median per page, samples): default the runner's. */
+  rounds?: number;
   /** One round of measurement; the runner calls it several times and reports median/min/max. */
   run(): Promise<BenchMetric[]>;
 }

@@ -1,0 +1,77 @@
+/**
+ * Bundle sizes of the built extension (dist/), per entry: the service worker, the side panel, the options page and
+ * the content scripts, each with every chunk it imports; and the total. Minified bytes and gzip bytes. Targets: the
+ * total under 1 MB minified; the content script (injected into every frame) stated.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { DIST } from '../e2e/support/browser.ts';
+import type { BenchMetric } from './types.ts';
+
+export const name = 'bundle';
+
+/** A file and every chunk it statically imports, transitively. */
+function closure(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry) || !existsSync(entry)) return seen;
+  seen.add(entry);
+  const text = readFileSync(entry, 'utf8');
+  const refs = [...text.matchAll(/(?:import|from)\s*["']([^"']+\.js)["']|import\(["']([^"']+\.js)["']\)/g)].map((m) => m[1] ?? m[2]!);
+  for (const ref of refs) closure(ref.startsWith('/') ? path.join(DIST, ref) : path.resolve(path.dirname(entry), ref), seen);
+  return seen;
+}
+
+function htmlEntries(html: string): string[] {
+  const file = path.join(DIST, html);
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:src|href)="([^"]+\.(?:js|css))"/g)].map((m) =>
+    m[1]!.startsWith('/') ? path.join(DIST, m[1]!) : path.resolve(path.dirname(file), m[1]!),
+  );
+}
+
+function size(files: Iterable<string>): { bytes: number; gzip: number } {
+  let bytes = 0;
+  let gzip = 0;
+  for (const f of files) {
+    const b = readFileSync(f);
+    bytes += b.length;
+    gzip += gzipSync(b, { level: 9 }).length;
+  }
+  return { bytes, gzip };
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    return statSync(p).isDirectory() ? allFiles(p) : [p];
+  });
+}
+
+export async function run(): Promise<BenchMetric[]> {
+  if (!existsSync(path.join(DIST, 'manifest.json'))) throw new Error('bundle bench needs dist/: run `npm run build` first');
+  const manifest = JSON.parse(readFileSync(path.join(DIST, 'manifest.json'), 'utf8')) as {
+    background: { service_worker: string };
+    content_scripts: { js: string[] }[];
+  };
+  const worker = closure(path.join(DIST, manifest.background.service_worker));
+  const panel = new Set(htmlEntries('src/sidepanel/index.html').flatMap((f) => [...closure(f)]));
+  const options = new Set(htmlEntries('src/options/index.html').flatMap((f) => [...closure(f)]));
+  const content = new Set(manifest.content_scripts.flatMap((c) => c.js.flatMap((j) => [...closure(path.join(DIST, j))])));
+  const code = allFiles(DIST).filter((f) => /\.(js|css|html)$/.test(f) && !f.includes(`${path.sep}docs${path.sep}`));
+  const metrics: BenchMetric[] = [];
+  for (const [label, files] of [
+    ['worker', worker],
+    ['panel', panel],
+    ['options', options],
+    ['content_scripts', content],
+  ] as const) {
+    const s = size(files);
+    metrics.push({ name: `${label}_kb`, value: s.bytes / 1024, unit: 'KB' }, { name: `${label}_gzip_kb`, value: s.gzip / 1024, unit: 'KB' });
+  }
+  const total = size(code);
+  metrics.push(
+    { name: 'total_code_kb', value: total.bytes / 1024, unit: 'KB', budget: 1024 },
+    { name: 'total_code_gzip_kb', value: total.gzip / 1024, unit: 'KB' },
+  );
+  return metrics;
+}
