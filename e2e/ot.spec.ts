@@ -49,7 +49,7 @@ test('ot.help(query="tabz") finds the tabs tools by fuzzy search; /help is the s
   expect(r.ok).toBe(true);
   expect(r.output).toContain('# Search results for "tabz"');
   expect(r.output).toContain('- tabs.list: List open tabs');
-  expect(r.output).toContain('## Packs\n\n- tabs (8 tools)');
+  expect(r.output).toContain('## Packs\n\n- tabs (9 tools)');
   const slash = await run(panel, '/help tabz');
   expect(slash).toMatchObject({ ok: true, kind: 'help', source: 'ot.help(query="tabz")', output: r.output });
 });

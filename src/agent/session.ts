@@ -11,7 +11,7 @@ import type { ItemRecord } from '../storage/records.ts';
 import type { PendingCall, RunState } from '../storage/runRecords.ts';
 import type { AgentEvent } from './events.ts';
 import type { AgentToolHost, ToolInfo } from './toolHost.ts';
-import type { FunctionCallItem } from './transcript.ts';
+import type { FunctionCallItem, OutputPart } from './transcript.ts';
 import { functionCallOutput, preview } from './transcript.ts';
 import { AbortedError, type Timers } from './timing.ts';
 
@@ -53,7 +53,10 @@ export interface Inflight {
 export type FinishReason = Extract<AgentEvent, { type: 'tool.finished' }>['reason'];
 
 export interface CallResult {
+  /** The output as text (for previews; and what the model gets unless `parts` is set). */
   output: string;
+  /** Content parts the model gets instead of `output` (an image from tabs.screenshot). */
+  parts?: OutputPart[];
   status: 'ok' | 'error';
   outcome: NonNullable<PendingCall['outcome']>;
   reason?: FinishReason;
@@ -160,7 +163,7 @@ export class RunSession {
         }
         also?.(s);
       },
-      [functionCallOutput(callId, result.output)],
+      [functionCallOutput(callId, result.parts ?? result.output)],
     );
     this.emitFinished(callId, name, result);
   }

@@ -10,7 +10,7 @@
 import type { PendingApproval, PendingCall, RunState } from '../storage/runRecords.ts';
 import { prepareCall, type PreparedCall } from './calls.ts';
 import { originAllowed } from './approvals.ts';
-import { ABORTED_OUTPUT, errorOutput, isFunctionCallOutput, toOutput } from './transcript.ts';
+import { ABORTED_OUTPUT, errorOutput, isFunctionCallOutput, outputParts, partsText, toOutput } from './transcript.ts';
 import { childSignal, raceAbort } from './timing.ts';
 import { round2, type AgentConfigView, type CallResult, type RunSession } from './session.ts';
 
@@ -179,6 +179,8 @@ async function invoke(session: RunSession, { call, prep }: Runnable): Promise<Ca
       ),
       child.signal,
     );
+    const parts = outputParts(result);
+    if (parts) return { output: partsText(parts), parts, status: 'ok', outcome: 'ok', durationMs: took() };
     return { output: toOutput(result), status: 'ok', outcome: 'ok', durationMs: took() };
   } catch (err) {
     const durationMs = took();

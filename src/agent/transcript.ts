@@ -26,8 +26,36 @@ export function partialAssistantMessage(text: string): ResponseItem {
   return { type: 'message', role: 'assistant', content: text };
 }
 
-export function functionCallOutput(callId: string, output: string): ResponseItem {
+export function functionCallOutput(callId: string, output: string | OutputPart[]): ResponseItem {
   return { type: 'function_call_output', call_id: callId, output };
+}
+
+/** A content part of a function_call_output whose `output` is an array (Responses API): text or an image. */
+export type OutputPart =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'low' | 'high' | 'auto' };
+
+/**
+ * A tool result made of content parts instead of text: `{ output_parts: [...] }` (tabs.screenshot returns one, so
+ * the model gets the image itself). Other keys, such as the interceptor's `_execution_metadata`, are not sent.
+ * Undefined for any other result.
+ */
+export function outputParts(result: unknown): OutputPart[] | undefined {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return undefined;
+  const parts = (result as { output_parts?: unknown }).output_parts;
+  if (!Array.isArray(parts) || !parts.length) return undefined;
+  const valid = parts.every((p: unknown) => {
+    const part = p as Record<string, unknown> | null;
+    if (!part || typeof part !== 'object') return false;
+    if (part.type === 'input_text') return typeof part.text === 'string';
+    return part.type === 'input_image' && typeof part.image_url === 'string' && ['low', 'high', 'auto'].includes(part.detail as string);
+  });
+  return valid ? (parts as OutputPart[]) : undefined;
+}
+
+/** Content parts as text, where only text fits (previews, the panel's tool card): text parts, and `[image]`. */
+export function partsText(parts: readonly OutputPart[]): string {
+  return parts.map((p) => (p.type === 'input_text' ? p.text : '[image]')).join('\n');
 }
 
 export function note(reason: NoteItem['reason'], text: string): NoteItem {

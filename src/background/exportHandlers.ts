@@ -3,6 +3,7 @@
  * finished text) and redacts every string with the stored secret values and anything shaped like an API key.
  * Reasoning items' `encrypted_content` is dropped: it is opaque, large, and useless outside the API.
  */
+import { outputText } from '../agent/outputText.ts';
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
 import type { ConversationStore } from '../storage/conversations.ts';
@@ -109,7 +110,7 @@ export function exportMarkdown(input: ExportInput): ExportFile {
   const name = (api: string) => input.qualifiedName?.(api) ?? api;
   const outputs = new Map<string, string>();
   for (const { item } of items)
-    if (item.type === 'function_call_output') outputs.set(String(item.call_id), String(item.output ?? ''));
+    if (item.type === 'function_call_output') outputs.set(String(item.call_id), outputText(item.output));
   const lines: string[] = [`# ${conversation.title || 'Conversation'}`, ''];
   lines.push(`_Exported from Otto on ${new Date(input.exportedAt ?? Date.now()).toISOString()}_`, '');
   for (const { item } of items) {

@@ -5,7 +5,7 @@
 import '../shared/zod.ts';
 import { acceptPanelPort, type Handlers } from './panelPort.ts';
 import { pingFrames } from './contentRouter.ts';
-import './pageDebug.ts';
+import { pageApi } from './pageDebug.ts';
 import { reject, traffic } from './traffic.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
 import { loadConfig, saveConfig, saveSecrets } from '../config/store.ts';
@@ -20,8 +20,12 @@ import { agentHandlers } from './agentHandlers.ts';
 import { settingsHandlers } from './settingsHandlers.ts';
 import { exportHandlers } from './exportHandlers.ts';
 import { commandHandlers } from './commandHandlers.ts';
+import { dataHandlers } from './dataHandlers.ts';
+import { mcp, mcpHandlers, onMcpChange, syncMcp } from './mcp.ts';
+import { checkDeps, configureSdk } from '../sdk/index.ts';
 import type { AgentMode } from './codeMode.ts';
 import { configureOtRuntime } from '../tools/packs/ot/index.ts';
+import { configureDomPage } from '../tools/packs/dom/index.ts';
 import { addPanel, broadcast } from './panelHub.ts';
 import { runOrigin } from './runTabs.ts';
 import { AgentRunner } from '../agent/runner.ts';
@@ -49,24 +53,34 @@ configureResultStore(
 );
 const recordToolCall = toolCallRecorder();
 
+// The dom pack's tools reach pages through the content router.
+configureDomPage(pageApi);
 // Tools: the registry and interceptor follow the config; both are rebuilt when it changes.
 let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG);
 let interceptor = ToolInterceptor.fromConfig(DEFAULT_CONFIG, { onRecord: recordToolCall });
 let agentMode: AgentMode = DEFAULT_CONFIG.agent.mode;
-async function refreshTools(): Promise<void> {
-  const { config } = await settings();
+async function refreshTools(opts: { reconnect?: boolean | readonly string[] } = {}): Promise<void> {
+  const current = await settings();
+  const { config } = current;
   statsEnabled = config.stats.enabled;
-  registry = buildRegistry(config);
+  // MCP servers first (bounded wait), so their proxy packs are in the registry built next.
+  await syncMcp(current, opts.reconnect);
+  registry = buildRegistry(config, { proxies: mcp });
   interceptor = ToolInterceptor.fromConfig(config, { onRecord: recordToolCall });
   agentMode = config.agent.mode;
 }
-// ot.reload: re-read config and secrets, rebuild registry and interceptor (MCP reconnects will hook in here too).
+// ot.reload: re-read config and secrets, reconnect MCP servers, rebuild registry and interceptor.
 configureOtRuntime({
   reload: async () => {
     invalidateSettings();
-    await refreshTools();
+    await refreshTools({ reconnect: true });
   },
+  servers: mcp,
+  checkDeps: (ctx) => checkDeps({ secrets: ctx }),
 });
+// The tool SDK (src/sdk/) finds packs in the current registry; a server that connects late rebuilds it.
+configureSdk({ registry: () => registry, secrets: async () => (await settings()).secrets });
+onMcpChange(() => void refreshTools());
 const toolsReady = refreshTools();
 
 const store = new ConversationStore();
@@ -127,6 +141,8 @@ const handlers: Handlers = {
   ...settingsHandlers({ settings, invalidate: invalidateSettings, registry: () => registry }),
   ...exportHandlers({ store, settings, registry: () => registry }),
   ...commandHandlers({ registry: () => registry, interceptor: () => interceptor, settings, ready: toolsReady }),
+  ...dataHandlers({ settings, redact }),
+  ...mcpHandlers({ settings, invalidate: invalidateSettings, refresh: (o) => refreshTools(o) }),
 };
 
 chrome.runtime.onConnect.addListener((port) => {

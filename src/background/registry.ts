@@ -3,13 +3,24 @@ import { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { TABS_PACK, TABS_TOOLS } from '../tools/packs/tabs/index.ts';
 import { LLM_PACK, LLM_TOOLS } from '../tools/packs/llm/index.ts';
 import { OT_PACK, createOtTools } from '../tools/packs/ot/index.ts';
+import { DOM_PACK, createDomTools } from '../tools/packs/dom/index.ts';
+import { WEB_PACK, WEB_TOOLS } from '../tools/packs/web/index.ts';
 import type { OttoConfig } from '../config/schema.ts';
 
-export function buildRegistry(config: OttoConfig): ToolRegistry {
+export interface BuildRegistryOptions {
+  /** Proxy packs (MCP servers, src/mcp/), registered after Otto's own packs so built-in names win a clash. */
+  proxies?: { registerPacks(registry: ToolRegistry): void };
+}
+
+export function buildRegistry(config: OttoConfig, options: BuildRegistryOptions = {}): ToolRegistry {
   const registry = new ToolRegistry();
   registry.registerPack(TABS_PACK, TABS_TOOLS);
+  // The dom tools reach the page through the router the worker configures (configureDomPage in index.ts).
+  registry.registerPack(DOM_PACK, createDomTools());
   registry.registerPack(LLM_PACK, LLM_TOOLS);
   registry.registerPack(OT_PACK, createOtTools({ registry: () => registry }));
+  registry.registerPack(WEB_PACK, WEB_TOOLS);
+  options.proxies?.registerPacks(registry);
   for (const [name, spec] of Object.entries(config.packs)) {
     if (spec.instructions && registry.pack(name)) registry.setPackInstructions(name, spec.instructions);
   }

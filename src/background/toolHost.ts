@@ -13,6 +13,7 @@ import type { Settings } from './settings.ts';
 import type { OttoConfig } from '../config/schema.ts';
 import { storeIfLarge } from '../storage/results.ts';
 import { formatOutput } from '../shared/format.ts';
+import { outputParts } from '../agent/transcript.ts';
 
 /** Paging tools' own output is never stored again, or the model could never read a result. */
 const NEVER_STORED = new Set(['ot.result']);
@@ -22,7 +23,8 @@ const NEVER_STORED = new Set(['ot.result']);
  * `ot.result(...)` call to page through it.
  */
 async function keepLargeOutOfContext(qualifiedName: string, result: unknown, config: Readonly<OttoConfig>): Promise<unknown> {
-  if (NEVER_STORED.has(qualifiedName) || result === undefined) return result;
+  // Content parts (a screenshot's image) go to the model as they are: storing them would send it text instead.
+  if (NEVER_STORED.has(qualifiedName) || result === undefined || outputParts(result)) return result;
   const text = typeof result === 'string' ? result : JSON.stringify(result);
   if (text === undefined) return result;
   const stored = await storeIfLarge(text, { ...config.output, tool: qualifiedName, statsEnabled: config.stats.enabled });

@@ -82,6 +82,39 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('help.index'), id }),
   z.object({ type: z.literal('help.tool'), id, name: z.string().min(1).max(300) }),
   z.object({ type: z.literal('help.search'), id, query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),
+  // The panel's Stats and Files views (background/dataHandlers.ts documents each reply).
+  z.object({ type: z.literal('stats.summary'), id, period: z.string().max(20).optional(), tool: z.string().max(300).optional() }),
+  z.object({ type: z.literal('files.list'), id }),
+  z.object({ type: z.literal('files.get'), id, name: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('files.delete'), id, name: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('results.list'), id }),
+  z.object({ type: z.literal('results.get'), id, handle: z.string().min(1).max(100), maxChars: z.number().int().min(1).optional() }),
+  z.object({ type: z.literal('results.delete'), id, handle: z.string().min(1).max(100) }),
+  // MCP servers and tool dependencies for the settings UI (background/mcp.ts documents each reply). Header values
+  // go worker-ward only (servers.set/test); replies carry header names, never values.
+  z.object({ type: z.literal('servers.list'), id }),
+  z.object({
+    type: z.literal('servers.test'),
+    id,
+    /** A configured server, or the name to show for `url`. */
+    name: z.string().min(1).max(100).optional(),
+    /** Test this URL instead of the configured server (before adding it). */
+    url: z.string().url().max(2000).optional(),
+    headers: z.record(z.string().max(200), z.string().max(10_000)).optional(),
+    timeout: z.number().positive().max(600).optional(),
+  }),
+  z.object({
+    type: z.literal('servers.set'),
+    id,
+    name: z.string().regex(/^[^.\s]+$/, 'server names have no dots or spaces').max(100),
+    url: z.string().url().max(2000).optional(),
+    headers: z.record(z.string().max(200), z.string().max(10_000)).optional(),
+    timeout: z.number().positive().max(600).optional(),
+    enabled: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal('servers.remove'), id, name: z.string().min(1).max(100) }),
+  z.object({ type: z.literal('servers.reconnect'), id, name: z.string().min(1).max(100).optional() }),
+  z.object({ type: z.literal('deps.check'), id, tool: z.string().min(1).max(300).optional() }),
 ]);
 export type PanelRequest = z.infer<typeof PanelRequest>;
 

@@ -1,9 +1,12 @@
-/** The side panel: header, the chat or the settings view, and the conversations drawer. */
+/** The side panel: header, the chat, help, stats-and-files or settings view, and the conversations drawer. */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { PortClient } from '../shared/portClient.ts';
 import { usePanelStore } from './state/store.ts';
 import { buildEntries, runStatusView } from './state/view.ts';
-import { Header } from './components/Header.tsx';
+import { Header, type PanelView } from './components/Header.tsx';
+import { HelpView } from './components/HelpView.tsx';
+import { DataView, type DataTab } from './components/DataView.tsx';
+import { PanelActionsContext, type PanelActions } from './lib/actions.ts';
 import { MessageList } from './components/MessageList.tsx';
 import { Composer } from './components/Composer.tsx';
 import { Banners } from './components/Banners.tsx';
@@ -14,27 +17,60 @@ import { SetupCard } from './components/SetupCard.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { SettingsView } from '../options/SettingsView.tsx';
 
+const VIEW_TITLE: Partial<Record<PanelView, string>> = {
+  settings: 'Settings',
+  help: 'Help',
+  data: 'Stats and files',
+};
+
 export function App({ client }: { client: PortClient }) {
   const store = usePanelStore(client);
-  const { chat, setup } = store;
-  const [view, setView] = useState<'chat' | 'settings'>('chat');
+  const { chat, setup, commands } = store;
+  const [view, setView] = useState<PanelView>('chat');
+  const [dataTab, setDataTab] = useState<DataTab>('stats');
   const [drawer, setDrawer] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
-  const entries = useMemo(() => buildEntries(chat), [chat]);
-  const busy = runStatusView(chat) === 'running';
+  const entries = useMemo(() => buildEntries(chat, commands.cards), [chat, commands.cards]);
+  const running = runStatusView(chat) === 'running';
+  const commandRunning = !!commands.running;
+  const busy = running || commandRunning;
   const focusInput = () => setTimeout(() => input.current?.focus(), 0);
+  const stop = () => (commandRunning ? commands.cancel() : store.stop());
 
-  // Esc stops a run from anywhere in the panel.
+  // Esc stops a run, or cancels a command, from anywhere in the chat view.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && busy && view === 'chat' && !drawer) {
         e.preventDefault();
-        void store.stop().then(focusInput);
+        void stop().then(focusInput);
       }
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [busy, view, drawer, store]);
+  }, [busy, view, drawer, store, commandRunning]);
+
+  const toggle = (v: PanelView) => {
+    setDrawer(false);
+    if (view === v) {
+      setView('chat');
+      focusInput();
+    } else setView(v);
+  };
+  const actions = useMemo<PanelActions>(
+    () => ({
+      openResult: (handle) => {
+        setDataTab('files');
+        setView('data');
+        void store.data.viewResult(handle);
+      },
+      cancelCommand: () => void commands.cancel(),
+    }),
+    [store.data.viewResult, commands.cancel],
+  );
+  const tryText = (text: string) => {
+    store.fillInput(text);
+    setView('chat');
+  };
 
   const title = chat.conversationId
     ? store.conversations.find((c) => c.id === chat.conversationId)?.title || 'New conversation'
@@ -46,96 +82,112 @@ export function App({ client }: { client: PortClient }) {
   };
 
   return (
-    <div class="shell">
-      <Header
-        title={view === 'settings' ? 'Settings' : title}
-        link={store.link}
-        view={view}
-        canExport={!!chat.conversationId && chat.items.length > 0 && view === 'chat'}
-        onConversations={() => {
-          void store.refreshConversations();
-          setDrawer(!drawer);
-        }}
-        onNew={() => {
-          store.newConversation();
-          setView('chat');
-          setDrawer(false);
-          focusInput();
-        }}
-        onExport={(f) => void store.exportConversation(f)}
-        onSettings={() => {
-          if (view === 'settings') {
-            setView('chat');
-            void store.refreshSetup();
-            focusInput();
-          } else openSettings();
-        }}
-      />
-      {drawer && (
-        <ConversationList
-          conversations={store.conversations}
-          currentId={chat.conversationId}
-          onOpen={(id) => {
-            store.open(id);
-            setDrawer(false);
-            setView('chat');
-            focusInput();
+    <PanelActionsContext.Provider value={actions}>
+      <div class="shell">
+        <Header
+          title={VIEW_TITLE[view] ?? title}
+          link={store.link}
+          view={view}
+          canExport={!!chat.conversationId && chat.items.length > 0 && view === 'chat'}
+          onConversations={() => {
+            void store.refreshConversations();
+            setDrawer(!drawer);
           }}
           onNew={() => {
             store.newConversation();
-            setDrawer(false);
             setView('chat');
+            setDrawer(false);
             focusInput();
           }}
-          onRename={(id, t) => void store.rename(id, t)}
-          onDelete={(id) => void store.remove(id)}
-          onClose={() => setDrawer(false)}
+          onExport={(f) => void store.exportConversation(f)}
+          onHelp={() => toggle('help')}
+          onData={() => toggle('data')}
+          onSettings={() => {
+            if (view === 'settings') {
+              setView('chat');
+              void store.refreshSetup();
+              focusInput();
+            } else openSettings();
+          }}
         />
-      )}
-      {view === 'settings' ? (
-        <main class="settings-pane">
-          <SettingsView client={client} onSaved={() => void store.refreshSetup()} compact />
-        </main>
-      ) : (
-        <>
-          <MessageList
-            entries={entries}
-            loading={chat.loading}
-            empty={
-              setup.needsKey ? (
-                <SetupCard client={client} onDone={() => void store.refreshSetup()} openSettings={openSettings} />
-              ) : (
-                <EmptyState onPick={(t) => void store.send(t)} />
-              )
-            }
-          >
-            {chat.approval && (
-              <ApprovalCard
-                approval={chat.approval}
-                actions={{ approve: (s) => after(store.approve(s)), deny: () => after(store.deny()) }}
-              />
-            )}
-          </MessageList>
-          <Banners
-            chat={chat}
-            notice={store.notice}
-            actions={{
-              retry: () => after(store.retry()),
-              resume: () => after(store.resume()),
-              dismiss: store.dismiss,
-              openSettings,
+        {drawer && (
+          <ConversationList
+            conversations={store.conversations}
+            currentId={chat.conversationId}
+            onOpen={(id) => {
+              store.open(id);
+              setDrawer(false);
+              setView('chat');
+              focusInput();
             }}
+            onNew={() => {
+              store.newConversation();
+              setDrawer(false);
+              setView('chat');
+              focusInput();
+            }}
+            onRename={(id, t) => void store.rename(id, t)}
+            onDelete={(id) => void store.remove(id)}
+            onClose={() => setDrawer(false)}
           />
-          <StatusLine chat={chat} model={setup.model} />
-          <Composer
-            inputRef={input}
-            ready={store.link.state === 'ready'}
-            active={busy}
-            onSend={store.send}
-            onStop={() => after(store.stop())}
-          />
-        </>
-      )}
-    </div>
+        )}
+        {view === 'settings' ? (
+          <main class="settings-pane">
+            <SettingsView client={client} onSaved={() => void store.refreshSetup()} compact />
+          </main>
+        ) : view === 'help' ? (
+          <HelpView help={store.help} onTry={tryText} />
+        ) : view === 'data' ? (
+          <DataView data={store.data} tab={dataTab} onTab={setDataTab} />
+        ) : (
+          <>
+            <MessageList
+              entries={entries}
+              loading={chat.loading}
+              empty={
+                setup.needsKey ? (
+                  <SetupCard
+                    client={client}
+                    onDone={() => void store.refreshSetup()}
+                    openSettings={openSettings}
+                    onTry={tryText}
+                  />
+                ) : (
+                  <EmptyState onPick={(t) => void store.send(t)} onTry={tryText} />
+                )
+              }
+            >
+              {chat.approval && (
+                <ApprovalCard
+                  approval={chat.approval}
+                  actions={{ approve: (s) => after(store.approve(s)), deny: () => after(store.deny()) }}
+                />
+              )}
+            </MessageList>
+            <Banners
+              chat={chat}
+              notice={store.notice}
+              actions={{
+                retry: () => after(store.retry()),
+                resume: () => after(store.resume()),
+                dismiss: store.dismiss,
+                openSettings,
+              }}
+            />
+            <StatusLine chat={chat} model={setup.model} />
+            <Composer
+              inputRef={input}
+              ready={store.link.state === 'ready'}
+              active={busy}
+              commandRunning={commandRunning}
+              fill={store.fill}
+              looksLikeCommand={commands.looksLikeCommand}
+              onSend={store.submit}
+              onStop={() => after(stop())}
+            />
+          </>
+        )}
+      </div>
+    </PanelActionsContext.Provider>
   );
 }

@@ -103,7 +103,12 @@ export class ConversationStore {
     const tx = (await this.#db).transaction(['conversations', 'items', 'runs'], 'readwrite');
     const convs = tx.objectStore('conversations');
     const store = tx.objectStore('items');
-    const conv = await convs.get(conversationId);
+    // Reads in parallel, writes issued together and awaited once through tx.done: one transaction either way, but
+    // each sequential await costs a turn of the event loop on the agent's critical path.
+    const [conv, last] = await Promise.all([
+      convs.get(conversationId),
+      items.length ? store.openCursor(range(conversationId), 'prev') : Promise.resolve(null),
+    ]);
     if (!conv) {
       tx.abort();
       await tx.done.catch(() => undefined);
@@ -111,18 +116,20 @@ export class ConversationStore {
     }
     const now = this.#now();
     const written: ItemRecord[] = [];
+    const writes: Promise<unknown>[] = [];
     if (items.length) {
-      const last = await store.openCursor(range(conversationId), 'prev');
       let seq = last ? last.value.seq + 1 : 0;
       for (const item of items) {
         const rec: ItemRecord = { conversationId, seq: seq++, createdAt: now, item };
-        await store.add(rec);
+        writes.push(store.add(rec));
         written.push(rec);
       }
       const title = conv.title || (opts.titleIfEmpty ? titleFrom(opts.titleIfEmpty) : '');
-      await convs.put({ ...conv, title, updatedAt: Math.max(now, conv.updatedAt) });
+      writes.push(convs.put({ ...conv, title, updatedAt: Math.max(now, conv.updatedAt) }));
     }
-    if (opts.run) await tx.objectStore('runs').put(opts.run);
+    if (opts.run) writes.push(tx.objectStore('runs').put(opts.run));
+    // A failed write aborts the transaction, which tx.done reports; the individual rejections are the same error.
+    for (const w of writes) w.catch(() => undefined);
     await tx.done;
     return written;
   }

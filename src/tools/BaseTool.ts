@@ -30,7 +30,7 @@ export abstract class BaseTool<S extends ParamsSchema = ParamsSchema, R = unknow
     return `${this.pack}.${this.name}`;
   }
 
-  isDestructive?(args: z.output<S>, ctx: ToolContext): boolean;
+  isDestructive?(args: z.output<S>, ctx: ToolContext): boolean | Promise<boolean>;
 
   /** The nested Chat-Completions definition; `apiName` is the registry's wire-safe name (defaults to qualifiedName). */
   createToolDefinition(apiName?: string): ToolDefinition {

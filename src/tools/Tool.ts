@@ -45,10 +45,13 @@ export interface ToolSpec<S extends ParamsSchema = ParamsSchema, R = unknown> {
    */
   readonly inputSchema?: Readonly<Record<string, unknown>>;
   readonly conveniences?: Conveniences;
-  /** For tools whose destructiveness depends on the arguments (typing into a password field, closing a tab). */
+  /**
+   * For tools whose destructiveness depends on the arguments (typing into a password field, closing a tab). May be
+   * async when it has to look at the page (the dom pack asks the content script what a ref is); the agent awaits it.
+   */
   // Written as a method type on purpose: method parameters are bivariant, so a tool with specific arguments can still
   // be held as an AnyTool (an optional property of function type would be checked contravariantly).
-  readonly isDestructive?: { hook(args: z.output<S>, ctx: ToolContext): boolean }['hook'];
+  readonly isDestructive?: { hook(args: z.output<S>, ctx: ToolContext): boolean | Promise<boolean> }['hook'];
   execute(args: z.output<S>, ctx: ToolContext): Promise<R> | R;
 }
 
@@ -68,11 +71,14 @@ export function qualifiedNameOf(tool: Pick<ToolSpec, 'pack' | 'name'>): string {
   return `${tool.pack}.${tool.name}`;
 }
 
-/** Whether this particular call is destructive: the tool's own hook when it has one, else `!readOnly`. */
+/**
+ * Whether this particular call is destructive: the tool's own hook when it has one, else `!readOnly`. Await it: a
+ * hook may answer asynchronously.
+ */
 export function isDestructiveCall<S extends ParamsSchema>(
   tool: ToolSpec<S, unknown>,
   args: z.output<S>,
   ctx: ToolContext,
-): boolean {
+): boolean | Promise<boolean> {
   return tool.isDestructive ? tool.isDestructive(args, ctx) : !tool.readOnly;
 }

@@ -9,6 +9,7 @@ import { otFixture, realStores, tool } from './otSupport.ts';
 import { z } from '../../src/shared/zod.ts';
 import { CommandError } from '../../src/command/index.ts';
 import { CODE_TOOL_DESCRIPTION, programIsDestructive } from '../../src/tools/packs/ot/index.ts';
+import { defineTool } from '../../src/tools/defineTool.ts';
 import { modeDefinitions, packSummary } from '../../src/background/codeMode.ts';
 import type { SavingInput } from '../../src/storage/stats.ts';
 import type { OtStores } from '../../src/tools/packs/ot/index.ts';
@@ -146,28 +147,43 @@ describe('programIsDestructive (approval for ot.run)', () => {
   ]);
   const d = (code: string) => programIsDestructive(code, f.registry, f.ctx);
 
-  it('read-only programs need no approval', () => {
-    expect(d('a = demo.foo(n=1)\not.help(query="x")')).toBe(false);
+  it('read-only programs need no approval', async () => {
+    expect(await d('a = demo.foo(n=1)\not.help(query="x")')).toBe(false);
   });
-  it('a destructive tool anywhere (nested, in a list, through an alias) needs approval', () => {
-    expect(d('danger.zap()')).toBe(true);
-    expect(d('demo.bar(n=demo.foo(n=danger.zap()))')).toBe(true);
-    expect(d('[1, {"k": zap()}]')).toBe(true);
+  it('a destructive tool anywhere (nested, in a list, through an alias) needs approval', async () => {
+    expect(await d('danger.zap()')).toBe(true);
+    expect(await d('demo.bar(n=demo.foo(n=danger.zap()))')).toBe(true);
+    expect(await d('[1, {"k": zap()}]')).toBe(true);
   });
-  it("a tool's own isDestructive hook decides with literal arguments; computed arguments need approval", () => {
-    expect(d('danger.go(url="https://same.example/page")')).toBe(false);
-    expect(d('danger.go(url="https://other.example/")')).toBe(true);
-    expect(d('u = "https://same.example/"\ndanger.go(url=u)')).toBe(true);
+  it("a tool's own isDestructive hook decides with literal arguments; computed arguments need approval", async () => {
+    expect(await d('danger.go(url="https://same.example/page")')).toBe(false);
+    expect(await d('danger.go(url="https://other.example/")')).toBe(true);
+    expect(await d('u = "https://same.example/"\ndanger.go(url=u)')).toBe(true);
   });
-  it('a program that cannot run (syntax error, unknown tool) is not destructive', () => {
-    expect(d('danger.zap(')).toBe(false);
-    expect(d('nope.nothing()')).toBe(false);
+  it('a tool whose check answers asynchronously (it asks the page) is judged by its answer', async () => {
+    f.registry.register(
+      defineTool({
+        pack: 'page',
+        name: 'poke',
+        description: 'async check',
+        parameters: z.object({ ref: z.string() }),
+        readOnly: false,
+        isDestructive: async (a) => a.ref === 'password',
+        execute: () => 'poked',
+      }),
+    );
+    expect(await d('page.poke(ref="email")')).toBe(false);
+    expect(await d('page.poke(ref="password")')).toBe(true);
   });
-  it('ot.run declares the hook, so the interceptor-side approval sees it', () => {
+  it('a program that cannot run (syntax error, unknown tool) is not destructive', async () => {
+    expect(await d('danger.zap(')).toBe(false);
+    expect(await d('nope.nothing()')).toBe(false);
+  });
+  it('ot.run declares the hook, so the interceptor-side approval sees it', async () => {
     const run = f.registry.get('ot.run')!;
     expect(run.readOnly).toBe(false);
-    expect(run.isDestructive!({ code: 'danger.zap()' }, f.ctx)).toBe(true);
-    expect(run.isDestructive!({ code: 'demo.foo(n=1)' }, f.ctx)).toBe(false);
+    expect(await run.isDestructive!({ code: 'danger.zap()' }, f.ctx)).toBe(true);
+    expect(await run.isDestructive!({ code: 'demo.foo(n=1)' }, f.ctx)).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
-/** What an empty conversation shows: a few things to try. */
-export function EmptyState({ onPick }: { onPick(text: string): void }) {
+/** What an empty conversation shows: a few things to try, and the commands that run without the model. */
+export function EmptyState({ onPick, onTry }: { onPick(text: string): void; onTry?(text: string): void }) {
   const ideas = ['What tabs do I have open?', 'Summarise this page', 'Close the tabs I have open twice'];
   return (
     <div class="empty" data-testid="empty-state">
@@ -11,6 +11,27 @@ export function EmptyState({ onPick }: { onPick(text: string): void }) {
           </button>
         ))}
       </div>
+      {onTry && <CommandHint onTry={onTry} />}
     </div>
+  );
+}
+
+/** Commands run directly, without the model or a key. */
+export function CommandHint({ onTry }: { onTry(text: string): void }) {
+  return (
+    <p class="muted command-hint">
+      Or run a tool directly, no model needed:{' '}
+      <button type="button" class="link" onClick={() => onTry('/help ')}>
+        /help
+      </button>
+      {' · '}
+      <button type="button" class="link" onClick={() => onTry('ot.tools(info="list")')}>
+        ot.tools(info="list")
+      </button>
+      {' · '}
+      <button type="button" class="link" onClick={() => onTry('tabs.list()')}>
+        tabs.list()
+      </button>
+    </p>
   );
 }

@@ -1,7 +1,12 @@
-/** Title bar: conversations, the open conversation's title, new, export, settings, and the worker link. */
+/**
+ * Title bar: conversations, the open conversation's title, new, export, the help browser, stats and files,
+ * settings, and the worker link. The view buttons toggle: pressed again, they go back to the chat.
+ */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Link } from '../state/store.ts';
 import { Icon } from './Icon.tsx';
+
+export type PanelView = 'chat' | 'settings' | 'help' | 'data';
 
 /** A button that opens a two-item menu; closes on choice, Escape or a click elsewhere. */
 function ExportMenu({ onExport }: { onExport(format: 'markdown' | 'json'): void }) {
@@ -48,8 +53,10 @@ export interface HeaderProps {
   title: string;
   link: Link;
   canExport: boolean;
-  view: 'chat' | 'settings';
+  view: PanelView;
   onConversations(): void;
+  onHelp(): void;
+  onData(): void;
   onNew(): void;
   onExport(format: 'markdown' | 'json'): void;
   onSettings(): void;
@@ -89,6 +96,28 @@ export function Header(p: HeaderProps) {
         <Icon name="plus" />
       </button>
       {p.canExport && <ExportMenu onExport={p.onExport} />}
+      <button
+        type="button"
+        class="icon"
+        aria-label={p.view === 'help' ? 'Close help' : 'Help and tools'}
+        title={p.view === 'help' ? 'Back to chat' : 'Help: packs, tools, examples'}
+        aria-pressed={p.view === 'help'}
+        data-testid="open-help"
+        onClick={p.onHelp}
+      >
+        <Icon name="help" />
+      </button>
+      <button
+        type="button"
+        class="icon"
+        aria-label={p.view === 'data' ? 'Close stats and files' : 'Stats and files'}
+        title={p.view === 'data' ? 'Back to chat' : 'Stats and files'}
+        aria-pressed={p.view === 'data'}
+        data-testid="open-stats"
+        onClick={p.onData}
+      >
+        <Icon name="chart" />
+      </button>
       <button
         type="button"
         class="icon"

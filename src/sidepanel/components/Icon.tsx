@@ -7,6 +7,9 @@ const PATHS = {
   close: 'M6 6l12 12M18 6 6 18',
   pencil: 'M4 20h4L19 9l-4-4L4 16v4Zm9-13 4 4',
   trash: 'M5 7h14M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
+  help: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Zm-2.5-11.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14m0 3h.01',
+  chart: 'M4 20h16M7 16v-5M12 16V7M17 16v-8',
+  back: 'M15 6l-6 6 6 6',
 } as const;
 
 export type IconName = keyof typeof PATHS;

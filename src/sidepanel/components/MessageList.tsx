@@ -1,11 +1,17 @@
-/** The conversation: messages, reasoning, tool groups and notes in order; sticks to the bottom while streaming. */
+/**
+ * The conversation: messages, reasoning, tool groups, notes and command cards in order; sticks to the bottom while
+ * streaming.
+ */
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Entry } from '../state/view.ts';
 import { AssistantMessage, Note, Reasoning, UserMessage } from './Messages.tsx';
 import { ToolGroup } from './ToolGroup.tsx';
+import { CommandCardView } from './CommandCard.tsx';
+import { usePanelActions } from '../lib/actions.ts';
 
 function EntryView({ entry }: { entry: Entry }) {
+  const actions = usePanelActions();
   switch (entry.kind) {
     case 'user':
       return <UserMessage text={entry.text} />;
@@ -17,6 +23,8 @@ function EntryView({ entry }: { entry: Entry }) {
       return <ToolGroup cards={entry.cards} turn={entry.turn} />;
     case 'note':
       return <Note text={entry.text} />;
+    case 'command':
+      return <CommandCardView card={entry.card} onCancel={actions.cancelCommand} />;
   }
 }
 

@@ -2,15 +2,19 @@
 import { useState } from 'preact/hooks';
 import type { PortClient } from '../../shared/portClient.ts';
 import { BASE_URL_PRESETS, saveConfigEdits, updateSecrets } from '../../options/settingsApi.ts';
+import { CommandHint } from './EmptyState.tsx';
 
 export function SetupCard({
   client,
   onDone,
   openSettings,
+  onTry,
 }: {
   client: PortClient;
   onDone(): void;
   openSettings(): void;
+  /** Puts a command into the composer: commands need no key. */
+  onTry?(text: string): void;
 }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState('');
@@ -72,6 +76,7 @@ export function SetupCard({
           All settings
         </button>
       </div>
+      {onTry && <CommandHint onTry={onTry} />}
       {error && (
         <p class="error-text" role="alert">
           {error}

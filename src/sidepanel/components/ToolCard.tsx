@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import type { ToolCardModel } from '../state/view.ts';
 import { argsSummary, formatDuration, prettyJson, truncate } from '../lib/format.ts';
 import { useNow } from '../lib/useNow.ts';
+import { usePanelActions } from '../lib/actions.ts';
 
 const PREVIEW = 600;
 
@@ -41,6 +42,7 @@ function Clipped({ label, text }: { label: string; text: string }) {
 
 export function ToolCard({ card }: { card: ToolCardModel }) {
   const [open, setOpen] = useState(false);
+  const actions = usePanelActions();
   const now = useNow(card.status === 'running');
   const time =
     card.status === 'running' && card.startedAt
@@ -70,7 +72,17 @@ export function ToolCard({ card }: { card: ToolCardModel }) {
       {errorLine && <p class="tool-error">{errorLine}</p>}
       {card.handle && (
         <p class="tool-handle">
-          Large result stored as <code>{card.handle}</code> ·{' '}
+          Large result stored as{' '}
+          <button
+            type="button"
+            class="link"
+            data-testid="result-link"
+            aria-label={`Open stored result ${card.handle}`}
+            onClick={() => actions.openResult(card.handle!)}
+          >
+            <code>{card.handle}</code>
+          </button>{' '}
+          ·{' '}
           <button
             type="button"
             class="link"

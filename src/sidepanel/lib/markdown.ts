@@ -2,7 +2,8 @@
  * Assistant markdown → sanitised HTML. `marked` parses (GFM: tables, task lists, fenced code), DOMPurify keeps only
  * a small allow-list of tags and attributes. Model output is untrusted (a page can inject text into it), so:
  * - no scripts, event handlers, styles, forms or frames survive;
- * - links must be http(s) or mailto, and open in a new tab with rel="noopener noreferrer";
+ * - links must be http(s) or mailto (or Otto's own bundled tool reference, `chrome-extension://<own id>/docs/`, which
+ *   `ot.help` links to), and open in a new tab with rel="noopener noreferrer";
  * - images are never loaded (a remote image URL is a way to exfiltrate data): they become links.
  */
 import { Marked, type Tokens } from 'marked';
@@ -52,7 +53,20 @@ const ALLOWED_TAGS = [
   'dd',
 ];
 const ALLOWED_ATTR = ['href', 'title', 'align', 'colspan', 'rowspan', 'class', 'start', 'open'];
-const SAFE_URL = /^(?:https?:|mailto:|#)/i;
+/** `chrome-extension://<this extension's id>/docs/`, or undefined outside the extension. */
+function ownDocsPrefix(): string | undefined {
+  try {
+    const id = globalThis.chrome?.runtime?.id;
+    return id ? `chrome-extension://${id}/docs/` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+const docs = ownDocsPrefix();
+const SAFE_URL = new RegExp(
+  `^(?:https?:|mailto:|#${docs ? `|${docs.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}` : ''})`,
+  'i',
+);
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -7,6 +7,7 @@
  * dropped the moment the persisted item arrives or the response is discarded. That is what makes a reopened
  * conversation render exactly like the live one.
  */
+import { outputText } from '../../agent/outputText.ts';
 import type { AgentEvent } from '../../agent/events.ts';
 import type { ResponseItem, Usage } from '../../models/events.ts';
 import type {
@@ -178,7 +179,7 @@ function onItem(s: ChatState, seq: number, item: ResponseItem): ChatState {
     // The output is the fact; tool.finished (duration) follows it.
     tools = {
       ...tools,
-      [call.callId]: { ...call, status: String(item.output ?? '').startsWith('Error:') ? 'error' : 'ok' },
+      [call.callId]: { ...call, status: outputText(item.output).startsWith('Error:') ? 'error' : 'ok' },
     };
   }
   return {

@@ -1,7 +1,8 @@
 /**
  * The panel's one store: the chat reducer for the open conversation, the conversation list, the setup facts (is a
  * key needed?), and every request the panel makes to the worker. Components read `PanelStore` and call its
- * actions; nothing else talks to the port.
+ * actions; nothing else talks to the port. Slices in their own files: command cards (useCommands.ts), the help
+ * browser (help.ts), the Stats and Files views (data.ts).
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { PortClient } from '../../shared/portClient.ts';
@@ -12,6 +13,9 @@ import { chatReducer, emptyChat, type ChatState, type PersistedItem } from './ch
 import { dropMeta, loadCurrent, loadMeta, saveCurrent, saveMeta } from './meta.ts';
 import { downloadText } from '../lib/download.ts';
 import { effectiveConfig } from '../../options/configEdit.ts';
+import { useCommands, type CommandsSlice } from './useCommands.ts';
+import { useHelp, type HelpSlice } from './help.ts';
+import { useData, type DataSlice } from './data.ts';
 
 export type Link = { state: 'connecting' } | { state: 'ready'; version: string } | { state: 'error'; message: string };
 
@@ -30,6 +34,14 @@ export interface PanelStore {
   setup: Setup;
   /** A request failed outside a run (busy, storage): shown as a banner. */
   notice?: string | undefined;
+  commands: CommandsSlice;
+  help: HelpSlice;
+  data: DataSlice;
+  /** Text put into the composer from elsewhere (help's "Try it"); `n` changes with every fill. */
+  fill?: { text: string; n: number } | undefined;
+  fillInput(text: string): void;
+  /** What the composer sends: a command runs directly (no model), anything else goes to the chat. */
+  submit(text: string): Promise<boolean>;
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   resume(): Promise<void>;
@@ -61,11 +73,16 @@ export function usePanelStore(client: PortClient): PanelStore {
   const [conversations, setConversations] = useState<ConversationRecord[]>([]);
   const [setup, setSetup] = useState<Setup>({ loaded: false, needsKey: false, baseUrl: '', model: '' });
   const [notice, setNotice] = useState<string | undefined>();
+  const [fill, setFill] = useState<{ text: string; n: number } | undefined>();
   const current = useRef<string | undefined>(undefined);
   const chatRef = useRef(chat);
   chatRef.current = chat;
 
   const req = useCallback(<T>(body: Parameters<PortClient['request']>[0]) => client.request<T>(body), [client]);
+  const commands = useCommands(req);
+  const help = useHelp(req);
+  const data = useData(req);
+  const { open: openCommands, refreshVocabulary } = commands;
 
   const refreshConversations = useCallback(async () => {
     try {
@@ -76,6 +93,7 @@ export function usePanelStore(client: PortClient): PanelStore {
   }, [req]);
 
   const refreshSetup = useCallback(async () => {
+    void refreshVocabulary();
     try {
       const [{ yaml }, { names }] = await Promise.all([
         req<{ yaml: string }>({ type: 'config.get' }),
@@ -97,7 +115,7 @@ export function usePanelStore(client: PortClient): PanelStore {
     } catch (e) {
       setNotice(message(e));
     }
-  }, [req]);
+  }, [req, refreshVocabulary]);
 
   const load = useCallback(
     async (id: string) => {
@@ -125,11 +143,12 @@ export function usePanelStore(client: PortClient): PanelStore {
         // The conversation is gone (deleted elsewhere): start fresh.
         current.current = undefined;
         saveCurrent(undefined);
+        openCommands(undefined);
         dispatch({ type: 'clear' });
         setNotice(message(e));
       }
     },
-    [req],
+    [req, openCommands],
   );
 
   const select = useCallback(
@@ -137,10 +156,11 @@ export function usePanelStore(client: PortClient): PanelStore {
       current.current = id;
       saveCurrent(id);
       setNotice(undefined);
+      openCommands(id);
       if (id) void load(id);
       else dispatch({ type: 'clear' });
     },
-    [load],
+    [load, openCommands],
   );
 
   // Start-up: connect, then reopen the conversation that was open.
@@ -193,29 +213,43 @@ export function usePanelStore(client: PortClient): PanelStore {
 
   return useMemo<PanelStore>(() => {
     const id = () => chatRef.current.conversationId;
+    const send = async (text: string): Promise<boolean> => {
+      let ok = false;
+      await guarded(async () => {
+        let conversationId = id();
+        if (!conversationId) {
+          const rec = await req<ConversationRecord>({ type: 'conversations.create' });
+          conversationId = rec.id;
+          current.current = rec.id;
+          saveCurrent(rec.id);
+          commands.adopt(rec.id);
+          dispatch({ type: 'loaded', conversationId: rec.id, items: [], active: false });
+        }
+        await req({ type: 'chat.send', conversationId, text });
+        ok = true;
+        void refreshConversations();
+      });
+      return ok;
+    };
     return {
       link,
       chat,
       conversations,
       setup,
       notice,
-      async send(text) {
-        let ok = false;
-        await guarded(async () => {
-          let conversationId = id();
-          if (!conversationId) {
-            const rec = await req<ConversationRecord>({ type: 'conversations.create' });
-            conversationId = rec.id;
-            current.current = rec.id;
-            saveCurrent(rec.id);
-            dispatch({ type: 'loaded', conversationId: rec.id, items: [], active: false });
-          }
-          await req({ type: 'chat.send', conversationId, text });
-          ok = true;
-          void refreshConversations();
-        });
-        return ok;
+      commands,
+      help,
+      data,
+      fill,
+      fillInput: (text) => setFill((f) => ({ text, n: (f?.n ?? 0) + 1 })),
+      async submit(text) {
+        if ((await commands.classify(text)) === 'chat') return send(text);
+        setNotice(undefined);
+        const items = chatRef.current.items;
+        void commands.run(text, { conversationId: id(), afterSeq: items.length ? items[items.length - 1]!.seq : -1 });
+        return true;
       },
+      send,
       stop: () => guarded(async () => id() && (await req({ type: 'chat.stop', conversationId: id()! }))),
       resume: () => guarded(async () => id() && (await req({ type: 'chat.resume', conversationId: id()! }))),
       retry: () => guarded(async () => id() && (await req({ type: 'chat.retry', conversationId: id()! }))),
@@ -233,7 +267,10 @@ export function usePanelStore(client: PortClient): PanelStore {
         setNotice(undefined);
         dispatch({ type: 'dismiss' });
       },
-      newConversation: () => select(undefined),
+      newConversation: () => {
+        commands.forget(undefined);
+        select(undefined);
+      },
       open: (cid) => select(cid),
       rename: (cid, title) =>
         guarded(async () => {
@@ -244,6 +281,7 @@ export function usePanelStore(client: PortClient): PanelStore {
         guarded(async () => {
           await req({ type: 'conversations.delete', conversationId: cid });
           dropMeta(cid);
+          commands.forget(cid);
           if (cid === id()) select(undefined);
           await refreshConversations();
         }),
@@ -260,5 +298,20 @@ export function usePanelStore(client: PortClient): PanelStore {
           downloadText(file.filename, file.mimeType, file.text);
         }),
     };
-  }, [link, chat, conversations, setup, notice, guarded, req, refreshConversations, refreshSetup, select]);
+  }, [
+    link,
+    chat,
+    conversations,
+    setup,
+    notice,
+    commands,
+    help,
+    data,
+    fill,
+    guarded,
+    req,
+    refreshConversations,
+    refreshSetup,
+    select,
+  ]);
 }

@@ -1,11 +1,14 @@
 /**
  * ChatState → what the message list renders, in order. Pure. Persisted items first (in seq order), then what is
  * still streaming. A function_call and its function_call_output (paired by call_id) make one tool card; the cards
- * of consecutive calls make one group.
+ * of consecutive calls make one group. Command cards (panel-only, see commands.ts) go after the item that was last
+ * when they ran.
  */
+import { outputText } from '../../agent/outputText.ts';
 import type { ResponseItem } from '../../models/events.ts';
 import type { ChatState, ToolStatus, TurnInfo } from './chat.ts';
 import { metadataDuration, resultHandle } from '../lib/format.ts';
+import type { CommandCard } from './commands.ts';
 
 export interface ToolCardModel {
   callId: string;
@@ -24,7 +27,8 @@ export type Entry =
   | { kind: 'assistant'; key: string; text: string; streaming: boolean; turn?: TurnInfo }
   | { kind: 'reasoning'; key: string; text: string; streaming: boolean }
   | { kind: 'tools'; key: string; cards: ToolCardModel[]; turn?: TurnInfo }
-  | { kind: 'note'; key: string; text: string };
+  | { kind: 'note'; key: string; text: string }
+  | { kind: 'command'; key: string; card: CommandCard };
 
 /** The four states of the `run-status` contract, plus the raw status. */
 export type RunStatusView = 'idle' | 'running' | 'error' | 'interrupted';
@@ -71,11 +75,11 @@ function statusFromOutput(output: string): ToolStatus {
   return output.startsWith('Error:') ? 'error' : 'ok';
 }
 
-export function buildEntries(s: ChatState): Entry[] {
+export function buildEntries(s: ChatState, commands: readonly CommandCard[] = []): Entry[] {
   const outputs = new Map<string, string>();
   for (const { item } of s.items) {
     if (item.type === 'function_call_output' && typeof item.call_id === 'string')
-      outputs.set(item.call_id, String(item.output ?? ''));
+      outputs.set(item.call_id, outputText(item.output));
   }
   const pending = new Map(s.pendingCalls.map((c) => [c.callId, c]));
   const entries: Entry[] = [];
@@ -94,7 +98,17 @@ export function buildEntries(s: ChatState): Entry[] {
     } else entries.push({ kind: 'tools', key, cards: [card], ...(turn ? { turn } : {}) });
   };
 
+  // Command cards in the order they ran, each flushed before the first item newer than its afterSeq.
+  let nextCommand = 0;
+  const flushCommands = (beforeSeq: number) => {
+    while (nextCommand < commands.length && commands[nextCommand]!.afterSeq < beforeSeq) {
+      const card = commands[nextCommand++]!;
+      entries.push({ kind: 'command', key: `c${card.id}`, card });
+    }
+  };
+
   for (const { seq, item } of s.items) {
+    flushCommands(seq);
     const id = typeof item.id === 'string' ? item.id : undefined;
     if (id) persistedIds.add(id);
     const turn = id ? s.turns[id] : undefined;
@@ -141,6 +155,8 @@ export function buildEntries(s: ChatState): Entry[] {
       entries.push({ kind: 'note', key: `n${seq}`, text: typeof item.text === 'string' ? item.text : item.type });
     }
   }
+
+  flushCommands(Infinity);
 
   for (const ref of s.liveOrder) {
     if (ref.kind === 'text' && !persistedIds.has(ref.id)) {

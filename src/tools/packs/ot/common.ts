@@ -53,7 +53,7 @@ export interface OtToolSpec<S extends ParamsSchema> {
   parameters: S;
   /** Default true; tools that write (notify, reload) say false and are still never destructive. */
   readOnly?: boolean;
-  isDestructive?: (args: z.output<S>, ctx: ToolContext) => boolean;
+  isDestructive?: (args: z.output<S>, ctx: ToolContext) => boolean | Promise<boolean>;
   examples: string[];
   returns: string;
   /** The span's fields (default: the arguments). */

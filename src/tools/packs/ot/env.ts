@@ -95,6 +95,9 @@ export function resolveDeps(deps: OtDeps) {
     get reload(): (() => Promise<void>) | undefined {
       return deps.reload ?? currentRuntime().reload;
     },
+    get checkDeps(): OtDeps['checkDeps'] {
+      return deps.checkDeps ?? currentRuntime().checkDeps;
+    },
   };
 }
 export type ResolvedDeps = ReturnType<typeof resolveDeps>;

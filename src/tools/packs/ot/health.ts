@@ -9,7 +9,7 @@ import type { OttoConfig } from '../../../config/schema.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 import { otTool } from './common.ts';
 import { DEV_VERSION, type ResolvedDeps } from './env.ts';
-import type { OtEnvironment, ServerStatusSource } from './runtime.ts';
+import type { DepsSummary, OtEnvironment, ServerStatusSource } from './runtime.ts';
 
 export interface HealthReport {
   version: string;
@@ -17,6 +17,8 @@ export interface HealthReport {
   extension_id: string;
   registry: { status: 'ok' | 'empty'; tool_count: number };
   proxy: { status: 'ok' | 'degraded'; server_count: number; servers: Record<string, string> };
+  /** The SDK's check_deps (when the worker provides it): declared dependencies all ok, or the missing ones. */
+  deps?: { status: 'ok' | 'missing'; missing: string[] };
 }
 
 export async function health(
@@ -24,6 +26,7 @@ export async function health(
   registry: ToolRegistry,
   env: OtEnvironment,
   servers: ServerStatusSource,
+  checkDeps?: () => Promise<DepsSummary>,
 ): Promise<HealthReport> {
   const states: Record<string, string> = {};
   let degraded = false;
@@ -39,12 +42,14 @@ export async function health(
     states[name] = shown;
   }
   const count = registry.size;
+  const deps = checkDeps ? await checkDeps().catch(() => undefined) : undefined;
   return {
     version: env.version() ?? DEV_VERSION,
     browser: await env.browser(),
     extension_id: env.extensionId() ?? 'unknown',
     registry: { status: count > 0 ? 'ok' : 'empty', tool_count: count },
     proxy: { status: degraded ? 'degraded' : 'ok', server_count: Object.keys(states).length, servers: states },
+    ...(deps ? { deps: { status: deps.ok ? ('ok' as const) : ('missing' as const), missing: [...deps.missing] } } : {}),
   };
 }
 
@@ -55,7 +60,11 @@ export function healthTool(deps: ResolvedDeps) {
       "Check Otto's health: version, browser and version, extension id, the tool registry (status and tool count) and the MCP proxy servers (connected or disconnected; the proxy is degraded when one is not connected).",
     parameters: z.object({}),
     examples: ['ot.health()'],
-    returns: '{version, browser, extension_id, registry: {status, tool_count}, proxy: {status, server_count, servers}}',
-    run: (_args, ctx) => health(ctx.config, deps.registry(), deps.environment, deps.servers),
+    returns:
+      '{version, browser, extension_id, registry: {status, tool_count}, proxy: {status, server_count, servers}, deps: {status, missing}}',
+    run: (_args, ctx) => {
+      const check = deps.checkDeps;
+      return health(ctx.config, deps.registry(), deps.environment, deps.servers, check && (() => check(ctx)));
+    },
   });
 }

@@ -84,7 +84,7 @@ function* callsOf(program: Program): Generator<Extract<Expr, { kind: 'call' }>> 
  * Whether running `code` may do something destructive. A program that does not parse, or calls an unknown tool, runs
  * nothing (the interpreter checks everything first), so it is not destructive.
  */
-export function programIsDestructive(code: string, registry: ToolRegistry, ctx: ToolContext): boolean {
+export async function programIsDestructive(code: string, registry: ToolRegistry, ctx: ToolContext): Promise<boolean> {
   let program: Program;
   try {
     program = parse(commandSource(code, ctx.config.snippets as SnippetMap).source);
@@ -108,7 +108,8 @@ export function programIsDestructive(code: string, registry: ToolRegistry, ctx: 
       args[a.name] = v;
     }
     const parsed = tool.parameters.safeParse(args);
-    if (!parsed.success || tool.isDestructive(parsed.data, ctx)) return true;
+    // A tool's check may need the page (is this ref a password field?), so it may answer asynchronously.
+    if (!parsed.success || (await tool.isDestructive(parsed.data, ctx))) return true;
   }
   return false;
 }

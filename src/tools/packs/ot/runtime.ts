@@ -5,6 +5,7 @@
  * to defaults that work without a browser.
  */
 import type { ToolRegistry } from '../../ToolRegistry.ts';
+import type { ToolContext } from '../../context.ts';
 import { type ComputeStatsOptions, type SavingInput } from '../../../storage/stats.ts';
 import type { StatsReport } from '../../../results/stats.ts';
 import type { QueryParams, ResultPage } from '../../../results/query.ts';
@@ -43,10 +44,19 @@ export interface OtStores {
   saveFile(name: string, content: string, mime?: string): Promise<FileInfo>;
 }
 
+/** The tool SDK's dependency report as ot.health shows it (src/sdk/deps.ts `checkDeps`). */
+export interface DepsSummary {
+  ok: boolean;
+  /** One line per missing dependency: `<tool>: <kind> <name> — <fix>`. */
+  missing: readonly string[];
+}
+
 export interface OtRuntime {
   /** Re-reads config and secrets, clears caches, rebuilds registry and interceptor, reconnects servers. */
   reload?: () => Promise<void>;
   servers?: ServerStatusSource;
+  /** `check_deps` for ot.health (secrets checked against the calling tool's context). */
+  checkDeps?: (ctx: ToolContext) => Promise<DepsSummary>;
   environment?: OtEnvironment;
   stores?: OtStores;
 }

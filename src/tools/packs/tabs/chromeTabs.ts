@@ -44,3 +44,27 @@ export function originOf(url: string | undefined): string | undefined {
     return undefined;
   }
 }
+
+const CAPTURE_RATE = /MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/;
+const NOT_ALLOWED = /Cannot access|cannot be (?:scripted|captured)|permission|extensions gallery|chrome:\/\//i;
+
+/**
+ * The visible area of a tab's window as a data URL (`chrome.tabs.captureVisibleTab`). Chrome allows two captures a
+ * second: one refused for that is retried once. Pages Chrome keeps from extensions give a clear error.
+ */
+export async function captureVisible(tab: chrome.tabs.Tab, options: chrome.extensionTypes.ImageDetails): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await chrome.tabs.captureVisibleTab(tab.windowId, options);
+    } catch (err) {
+      const message = (err as Error).message ?? String(err);
+      if (CAPTURE_RATE.test(message) && attempt === 0) {
+        await new Promise((r) => setTimeout(r, 600));
+        continue;
+      }
+      if (NOT_ALLOWED.test(message))
+        throw new Error(`Chrome does not let extensions capture this page (${(tab.url ?? '').slice(0, 100)}): ${message}. Open a regular web page and try again.`, { cause: err });
+      throw new Error(`Could not capture tab ${tab.id}: ${message}`, { cause: err });
+    }
+  }
+}

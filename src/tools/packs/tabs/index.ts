@@ -1,12 +1,15 @@
 /**
- * The `tabs` pack: list, open, activate, navigate, history, reload and close browser tabs. Tools act on the run's
- * tab unless given `tab_id`. Closing a tab and navigating to another origin are destructive (they need approval).
+ * The `tabs` pack: list, open, activate, navigate, history, reload, close and screenshot browser tabs. Tools act on
+ * the run's tab unless given `tab_id`. Closing a tab and navigating to another origin are destructive (they need
+ * approval). `tabs.screenshot` returns `{output_parts: [...]}`: the agent sends those content parts (text + image)
+ * as the function_call_output instead of text (src/agent/transcript.ts `outputParts`).
  */
 import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
-import { describeTab, originOf, targetTab, waitForLoad } from './chromeTabs.ts';
+import { captureVisible, describeTab, originOf, targetTab, waitForLoad } from './chromeTabs.ts';
+import { wrapUntrusted } from '../../../content/untrusted.ts';
 
 export const TABS_PACK: PackSpec = {
   name: 'tabs',
@@ -110,6 +113,45 @@ const close = defineTool({
   },
 });
 
+const screenshot = defineTool({
+  pack: 'tabs',
+  name: 'screenshot',
+  description:
+    'Capture what a tab shows on screen (its viewport) and look at it: the image goes to you as an image. ' +
+    'Only the tab showing in its window can be captured (tabs.activate brings one to the front).',
+  parameters: z.object({
+    tab_id: tabId,
+    format: z.enum(['jpeg', 'png']).default('jpeg').describe('jpeg is smaller; png is exact'),
+    quality: z.number().int().min(10).max(100).default(80).describe('JPEG quality'),
+    detail: z.enum(['low', 'high', 'auto']).default('auto').describe('How closely the model looks (low is cheapest)'),
+  }),
+  readOnly: true,
+  examples: ['tabs.screenshot()', "tabs.screenshot(tab_id=12, format='png', detail='high')"],
+  returns: 'A line saying which tab was captured, and the image (an image part of the tool output).',
+  async execute(args, ctx) {
+    const tab = await targetTab(args.tab_id, ctx.tabId);
+    if (!tab.active)
+      throw new Error(
+        `Tab ${tab.id} is not the one showing in its window, and only what is on screen can be captured. Bring it to the front with tabs.activate(tab_id=${tab.id}) first.`,
+      );
+    const dataUrl = await captureVisible(
+      tab,
+      args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality },
+    );
+    const kb = Math.round((dataUrl.length * 3) / 4 / 1024);
+    const facts = `Screenshot of tab ${tab.id} (${args.format}, about ${kb} KB). The page it shows:`;
+    return {
+      output_parts: [
+        {
+          type: 'input_text',
+          text: `${facts}\n${wrapUntrusted(`title: ${tab.title ?? ''}\nurl: ${tab.url ?? tab.pendingUrl ?? ''}`)}`,
+        },
+        { type: 'input_image', image_url: dataUrl, detail: args.detail },
+      ],
+    };
+  },
+});
+
 export const TABS_TOOLS: AnyTool[] = [
   list,
   open,
@@ -119,4 +161,5 @@ export const TABS_TOOLS: AnyTool[] = [
   historyTool('forward', 'Go forward one page in the tab’s history.'),
   historyTool('reload', 'Reload the page.'),
   close,
+  screenshot,
 ] as AnyTool[];

@@ -1,0 +1,114 @@
+/**
+ * Issue 8 e2e: the `web` pack (built only with the SDK) in the real service worker — no DOMParser there, so pages
+ * are parsed by the pack's light parser — against loopback pages: the `pages` fixture and a small article server.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
+import { test, expect, panelRequest } from './support/fixtures.ts';
+import { connectToFakeApi, conversation, send, waitForStatus } from './support/agent.ts';
+
+interface RunReply {
+  ok: boolean;
+  output?: string;
+  error?: { message: string };
+}
+
+const ARTICLE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tide tables explained | Coast Weekly</title></head>
+<body><header class="masthead"><a href="/">Coast Weekly</a> <a href="/subscribe">Subscribe</a></header>
+<main><article><h1>Tide tables explained</h1>
+<p>Tides rise and fall twice a day on most coasts, pulled by the moon and, to a lesser degree, by the sun.</p>
+<p>A tide table lists the times and heights of high and low water for a port, usually for a whole year ahead.</p>
+<h2>Reading one</h2><ul><li>Find your port</li><li>Pick the date</li><li>Read the <a href="/glossary#hw">high water</a> times</li></ul>
+</article></main><footer>© Coast Weekly</footer></body></html>`;
+
+let server: http.Server;
+let origin = '';
+
+test.beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    if (req.url === '/tides') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    if (req.url === '/api/ports')
+      return res.writeHead(200, { 'content-type': 'application/json' }).end('{"ports":["Brest","Dover"]}');
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+test.afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+const run = (panel: Page, text: string) => panelRequest<RunReply>(panel, { type: 'command.run', text });
+
+test('web.fetch reads a loopback page in the worker: the article as Markdown, untrusted-delimited', async ({
+  panel,
+}) => {
+  const r = await run(panel, `web.fetch(url="${origin}/tides")`);
+  expect(r.ok).toBe(true);
+  const out = r.output!;
+  expect(out).toMatch(
+    new RegExp(
+      `^Source: ${origin}/tides \\(text/html, \\d+ characters\\)\\n<external-content-[0-9a-f]{8}>\\n# Tide tables explained\\n`,
+    ),
+  );
+  expect(out).toContain('Tides rise and fall twice a day');
+  expect(out).toContain('## Reading one\n\n- Find your port\n- Pick the date');
+  expect(out).toContain(`[high water](${origin}/glossary#hw)`);
+  expect(out).not.toContain('Subscribe');
+  expect(out).not.toContain('© Coast Weekly');
+
+  const text = (await run(panel, `web.fetch(url="${origin}/tides", format="text", max_chars=40)`)).output!;
+  expect(text).toContain('\nTide tables explained\n\nTides rise and fa\n</external-content-');
+  expect(text).toMatch(/\[Truncated: showing 40 of \d+ characters/);
+  expect((await run(panel, `web.fetch(url="${origin}/api/ports")`)).output).toContain('{"ports":["Brest","Dover"]}');
+});
+
+test('web.fetch on the pages fixture, and errors that say what happened', async ({ panel, pages }) => {
+  expect((await run(panel, `web.fetch(url="${pages.origin}/child.html")`)).output).toContain('I am a child frame.');
+  // A page that tries to talk to Otto is data: its text arrives inside the boundary, its script does not run.
+  const hostile = (await run(panel, `web.fetch(url="${pages.origin}/hostile.html", format="text")`)).output!;
+  expect(hostile).toMatch(
+    /<external-content-[0-9a-f]{8}>\n[\s\S]*This page tries to talk to Otto[\s\S]*\n<\/external-content-[0-9a-f]{8}>$/,
+  );
+  expect(hostile).not.toContain('forgeAll');
+
+  const missing = await run(panel, `web.fetch(url="${origin}/nope")`);
+  expect(missing.error!.message).toContain('HTTP error (404): no such page');
+  const refused = await run(panel, 'web.fetch(url="http://127.0.0.1:9/")');
+  expect(refused.error!.message).toContain('Request failed: Failed to fetch');
+  const scheme = await run(panel, 'web.fetch(url="chrome://settings")');
+  expect(scheme.error!.message).toContain('web.fetch reads http and https URLs only, got: chrome:');
+});
+
+test('web.fetch_many fetches several pages into labelled sections, in order', async ({ panel, pages }) => {
+  const r = await run(
+    panel,
+    `web.fetch_many(urls=[["${origin}/tides", "Tides"], "${pages.origin}/child.html", ["${origin}/nope", "Broken"]], format="text")`,
+  );
+  const sections = r.output!.split(/\n\n(?==== )/);
+  expect(sections.map((s) => s.split('\n')[0])).toEqual([
+    '=== Tides ===',
+    `=== ${pages.origin}/child.html ===`,
+    '=== Broken ===',
+  ]);
+  expect(sections[0]).toContain('Tides rise and fall');
+  expect(sections[1]).toContain('I am a child frame.');
+  expect(sections[2]).toBe('=== Broken ===\nError: HTTP error (404): no such page');
+});
+
+test('the model calls web.fetch through the agent loop', async ({ panel, fakeApi }) => {
+  fakeApi.reset();
+  await connectToFakeApi(panel, fakeApi);
+  fakeApi.script([
+    { match: 'how do tide tables work', calls: [{ name: 'web__fetch', arguments: { url: `${origin}/tides` } }] },
+    { match: 'twice a day', text: 'Tides come twice a day; a tide table lists high and low water.' },
+  ]);
+  const id = await send(panel, 'how do tide tables work? read the page');
+  await waitForStatus(panel, id, 'completed');
+  const items = (await conversation(panel, id)).items.map((i) => i.item);
+  const output = items.find((i) => i.type === 'function_call_output') as unknown as { output: string };
+  expect(output.output).toContain('# Tide tables explained');
+  expect(items.at(-1)).toMatchObject({ type: 'message', role: 'assistant' });
+});

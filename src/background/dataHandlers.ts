@@ -1,0 +1,126 @@
+/**
+ * What the panel's Stats and Files views read: statistics, Otto's files (the `ot.stats` HTML reports, `ot.notify`
+ * topic files) and stored large results — all in IndexedDB, all read here in the worker, which owns the stores.
+ *
+ * Requests (src/shared/messages.ts) and their replies (`data` of the port's `result`):
+ *
+ *   stats.summary {period?, tool?} → StatsSummary   the figures of `ot.stats(period, tool)` (the same `toReport`)
+ *       plus the timeline it charts; `enabled` is config `stats.enabled` (figures recorded so far still show).
+ *       An invalid period is an error with ot.stats' own message.
+ *   files.list → {files: FileInfo[], topics: TopicFile[]}      files newest first, without content; the configured
+ *       `notify.topics` with the stored name of their file and whether it exists yet
+ *   files.get {name} → FileRecord                              one file with its content (redacted), or an error
+ *   files.delete {name} → {deleted: boolean}
+ *   results.list → ResultSummary[]                             stored large results, newest first
+ *   results.get {handle, maxChars?} → StoredResultText         the stored text (cut to maxChars when given), or
+ *       the store's own `Result not found: <h>` / `Result expired: <h>` error
+ *   results.delete {handle} → {deleted: boolean}
+ */
+import type { Handlers } from './panelPort.ts';
+import type { Settings } from './settings.ts';
+import { statsStore, type StatsStore } from '../storage/stats.ts';
+import { fileStore, type FileInfo, type FileStore } from '../storage/files.ts';
+import { resultStore, type ResultStore, type ResultSummary } from '../storage/results.ts';
+import type { FileRecord } from '../storage/resultRecords.ts';
+import { toReport, type StatsReport, type TimelineBucket } from '../results/stats.ts';
+import { topicFileName } from '../tools/packs/ot/notify.ts';
+
+export interface StatsSummary {
+  /** config `stats.enabled`: when false nothing new is recorded. */
+  enabled: boolean;
+  report: StatsReport;
+  /** Calls per bucket over the window (dense), for the chart. */
+  timeline: TimelineBucket[];
+  bucketMs: number;
+}
+
+export interface TopicFile {
+  pattern: string;
+  /** The stored (flat) file name. */
+  file: string;
+  exists: boolean;
+}
+
+export interface FilesListReply {
+  files: FileInfo[];
+  topics: TopicFile[];
+}
+
+export interface StoredResultText {
+  handle: string;
+  text: string;
+  /** Characters of the whole stored text. */
+  totalChars: number;
+  truncated: boolean;
+}
+
+export interface DataHandlerDeps {
+  settings: () => Promise<Settings>;
+  /** Applied to file contents bound for the panel (secret values, key-shaped text). */
+  redact: (text: string) => string;
+  stats?: () => StatsStore;
+  files?: () => FileStore;
+  results?: () => ResultStore;
+}
+
+type DataHandlers = Pick<
+  Handlers,
+  'stats.summary' | 'files.list' | 'files.get' | 'files.delete' | 'results.list' | 'results.get' | 'results.delete'
+>;
+
+export function dataHandlers(deps: DataHandlerDeps): DataHandlers {
+  const stats = deps.stats ?? statsStore;
+  const files = deps.files ?? fileStore;
+  const results = deps.results ?? resultStore;
+
+  return {
+    async 'stats.summary'(req): Promise<StatsSummary> {
+      const { config } = await deps.settings();
+      const agg = await stats().aggregate({
+        ...(req.period ? { period: req.period } : {}),
+        ...(req.tool ? { tool: req.tool } : {}),
+      });
+      return { enabled: config.stats.enabled, report: toReport(agg), timeline: agg.timeline, bucketMs: agg.bucketMs };
+    },
+
+    async 'files.list'(): Promise<FilesListReply> {
+      const [{ config }, list] = await Promise.all([deps.settings(), files().list()]);
+      const names = new Set(list.map((f) => f.name));
+      const topics = config.notify.topics.map((t) => {
+        const file = topicFileName(t.file);
+        return { pattern: t.pattern, file, exists: names.has(file) };
+      });
+      return { files: list, topics };
+    },
+
+    async 'files.get'(req): Promise<FileRecord> {
+      const file = await files().get(req.name);
+      if (!file) throw new Error(`File not found: ${req.name}`);
+      const content = deps.redact(file.content);
+      return { ...file, content, size: content.length };
+    },
+
+    async 'files.delete'(req) {
+      return { deleted: await files().delete(req.name) };
+    },
+
+    async 'results.list'(): Promise<ResultSummary[]> {
+      return results().list();
+    },
+
+    async 'results.get'(req): Promise<StoredResultText> {
+      const text = await results().text(req.handle);
+      const cut = req.maxChars !== undefined && text.length > req.maxChars;
+      return {
+        handle: req.handle,
+        text: cut ? text.slice(0, req.maxChars) : text,
+        totalChars: text.length,
+        truncated: cut,
+      };
+    },
+
+    async 'results.delete'(req) {
+      return { deleted: await results().delete(req.handle) };
+    },
+  };
+}

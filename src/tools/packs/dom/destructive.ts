@@ -1,0 +1,175 @@
+/**
+ * Which dom calls need the user's approval, decided per call (`isDestructive(args, ctx)`) — see README.md here.
+ *
+ * Decisions that only depend on the arguments are made at once (`submit: true`). The rest ask the page what the
+ * target is, with the existing `dom.query` request: run a CSS selector that describes the dangerous kind of element
+ * (password fields, submit buttons, links to another origin, fields inside a form) in the target's frame and see
+ * whether the target's ref is among the matches. Refs are stable per element, so the element the query names is the
+ * element the action will reach. No new content-script request, no snapshot side effects (query does not mark
+ * elements as seen).
+ *
+ * When the page cannot answer because the action itself will fail the same way (restricted page, tab gone, stale
+ * ref, no content script in a frame), the call is not flagged: the action then fails with that error. Any other
+ * failure propagates, and the agent counts an error as "ask".
+ */
+import type { PageApi } from './page.ts';
+import { tabUrlOf } from './page.ts';
+
+export interface Target {
+  ref?: string | undefined;
+  selector?: string | undefined;
+}
+
+/** What dom.type reaches (the control itself, or a label wrapping it) when it types a password. */
+export const PASSWORD_FIELDS =
+  'input[type="password"], input[autocomplete$="password" i], label:has(input[type="password"])';
+
+/** Controls whose (left) click submits a form. */
+export const SUBMIT_CONTROLS = [
+  'form button:not([type="button"]):not([type="reset"]):not([type="menu"])',
+  'form input[type="submit"]',
+  'form input[type="image"]',
+  'button[form]:not([type="button"]):not([type="reset"]):not([type="menu"])',
+  'input[type="submit"][form]',
+  'input[type="image"][form]',
+].join(', ');
+
+/** Fields in which Enter submits the form (implicit submission). */
+export const ENTER_SUBMITS = [
+  'form input:not([type="button"]):not([type="reset"]):not([type="hidden"]):not([type="file"])',
+  'input[form]:not([type="button"]):not([type="reset"]):not([type="hidden"]):not([type="file"])',
+].join(', ');
+
+/** With Control/Meta, Enter submits from a textarea on many sites (comment boxes). */
+export const CTRL_ENTER_SUBMITS = 'form textarea, textarea[form]';
+
+/** A CSS string literal. */
+function cssString(s: string): string {
+  return `"${s.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ')}"`;
+}
+
+/**
+ * Links whose href is absolute and points to another origin than `origin` (relative links stay on the page's own
+ * origin). Without a known origin (file:, about:blank) every absolute web link counts.
+ */
+export function crossOriginLinks(origin: string | undefined): string {
+  let host: string | undefined;
+  try {
+    host = origin ? new URL(origin).host : undefined;
+  } catch {
+    host = undefined;
+  }
+  const notSame = (base: string) =>
+    ['/', '?', '#'].map((c) => `:not([href^=${cssString(base + c)} i])`).join('') + `:not([href=${cssString(base)} i])`;
+  const parts: string[] = [];
+  for (const tag of ['a', 'area']) {
+    for (const scheme of ['http:', 'https:'])
+      parts.push(`${tag}[href^=${cssString(scheme)} i]${origin && origin !== 'null' ? notSame(origin) : ''}`);
+    parts.push(`${tag}[href^="//"]${host ? notSame(`//${host}`) : ''}`);
+  }
+  return parts.join(', ');
+}
+
+const ACTION_WILL_FAIL = new Set(['restricted', 'gone', 'stale-ref', 'no-receiver', 'action']);
+
+/** Runs a page probe; failures that the action would hit as well count as "not destructive". */
+async function probe(fn: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return await fn();
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && ACTION_WILL_FAIL.has(code)) return false;
+    if (/Invalid CSS selector/i.test((e as Error).message ?? '')) return false;
+    throw e;
+  }
+}
+
+/** The ref (and frame) the action will reach: the given ref, or the first visible match of the selector. */
+async function targetRef(
+  page: PageApi,
+  tabId: number,
+  target: Target,
+): Promise<{ ref: string; frameId: number } | undefined> {
+  if (target.ref) return { ref: target.ref, frameId: page.frameOfRef(target.ref) };
+  if (!target.selector) return undefined;
+  const q = await page.query(tabId, target.selector, { frameId: 0, limit: 50 });
+  const m = q.matches.find((x) => x.visible) ?? q.matches[0];
+  return m ? { ref: m.ref, frameId: 0 } : undefined;
+}
+
+/** Whether the target is one of the elements `selector` matches (in the target's frame). */
+export async function targetMatches(page: PageApi, tabId: number, target: Target, selector: string): Promise<boolean> {
+  return probe(async () => {
+    const t = await targetRef(page, tabId, target);
+    if (!t) return false;
+    const q = await page.query(tabId, selector, { frameId: t.frameId, limit: 500 });
+    if (q.matches.some((m) => m.ref === t.ref)) return true;
+    // More matches than one query returns: the target may be among the rest, so ask.
+    return q.total > q.matches.length;
+  });
+}
+
+export function isPasswordField(page: PageApi, tabId: number, target: Target): Promise<boolean> {
+  return targetMatches(page, tabId, target, PASSWORD_FIELDS);
+}
+
+/** A click that submits a form or follows a link to another origin. */
+export async function clickIsDestructive(
+  page: PageApi,
+  tabId: number,
+  target: Target,
+  button: 'left' | 'right' | 'middle',
+): Promise<boolean> {
+  if (button === 'right') return false; // a context menu neither submits nor navigates
+  let origin: string | undefined;
+  try {
+    const url = await tabUrlOf(page, tabId);
+    origin = url ? new URL(url).origin : undefined;
+  } catch {
+    origin = undefined; // unknown: every absolute link counts as another origin
+  }
+  const links = crossOriginLinks(origin);
+  const selector = button === 'left' ? `${SUBMIT_CONTROLS}, ${links}` : links;
+  return targetMatches(page, tabId, target, selector);
+}
+
+/** The key of a combination (`Control+Enter` → `Enter`) and whether Control/Meta is held. */
+export function splitKey(key: string): { key: string; ctrlOrMeta: boolean } {
+  const parts = key.split('+');
+  const last = key.endsWith('++') || key === '+' ? '+' : (parts.pop() ?? key);
+  const mods = parts.map((p) => p.toLowerCase());
+  return {
+    key: last,
+    ctrlOrMeta: mods.some((m) => ['control', 'ctrl', 'meta', 'cmd', 'command', 'controlormeta'].includes(m)),
+  };
+}
+
+/**
+ * Enter in a form field, or Enter/Space on a submit button, submits the form. Without a target the key goes to
+ * the focused element, which the page cannot reliably name (`:focus` does not match while the side panel has
+ * focus): Enter then counts as a submit — give a ref to avoid the question.
+ */
+export async function pressIsDestructive(page: PageApi, tabId: number, target: Target, key: string): Promise<boolean> {
+  const k = splitKey(key);
+  const enter = k.key === 'Enter';
+  const space = k.key === ' ' || k.key === 'Space' || k.key === 'Spacebar';
+  if (!enter && !space) return false;
+  if (!target.ref && !target.selector) return enter;
+  const selectors = [SUBMIT_CONTROLS];
+  if (enter) selectors.push(ENTER_SUBMITS);
+  if (enter && k.ctrlOrMeta) selectors.push(CTRL_ENTER_SUBMITS);
+  return targetMatches(page, tabId, target, selectors.join(', '));
+}
+
+/** Fields of dom.fill_form that type into a password field (checkbox values never do). */
+export async function fillFormTypesPassword(
+  page: PageApi,
+  tabId: number,
+  fields: readonly (Target & { value: unknown })[],
+): Promise<boolean> {
+  for (const f of fields) {
+    if (typeof f.value !== 'string') continue;
+    if (await isPasswordField(page, tabId, f)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,112 @@
+/**
+ * `web.fetch(url, format, max_chars)`: one page over HTTP from the worker, built only with the SDK — `safeRequest`
+ * for the request and its error messages, `requires(hostOf('url'))` for the host permission (a site Otto may not
+ * read fails with a message naming the permission, not an opaque network error). HTML is reduced to its article
+ * (extract.ts) as Markdown or text, or returned raw; JSON, XML and plain text come back as they are; binary content
+ * is summarised. The page text is delimited as untrusted. Output longer than config `output.max_inline_size` is
+ * kept in the result store by the tool host, and the model pages through it with `ot.result`.
+ */
+import { z } from '../../../shared/zod.ts';
+import { defineTool } from '../../defineTool.ts';
+import type { ToolContext } from '../../context.ts';
+import { wrapUntrusted } from '../../../content/untrusted.ts';
+import { hostOf, requires, safeRequest, type FullResponse } from '../../../sdk/index.ts';
+import { extractArticle } from './extract.ts';
+
+export const FORMATS = ['markdown', 'text', 'html'] as const;
+export type FetchFormat = (typeof FORMATS)[number];
+export const DEFAULT_MAX_CHARS = 100_000;
+export const FETCH_TIMEOUT_MS = 30_000;
+/** Bytes read at most per page (a 5 MB HTML page is already far beyond any article). */
+export const FETCH_MAX_BYTES = 5 * 1024 * 1024;
+
+const ACCEPT =
+  'text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.9,application/xml;q=0.8,*/*;q=0.5';
+
+export const fetchParameters = z.object({
+  url: z.string().min(1).describe('The page to fetch: an http or https URL'),
+  format: z
+    .enum(FORMATS)
+    .default('markdown')
+    .describe(
+      '"markdown" = the article as Markdown (default), "text" = the article as plain text, "html" = the raw HTML',
+    ),
+  max_chars: z
+    .int()
+    .min(1)
+    .max(2_000_000)
+    .default(DEFAULT_MAX_CHARS)
+    .describe('Cut the content after this many characters'),
+});
+
+export type FetchArgs = z.output<typeof fetchParameters>;
+
+/** Checks the URL before anything is fetched: http(s) only, and well-formed. */
+export function checkUrl(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`Invalid URL: ${url} (give an absolute http or https URL)`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`web.fetch reads http and https URLs only, got: ${u.protocol}`);
+  return u;
+}
+
+function isHtml(contentType: string, text: string): boolean {
+  if (/html/i.test(contentType)) return true;
+  return !contentType && /^\s*(<!doctype html|<html)/i.test(text);
+}
+
+/** The page as the requested format, cut to `max`, with a first line naming the source. */
+export function renderPage(res: FullResponse, format: FetchFormat, max: number): string {
+  const type = res.contentType.split(';')[0]!.trim() || 'unknown type';
+  if (res.binary) return `Source: ${res.url}\n[Binary content: ${type}, ${res.bytes} bytes]`;
+  const raw = res.text ?? '';
+  let body: string;
+  if (format !== 'html' && isHtml(res.contentType, raw)) {
+    const article = extractArticle(raw, res.url);
+    body = format === 'text' ? article.text : article.markdown;
+  } else body = raw;
+  const total = body.length;
+  const cut = total > max ? body.slice(0, max) : body;
+  const head = `Source: ${res.url} (${type}, ${total} characters${res.truncated ? `, page cut at ${FETCH_MAX_BYTES} bytes` : ''})`;
+  const more =
+    total > max
+      ? `\n[Truncated: showing ${max} of ${total} characters. Fetch again with a larger max_chars to read further.]`
+      : '';
+  return `${head}\n${wrapUntrusted(cut || '(empty page)')}${more}`;
+}
+
+export async function fetchPage(args: FetchArgs, ctx: Pick<ToolContext, 'signal'>): Promise<string> {
+  const url = checkUrl(args.url);
+  const [ok, data] = await safeRequest<FullResponse>(url.href, {
+    parse: 'full',
+    timeout: FETCH_TIMEOUT_MS,
+    maxBytes: FETCH_MAX_BYTES,
+    signal: ctx.signal,
+    headers: { Accept: ACCEPT },
+    credentials: 'omit',
+    redirect: 'follow',
+  });
+  if (!ok) throw new Error(data);
+  return renderPage(data, args.format, args.max_chars);
+}
+
+export const webFetch = requires(hostOf('url'))(
+  defineTool({
+    pack: 'web',
+    name: 'fetch',
+    description:
+      'Fetch a web page by URL and return its main content: the article as Markdown (default), as plain text, or the raw HTML. JSON, XML and plain text are returned as they are; binary files are only described.\nNeeds Otto to have host permission for the site. Long pages are stored; page through them with ot.result.',
+    parameters: fetchParameters,
+    readOnly: true,
+    examples: [
+      'web.fetch(url="https://example.com/article")',
+      'web.fetch(url="https://example.com", format="text", max_chars=5000)',
+    ],
+    returns: 'A "Source: <final URL> (<type>, <n> characters)" line, then the content between untrusted-content tags',
+    execute: (args, ctx) => fetchPage(args, ctx),
+  }),
+);
