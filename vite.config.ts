@@ -1,10 +1,24 @@
 import { defineConfig } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
+import { fileURLToPath } from 'node:url';
 import manifest from './manifest.json' with { type: 'json' };
 
 // One build for every entry of the extension; CRXJS reads the manifest and bundles what it names.
 export default defineConfig({
-  plugins: [crx({ manifest })],
+  plugins: [
+    {
+      // The MCP SDK imports its Ajv validator eagerly; Otto never uses it (Ajv needs eval). See src/mcp/ajvStub.ts.
+      name: 'otto-stub-mcp-ajv',
+      enforce: 'pre',
+      resolveId(source, importer) {
+        if (/ajv-provider\.js$/.test(source) && importer?.includes('@modelcontextprotocol')) {
+          return fileURLToPath(new URL('./src/mcp/ajvStub.ts', import.meta.url));
+        }
+        return null;
+      },
+    },
+    crx({ manifest }),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
