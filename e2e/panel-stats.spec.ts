@@ -104,6 +104,9 @@ test('ot.stats(output="report.html") as a command: Files lists it, Open shows th
   await type(panel, 'ot.stats(output="report.html")');
   const card = panel.getByTestId('command-card');
   await expect(card).toHaveAttribute('data-status', 'ok');
+  // With many recorded tools (other specs share this profile) the output is clipped: open it in full.
+  const showAll = card.getByRole('button', { name: /^Show all/ });
+  if (await showAll.count()) await showAll.click();
   await expect(card.getByTestId('command-output')).toContainText('html_report: report.html');
   expect(fakeApi.requests).toHaveLength(0);
 
