@@ -37,7 +37,7 @@ import { DEFAULT_CONFIG } from '../config/schema.ts';
 import { log } from '../shared/log.ts';
 import { db } from '../storage/db.ts';
 import { ResultStore, configureResultStore, queryResult, storeIfLarge, sweepExpired } from '../storage/results.ts';
-import { StatsStore, configureStats, recordModelRequest, recordSaving, toolCallRecorder } from '../storage/stats.ts';
+import { StatsStore, configureStats, recordModelRequest, recordSaving, statsStore, toolCallRecorder } from '../storage/stats.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
 const startedAt = Date.now();
@@ -167,5 +167,5 @@ watchSettings(() => void refreshTools());
 // A handle for DevTools and the e2e suite; it exposes nothing a page can reach.
 Object.assign(globalThis, {
   otto: { version: VERSION, startedAt, traffic, storage: { getMeta, putMeta },
-    results: { store: storeIfLarge, query: queryResult, sweep: sweepExpired }, seed: seedSettings, runner, log, registry: () => registry },
+    results: { store: storeIfLarge, query: queryResult, sweep: sweepExpired }, stats: statsStore, seed: seedSettings, runner, log, registry: () => registry },
 });
