@@ -1,6 +1,9 @@
 /** Settings requests shared by the options page, the panel's settings view and the setup card. */
 import type { PortClient } from '../shared/portClient.ts';
 import { patchYaml, type YamlEdit } from './configEdit.ts';
+import type { ServerStatus, ServerTestResult } from '../mcp/manager.ts';
+
+export type { ServerStatus, ServerTestResult };
 
 export const BASE_URL_PRESETS = [
   { label: 'OpenAI', url: 'https://api.openai.com/v1' },
@@ -59,4 +62,40 @@ export function testConnection(
   opts: { baseUrl?: string; model?: string; apiKey?: string },
 ): Promise<ConnectionTestResult> {
   return client.request<ConnectionTestResult>({ type: 'settings.test', ...opts });
+}
+
+// ---- MCP servers (worker side: background/mcp.ts). Header values go worker-ward only; replies carry names. ----
+
+export interface ServerChange {
+  name: string;
+  url?: string;
+  headers?: Record<string, string>;
+  timeout?: number;
+  enabled?: boolean;
+}
+
+export async function listServers(client: PortClient): Promise<ServerStatus[]> {
+  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.list' })).servers;
+}
+
+/** A throw-away connection: a configured server by name, or a URL before it is added. Nothing is saved. */
+export function testServer(
+  client: PortClient,
+  target: { name: string } | { url: string; name?: string; headers?: Record<string, string>; timeout?: number },
+): Promise<ServerTestResult> {
+  return client.request<ServerTestResult>({ type: 'servers.test', ...target });
+}
+
+/** Adds or edits `servers.<name>` in the stored YAML (comments kept) and applies it. */
+export async function setServer(client: PortClient, change: ServerChange): Promise<ServerStatus[]> {
+  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.set', ...change })).servers;
+}
+
+export async function removeServer(client: PortClient, name: string): Promise<ServerStatus[]> {
+  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.remove', name })).servers;
+}
+
+export async function reconnectServer(client: PortClient, name?: string): Promise<ServerStatus[]> {
+  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.reconnect', ...(name ? { name } : {}) }))
+    .servers;
 }
