@@ -80,6 +80,13 @@ async function statsTiming(sw: Worker): Promise<number> {
 
 /** Largest gap (ms) between text deltas the panel receives for one streamed reply, optionally storing a big result meanwhile. */
 async function streamGap(panel: Page, sw: Worker, storeMb: number): Promise<number> {
+  // The big output exists before the stream starts (as a tool's output would): only storing it is measured.
+  if (storeMb) {
+    await sw.evaluate((mb) => {
+      const line = 'x'.repeat(99);
+      (globalThis as unknown as { __big?: string }).__big = Array.from({ length: (mb * 1024 * 1024) / 100 }, () => line).join('\n');
+    }, storeMb);
+  }
   const gaps = panel.evaluate(
     ([tag]) =>
       new Promise<number>((resolve) => {
@@ -104,12 +111,11 @@ async function streamGap(panel: Page, sw: Worker, storeMb: number): Promise<numb
   );
   if (storeMb) {
     await panel.waitForTimeout(300); // the stream is under way
-    await sw.evaluate(async (mb) => {
-      const o = (globalThis as unknown as OttoHandle).otto;
-      const line = 'x'.repeat(99);
-      const text = Array.from({ length: (mb * 1024 * 1024) / 100 }, () => line).join('\n');
-      await o.results.store(text, { max_inline_size: 1000, result_ttl: 600 });
-    }, storeMb);
+    await sw.evaluate(async () => {
+      const g = globalThis as unknown as OttoHandle & { __big?: string };
+      await g.otto.results.store(g.__big!, { max_inline_size: 1000, result_ttl: 600 });
+      delete g.__big;
+    });
   }
   return gaps;
 }
