@@ -2,6 +2,7 @@
  * Timers, abort helpers and the keep-alive, injectable so tests control time.
  */
 
+import { raceAbort as raceSignal } from '../shared/raceAbort.ts';
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
@@ -28,24 +29,7 @@ export class AbortedError extends Error {
 
 /** Settles like `promise`, or rejects with AbortedError as soon as `signal` aborts (a tool ignoring its signal cannot hold the run). */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(new AbortedError());
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new AbortedError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
+  return raceSignal(promise, signal, () => new AbortedError());
 }
 
 /** Iterates `source`, stopping with AbortedError the moment `signal` aborts, even if the source ignores it. */

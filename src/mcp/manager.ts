@@ -16,6 +16,7 @@
  * A dropped connection is noticed either by a failing call or by the transport reporting trouble, which is then
  * confirmed with a ping before the server is declared disconnected.
  */
+import { raceAbort } from '../shared/raceAbort.ts';
 import type { OttoConfig } from '../config/schema.ts';
 import { log as sharedLog, type Logger } from '../shared/log.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
@@ -137,22 +138,7 @@ const toolsKey = (tools: readonly McpToolInfo[]): string =>
   JSON.stringify(tools.map((t) => [t.name, t.description, t.inputSchema, t.annotations?.readOnlyHint, t.title]));
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e as Error);
-      },
-    );
-  });
+  return signal ? raceAbort(promise, signal) : promise;
 }
 
 export class McpManager {

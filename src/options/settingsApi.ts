@@ -1,4 +1,5 @@
 /** Settings requests shared by the options page, the panel's settings view and the setup card. */
+import type { ConnectionTestResult } from '../background/settingsHandlers.ts';
 import type { PortClient } from '../shared/portClient.ts';
 import { patchYaml, type YamlEdit } from './configEdit.ts';
 import type { ServerStatus, ServerTestResult } from '../mcp/manager.ts';
@@ -24,14 +25,7 @@ export const MODEL_SUGGESTIONS = [
   'llama3.1:8b',
 ];
 
-export interface ConnectionTestResult {
-  ok: boolean;
-  message: string;
-  kind?: string;
-  status?: number;
-  model?: string;
-  latencyMs?: number;
-}
+export type { ConnectionTestResult } from '../background/settingsHandlers.ts';
 
 export async function loadYaml(client: PortClient): Promise<{ yaml: string; problem?: string }> {
   return client.request<{ yaml: string; problem?: string }>({ type: 'config.get' });
