@@ -64,7 +64,9 @@ function checkTranscript(view: ConversationView, expected: { user: string; calls
   expect(seqs).toEqual(seqs.map((_, k) => k)); // contiguous, no gaps or duplicates
   const calls = items.filter((i) => i.type === 'function_call');
   const outputs = items.filter((i) => i.type === 'function_call_output');
-  expect(calls.map((c) => c.name)).toEqual(expected.calls);
+  // On a mismatch the whole transcript is the evidence: print it with the failure.
+  const dump = JSON.stringify(view.items.map((i) => ({ seq: i.seq, ...i.item, content: undefined, encrypted_content: undefined })));
+  expect(calls.map((c) => c.name), dump).toEqual(expected.calls);
   expect(new Set(calls.map((c) => c.call_id)).size).toBe(calls.length);
   expect(outputs.map((o) => o.call_id)).toEqual(calls.map((c) => c.call_id));
   const users = items.filter((i) => i.type === 'message' && i.role === 'user');

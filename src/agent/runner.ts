@@ -14,7 +14,7 @@ import type { SitePermissions } from '../storage/sitePermissions.ts';
 import { emptyUsage, type RunError, type RunState } from '../storage/runRecords.ts';
 import type { AgentEvent, AgentEventListener } from './events.ts';
 import type { AgentToolHost } from './toolHost.ts';
-import { userMessage } from './transcript.ts';
+import { isLocalItem, userMessage } from './transcript.ts';
 import { KeepAlive, defaultKeepAlivePing, defaultTimers, type Timers } from './timing.ts';
 import { RunSession, type AgentConfigView, type RunnerDeps } from './session.ts';
 import { modelTurn } from './turn.ts';
@@ -197,6 +197,11 @@ export class AgentRunner {
         return state;
       }
       if (state.status === 'idle' || state.status === 'completed') return state;
+      // An answer was saved but the run not marked finished (a worker that died in between, before the answer and
+      // the end were one write): the run is over — asking the model again would continue past its own answer.
+      if (state.phase === 'model' && state.responseStartSeq === undefined && (await this.#endsWithAnswer(conversationId))) {
+        return finishRun(session, 'completed', (await this.#config()).agent.max_turns);
+      }
       if (state.phase === 'model' && state.responseStartSeq !== undefined) {
         await session.truncate(state.responseStartSeq, 'resume');
       }
@@ -325,6 +330,13 @@ export class AgentRunner {
         return session.state;
       }
     }
+  }
+
+  /** True when the transcript's last item sent to the model is the model's own message (its final answer). */
+  async #endsWithAnswer(conversationId: string): Promise<boolean> {
+    const records = await this.#deps.store.transcript(conversationId);
+    const last = [...records].reverse().find((r) => !isLocalItem(r.item as { type: unknown }));
+    return !!last && last.item.type === 'message' && last.item.role === 'assistant';
   }
 
   // ---- bookkeeping -----------------------------------------------------------------------------------------------

@@ -105,6 +105,12 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
     s.responseStartSeq = undefined;
     addUsage(s, done.usage);
     s.phase = calls.length ? 'tools' : 'model';
+    // A reply with no calls is the answer: the run ends in this same write, so a worker dying right after it cannot
+    // leave a finished run looking like one about to ask the model again.
+    if (!calls.length) {
+      s.status = 'completed';
+      s.stopReason = 'completed';
+    }
     s.pendingCalls = calls.map((c) => {
       const info = session.lookup(c.name);
       return {

@@ -199,4 +199,45 @@ describe('resume after the worker died', () => {
     expect(host.count('page.read')).toBe(0);
     expectValidTranscript(await h.items());
   });
+
+  it('a worker dying between the final answer and the end of the run: resume finishes it, without asking the model again', async () => {
+    // Found by the e2e reliability suite: the answer was saved, the run still marked running (as older builds left it).
+    const h = await setup();
+    const id = h.conversationId;
+    await h.store.append(id, [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'q' }] },
+      { type: 'message', role: 'assistant', id: 'msg_1', status: 'completed', content: [{ type: 'output_text', text: 'The answer.' }] },
+    ]);
+    await h.store.putRun({
+      conversationId: id,
+      runId: 'r',
+      status: 'interrupted',
+      phase: 'model',
+      turn: 1,
+      pendingCalls: [],
+      usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, responses: 1 },
+      startedAt: 1,
+      updatedAt: 1,
+      heartbeatAt: 1,
+    });
+    const { runner, model } = restart(h, [say('a second answer nobody asked for')]);
+    const state = await runner.resume(id);
+    expect(state.status).toBe('completed');
+    expect(state.stopReason).toBe('completed');
+    expect(model.requests).toHaveLength(0);
+    expect((await h.items()).map((i) => i.type)).toEqual(['message', 'message']);
+  });
+
+  it('the final answer and the end of the run are one write, so there is no window for a crash between them', async () => {
+    const h = await setup({ turns: [say('The answer.')] });
+    const snapshots: { turn: number; status: string }[] = [];
+    const append = h.store.append.bind(h.store);
+    h.store.append = (cid, items, opts = {}) => {
+      if (opts.run) snapshots.push({ turn: opts.run.turn, status: opts.run.status });
+      return append(cid, items, opts);
+    };
+    await h.runner.send(h.conversationId, 'q');
+    // The first state written after the response completed (turn 1) already says the run is over.
+    expect(snapshots.find((s) => s.turn === 1)?.status).toBe('completed');
+  });
 });
