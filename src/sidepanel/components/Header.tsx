@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Link } from '../state/store.ts';
-import { Icon } from './Icon.tsx';
+import { Icon, type IconName } from './Icon.tsx';
 
 export type PanelView = 'chat' | 'settings' | 'help' | 'data';
 
@@ -62,6 +62,33 @@ export interface HeaderProps {
   onSettings(): void;
 }
 
+/** A header button that opens a view of the panel and, pressed again, goes back to the chat. */
+function ViewToggle(t: {
+  open: boolean;
+  /** [closed, open] */
+  label: [string, string];
+  title: [string, string];
+  testId: string;
+  icon: IconName;
+  openIcon?: IconName;
+  onClick(): void;
+}) {
+  const k = t.open ? 1 : 0;
+  return (
+    <button
+      type="button"
+      class="icon"
+      aria-label={t.label[k]}
+      title={t.title[k]}
+      aria-pressed={t.open}
+      data-testid={t.testId}
+      onClick={t.onClick}
+    >
+      <Icon name={t.open && t.openIcon ? t.openIcon : t.icon} />
+    </button>
+  );
+}
+
 export function Header(p: HeaderProps) {
   const linkText =
     p.link.state === 'ready'
@@ -96,39 +123,31 @@ export function Header(p: HeaderProps) {
         <Icon name="plus" />
       </button>
       {p.canExport && <ExportMenu onExport={p.onExport} />}
-      <button
-        type="button"
-        class="icon"
-        aria-label={p.view === 'help' ? 'Close help' : 'Help and tools'}
-        title={p.view === 'help' ? 'Back to chat' : 'Help: packs, tools, examples'}
-        aria-pressed={p.view === 'help'}
-        data-testid="open-help"
+      <ViewToggle
+        open={p.view === 'help'}
+        label={['Help and tools', 'Close help']}
+        title={['Help: packs, tools, examples', 'Back to chat']}
+        testId="open-help"
+        icon="help"
         onClick={p.onHelp}
-      >
-        <Icon name="help" />
-      </button>
-      <button
-        type="button"
-        class="icon"
-        aria-label={p.view === 'data' ? 'Close stats and files' : 'Stats and files'}
-        title={p.view === 'data' ? 'Back to chat' : 'Stats and files'}
-        aria-pressed={p.view === 'data'}
-        data-testid="open-stats"
+      />
+      <ViewToggle
+        open={p.view === 'data'}
+        label={['Stats and files', 'Close stats and files']}
+        title={['Stats and files', 'Back to chat']}
+        testId="open-stats"
+        icon="chart"
         onClick={p.onData}
-      >
-        <Icon name="chart" />
-      </button>
-      <button
-        type="button"
-        class="icon"
-        aria-label={p.view === 'settings' ? 'Back to chat' : 'Settings'}
-        title={p.view === 'settings' ? 'Back to chat' : 'Settings'}
-        aria-pressed={p.view === 'settings'}
-        data-testid="open-settings"
+      />
+      <ViewToggle
+        open={p.view === 'settings'}
+        label={['Settings', 'Back to chat']}
+        title={['Settings', 'Back to chat']}
+        testId="open-settings"
+        icon="gear"
+        openIcon="close"
         onClick={p.onSettings}
-      >
-        <Icon name={p.view === 'settings' ? 'close' : 'gear'} />
-      </button>
+      />
     </header>
   );
 }
