@@ -25,7 +25,35 @@ export default tseslint.config(
   {
     // zod must be imported through src/shared/zod.ts, which sets jitless mode first.
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/shared/zod.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'zod', message: "Import { z } from 'src/shared/zod.ts' (jitless, no eval)." }] }] },
+    ignores: ['src/shared/zod.ts', 'src/shared/zodMini.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', message: "Import { z } from 'src/shared/zod.ts' (jitless, no eval)." },
+            { name: 'zod/mini', message: "Import { z } from 'src/shared/zodMini.ts' (jitless, no eval)." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The content script runs in every frame of every page: it must not pull in the classic zod API (~90 KB).
+    files: ['src/content/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'The content script uses zod/mini through src/shared/zodMini.ts.' }],
+          patterns: [
+            {
+              group: ['**/shared/zod.ts', '**/shared/messages.ts'],
+              message: 'Classic zod in the content script: use src/shared/zodMini.ts and src/shared/parseMessage.ts.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -1,20 +1,35 @@
 import { defineConfig } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import manifest from './manifest.json' with { type: 'json' };
+
+/** Imports replaced at build time: `source` as written in the library, `importer` the library's own files. */
+const LIBRARY_STUBS = [
+  // Ajv compiles with `new Function` (forbidden in MV3); Otto passes its own validator (~200 KB).
+  { source: /ajv-provider\.js$/, importer: /@modelcontextprotocol/, file: './src/mcp/ajvStub.ts' },
+  // OAuth for MCP servers; reached only with an authProvider, which Otto never passes (~17 KB).
+  { source: /^\.\/auth\.js$/, importer: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]client[\\/]/, file: './src/mcp/authStub.ts' },
+  // The Assistants stream and chat-completions runners; Otto calls neither `.stream()` nor `.runTools()` (~30 KB).
+  {
+    source: /lib\/(?:AssistantStream|ChatCompletionStream|ChatCompletionRunner|ChatCompletionStreamingRunner)\.mjs$/,
+    importer: /[\\/]openai[\\/]resources[\\/]/,
+    file: './src/models/openaiHelpersStub.ts',
+  },
+];
 
 // One build for every entry of the extension; CRXJS reads the manifest and bundles what it names.
 export default defineConfig({
   plugins: [
     {
-      // The MCP SDK imports its Ajv validator eagerly; Otto never uses it (Ajv needs eval). See src/mcp/ajvStub.ts.
-      name: 'otto-stub-mcp-ajv',
+      // Library code Otto never runs but the libraries import eagerly, swapped for small stand-ins that throw a clear
+      // error if ever reached. Each stub says why it is safe; bench/bundle.bench.ts measures what they save.
+      name: 'otto-stub-unused-library-code',
       enforce: 'pre',
       resolveId(source, importer) {
-        if (/ajv-provider\.js$/.test(source) && importer?.includes('@modelcontextprotocol')) {
-          return fileURLToPath(new URL('./src/mcp/ajvStub.ts', import.meta.url));
-        }
-        return null;
+        const stub = LIBRARY_STUBS.find((s) => s.source.test(source) && s.importer.test(importer ?? ''));
+        return stub ? fileURLToPath(new URL(stub.file, import.meta.url)) : null;
       },
     },
     crx({ manifest }),
@@ -32,6 +47,25 @@ export default defineConfig({
           );
           if (!used) delete bundle[fileName];
         }
+      },
+    },
+    {
+      // CRXJS lists scripts imported with `?iife` as web-accessible, which lets any page detect Otto by fetching one.
+      // The worker injects them with chrome.scripting.executeScript({ files }), which needs no such entry.
+      name: 'otto-unlist-injected-scripts',
+      enforce: 'post',
+      // CRXJS writes the manifest last, so this edits the written file.
+      writeBundle(options) {
+        const file = path.join(options.dir ?? 'dist', 'manifest.json');
+        if (!existsSync(file)) return;
+        const m = JSON.parse(readFileSync(file, 'utf8')) as { web_accessible_resources?: { resources: string[] }[] };
+        const injected = (r: string) => /^src\/content\/[\w.-]+\.iife\.js$/.test(r);
+        const kept = (m.web_accessible_resources ?? [])
+          .map((w) => ({ ...w, resources: w.resources.filter((r) => !injected(r)) }))
+          .filter((w) => w.resources.length);
+        if (kept.length) m.web_accessible_resources = kept;
+        else delete m.web_accessible_resources;
+        writeFileSync(file, JSON.stringify(m, null, 2));
       },
     },
   ],

@@ -113,6 +113,8 @@ test('a web page cannot reach the extension’s pages: no fetch, no frame, no ru
       panel: await tryFetch(`${b}/src/sidepanel/index.html`),
       options: await tryFetch(`${b}/src/options/index.html`),
       manifest: await tryFetch(`${b}/manifest.json`),
+      // Injected on demand with chrome.scripting; listing it web-accessible would let any page detect Otto.
+      reader: await tryFetch(`${b}/src/content/reader.iife.js`),
       frame: await tryFrame(`${b}/src/sidepanel/index.html`),
       runtime,
     };
@@ -120,6 +122,7 @@ test('a web page cannot reach the extension’s pages: no fetch, no frame, no ru
   expect(result.panel).toBe('blocked');
   expect(result.options).toBe('blocked');
   expect(result.manifest).toBe('blocked');
+  expect(result.reader).toBe('blocked');
   expect(result.frame).not.toBe('readable');
   expect(result.runtime).toBe(false);
   await page.close();

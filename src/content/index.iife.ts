@@ -6,8 +6,7 @@
  * Built as a self-contained IIFE so it runs synchronously at document_start and can be injected with
  * chrome.scripting.executeScript into tabs that were open before Otto was installed.
  */
-import '../shared/zod.ts';
-import { parseMessage } from '../shared/messages.ts';
+import { parseMessage } from '../shared/parseMessage.ts';
 import { ContentRequest, type ContentReply } from '../shared/contentMessages.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
 import { startDialogBridge } from './dialogs.ts';

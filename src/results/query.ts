@@ -17,7 +17,8 @@
  * A page is also cut to PAGE_MAX_CHARS characters (`note` says so; `returned`, `has_more` and `next_query` follow the
  * cut), so even 1,000 lines of 2,000 characters never flood the model's context.
  */
-import Fuse from 'fuse.js';
+// The basic build: plain fuzzy patterns only (no extended or logical query syntax), 7 KB smaller.
+import Fuse from 'fuse.js/basic';
 
 /** Largest page; a bigger `limit` is clamped (the reply's `limit` says so) to keep one page within context. */
 export const MAX_LIMIT = 1000;

@@ -4,99 +4,102 @@
  *
  * Page operations (`dom.*`) run in one frame. Refs carry their frame (`e12` top frame, `f3e12` frame 3), so the
  * worker routes a ref to its frame; `prefix` tells a frame which prefix its new refs get.
+ *
+ * Written with zod/mini (functions, not methods): this file is bundled into the content script of every frame,
+ * where the classic API would cost ~90 KB.
  */
-import { z } from './zod.ts';
+import { z } from './zodMini.ts';
 
 export const REF_RE = /^(?:f\d+)?e\d+$/;
-const ref = z.string().regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)');
-const selector = z.string().min(1).max(2000);
-const prefix = z
-  .string()
-  .regex(/^(?:f\d+)?$/)
-  .optional();
-const target = { ref: ref.optional(), selector: selector.optional() };
-const hasTarget = (t: { ref?: string; selector?: string }): boolean => !!(t.ref || t.selector);
-const targetMessage = { message: 'give ref or selector' };
+const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const upTo = (max: number) => z.string().check(z.maxLength(max));
+const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
+const ref = z.string().check(z.regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)'));
+const selector = text(1, 2000);
+const prefix = z.optional(z.string().check(z.regex(/^(?:f\d+)?$/)));
+const target = { ref: z.optional(ref), selector: z.optional(selector) };
+const hasTarget = z.refine<{ ref?: string; selector?: string }>((t) => !!(t.ref || t.selector), 'give ref or selector');
 
 export const KEY_COMBO = /^(?:(?:Control|Ctrl|Shift|Alt|Option|Meta|Cmd|Command|ControlOrMeta)\+)*(?:.|[A-Za-z][A-Za-z0-9]*)$/;
 
 export const ContentRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('content.ping') }),
-  z.object({ type: z.literal('dom.snapshot'), prefix, root: z.string().min(1).max(2000).optional() }),
+  z.object({ type: z.literal('dom.snapshot'), prefix, root: z.optional(text(1, 2000)) }),
   z.object({
     type: z.literal('dom.find'),
     prefix,
-    text: z.string().min(1).max(500).optional(),
-    role: z.string().min(1).max(50).optional(),
-    name: z.string().min(1).max(500).optional(),
-    limit: z.number().int().min(1).max(200).optional(),
+    text: z.optional(text(1, 500)),
+    role: z.optional(text(1, 50)),
+    name: z.optional(text(1, 500)),
+    limit: z.optional(int(1, 200)),
   }),
-  z.object({ type: z.literal('dom.query'), prefix, selector, limit: z.number().int().min(1).max(500).optional() }),
-  z.object({ type: z.literal('dom.text'), prefix, ...target, maxChars: z.number().int().min(100).max(1_000_000).optional() }),
-  z.object({ type: z.literal('dom.read'), maxChars: z.number().int().min(100).max(1_000_000).optional() }),
+  z.object({ type: z.literal('dom.query'), prefix, selector, limit: z.optional(int(1, 500)) }),
+  z.object({ type: z.literal('dom.text'), prefix, ...target, maxChars: z.optional(int(100, 1_000_000)) }),
+  z.object({ type: z.literal('dom.read'), maxChars: z.optional(int(100, 1_000_000)) }),
   z
     .object({
       type: z.literal('dom.click'),
       prefix,
       ...target,
-      button: z.enum(['left', 'right', 'middle']).optional(),
-      clickCount: z.number().int().min(1).max(3).optional(),
-      modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).max(4).optional(),
+      button: z.optional(z.enum(['left', 'right', 'middle'])),
+      clickCount: z.optional(int(1, 3)),
+      modifiers: z.optional(z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).check(z.maxLength(4))),
     })
-    .refine(hasTarget, targetMessage),
+    .check(hasTarget),
   z
     .object({
       type: z.literal('dom.type'),
       prefix,
       ...target,
-      text: z.string().max(100_000),
-      clear: z.boolean().optional(),
-      submit: z.boolean().optional(),
+      text: upTo(100_000),
+      clear: z.optional(z.boolean()),
+      submit: z.optional(z.boolean()),
     })
-    .refine(hasTarget, targetMessage),
+    .check(hasTarget),
   z.object({
     type: z.literal('dom.fill_form'),
     prefix,
     fields: z
       .array(
         z
-          .object({ ...target, value: z.union([z.string().max(100_000), z.boolean(), z.array(z.string().max(1000)).max(100)]) })
-          .refine(hasTarget, targetMessage),
+          .object({ ...target, value: z.union([upTo(100_000), z.boolean(), z.array(upTo(1000)).check(z.maxLength(100))]) })
+          .check(hasTarget),
       )
-      .min(1)
-      .max(100),
-    submit: z.boolean().optional(),
+      .check(z.minLength(1), z.maxLength(100)),
+    submit: z.optional(z.boolean()),
   }),
-  z.object({ type: z.literal('dom.select'), prefix, ...target, values: z.array(z.string().max(1000)).min(1).max(100) }).refine(hasTarget, targetMessage),
-  z.object({ type: z.literal('dom.check'), prefix, ...target, checked: z.boolean().optional() }).refine(hasTarget, targetMessage),
+  z
+    .object({ type: z.literal('dom.select'), prefix, ...target, values: z.array(upTo(1000)).check(z.minLength(1), z.maxLength(100)) })
+    .check(hasTarget),
+  z.object({ type: z.literal('dom.check'), prefix, ...target, checked: z.optional(z.boolean()) }).check(hasTarget),
   z.object({
     type: z.literal('dom.press'),
     prefix,
     ...target,
-    key: z.string().min(1).max(60).regex(KEY_COMBO, 'a key or combination such as Enter, Tab, Control+A, Shift+ArrowDown'),
-    count: z.number().int().min(1).max(50).optional(),
+    key: text(1, 60).check(z.regex(KEY_COMBO, 'a key or combination such as Enter, Tab, Control+A, Shift+ArrowDown')),
+    count: z.optional(int(1, 50)),
   }),
-  z.object({ type: z.literal('dom.hover'), prefix, ...target }).refine(hasTarget, targetMessage),
+  z.object({ type: z.literal('dom.hover'), prefix, ...target }).check(hasTarget),
   z.object({
     type: z.literal('dom.scroll'),
     prefix,
     ...target,
-    to: z.enum(['top', 'bottom']).optional(),
-    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
-    pages: z.number().min(0.1).max(100).optional(),
+    to: z.optional(z.enum(['top', 'bottom'])),
+    direction: z.optional(z.enum(['up', 'down', 'left', 'right'])),
+    pages: z.optional(z.number().check(z.gte(0.1), z.lte(100))),
   }),
   z.object({
     type: z.literal('dom.wait_for'),
     prefix,
     ...target,
-    text: z.string().min(1).max(1000).optional(),
-    state: z.enum(['appear', 'disappear']).optional(),
-    timeoutMs: z.number().int().min(0).max(60_000).optional(),
+    text: z.optional(text(1, 1000)),
+    state: z.optional(z.enum(['appear', 'disappear'])),
+    timeoutMs: z.optional(int(0, 60_000)),
   }),
   z.object({
     type: z.literal('dom.dialogs'),
-    policy: z.object({ confirm: z.boolean().optional(), prompt: z.string().max(10_000).nullable().optional() }).optional(),
-    clear: z.boolean().optional(),
+    policy: z.optional(z.object({ confirm: z.optional(z.boolean()), prompt: z.optional(z.nullable(upTo(10_000))) })),
+    clear: z.optional(z.boolean()),
   }),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
@@ -111,7 +114,7 @@ export type ActionRequest = Extract<
 export const ContentPong = z.object({ url: z.string(), isTop: z.boolean(), title: z.string() });
 export type ContentPong = z.infer<typeof ContentPong>;
 
-export const FrameSlot = z.object({ index: z.number().int(), src: z.string(), name: z.string() });
+export const FrameSlot = z.object({ index: z.int(), src: z.string(), name: z.string() });
 export type FrameSlot = z.infer<typeof FrameSlot>;
 
 export const SnapshotReply = z.object({
@@ -119,30 +122,30 @@ export const SnapshotReply = z.object({
   title: z.string(),
   /** The outline; child frames appear as `- iframe "title" {{frame N}}` lines (N indexes `frames`). */
   text: z.string(),
-  refs: z.number().int(),
-  newRefs: z.number().int(),
-  lines: z.number().int(),
+  refs: z.int(),
+  newRefs: z.int(),
+  lines: z.int(),
   frames: z.array(FrameSlot),
   /** This frame's index in its parent's `window.frames` (-1 for the top frame). */
-  frameIndex: z.number().int(),
+  frameIndex: z.int(),
   scroll: z.object({ y: z.number(), height: z.number(), viewport: z.number() }),
   ms: z.number(),
 });
 export type SnapshotReply = z.infer<typeof SnapshotReply>;
 
 export const FindReply = z.object({
-  matches: z.array(z.object({ ref: z.string().optional(), line: z.string(), context: z.string(), near: z.string().optional() })),
-  total: z.number().int(),
+  matches: z.array(z.object({ ref: z.optional(z.string()), line: z.string(), context: z.string(), near: z.optional(z.string()) })),
+  total: z.int(),
 });
 export type FindReply = z.infer<typeof FindReply>;
 
 export const QueryReply = z.object({
-  matches: z.array(z.object({ ref: z.string(), line: z.string(), visible: z.boolean(), hidden: z.string().optional() })),
-  total: z.number().int(),
+  matches: z.array(z.object({ ref: z.string(), line: z.string(), visible: z.boolean(), hidden: z.optional(z.string()) })),
+  total: z.int(),
 });
 export type QueryReply = z.infer<typeof QueryReply>;
 
-export const TextReply = z.object({ text: z.string(), truncated: z.boolean(), chars: z.number().int() });
+export const TextReply = z.object({ text: z.string(), truncated: z.boolean(), chars: z.int() });
 export type TextReply = z.infer<typeof TextReply>;
 
 export const ReadReply = z.object({
@@ -154,57 +157,57 @@ export const ReadReply = z.object({
   markdown: z.string(),
   readerable: z.boolean(),
   truncated: z.boolean(),
-  chars: z.number().int(),
+  chars: z.int(),
 });
 export type ReadReply = z.infer<typeof ReadReply>;
 
 export const PageDialog = z.object({
   type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
   message: z.string(),
-  answer: z.union([z.boolean(), z.string(), z.null()]).optional(),
-  defaultValue: z.string().optional(),
+  answer: z.optional(z.union([z.boolean(), z.string(), z.null()])),
+  defaultValue: z.optional(z.string()),
   at: z.number(),
   url: z.string(),
 });
 export type PageDialog = z.infer<typeof PageDialog>;
 
 export const Changes = z.object({
-  navigated: z.object({ from: z.string(), to: z.string() }).optional(),
-  unloading: z.boolean().optional(),
+  navigated: z.optional(z.object({ from: z.string(), to: z.string() })),
+  unloading: z.optional(z.boolean()),
   added: z.array(z.string()),
-  addedCount: z.number().int(),
-  removedCount: z.number().int(),
+  addedCount: z.int(),
+  removedCount: z.int(),
   dialogsOpened: z.array(z.string()),
   dialogsClosed: z.array(z.string()),
   pageDialogs: z.array(PageDialog),
-  focus: z.string().optional(),
+  focus: z.optional(z.string()),
 });
 export type Changes = z.infer<typeof Changes>;
 
 /** Every action replies with what it did (`summary`), op-specific details, and what changed on the page. */
 export const ActionReply = z.object({
   action: z.string(),
-  target: z.string().optional(),
+  target: z.optional(z.string()),
   summary: z.string(),
   details: z.record(z.string(), z.unknown()),
   changes: Changes,
 });
 export type ActionReply = z.infer<typeof ActionReply>;
 
-export const WaitReply = z.object({ met: z.boolean(), elapsedMs: z.number(), ref: z.string().optional(), summary: z.string() });
+export const WaitReply = z.object({ met: z.boolean(), elapsedMs: z.number(), ref: z.optional(z.string()), summary: z.string() });
 export type WaitReply = z.infer<typeof WaitReply>;
 
 export const DialogsReply = z.object({
   ready: z.boolean(),
-  policy: z.object({ confirm: z.boolean(), prompt: z.string().nullable() }),
+  policy: z.object({ confirm: z.boolean(), prompt: z.nullable(z.string()) }),
   log: z.array(PageDialog),
-  total: z.number().int(),
+  total: z.int(),
 });
 export type DialogsReply = z.infer<typeof DialogsReply>;
 
 export const ContentReply = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), data: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.string(), code: z.string().optional() }),
+  z.object({ ok: z.literal(false), error: z.string(), code: z.optional(z.string()) }),
 ]);
 export type ContentReply = z.infer<typeof ContentReply>;
 

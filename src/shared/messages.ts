@@ -147,11 +147,4 @@ export type WorkerEvent = z.infer<typeof WorkerEvent>;
 export const WorkerToPanel = z.union([PanelReply, WorkerEvent]);
 export type WorkerToPanel = z.infer<typeof WorkerToPanel>;
 
-/** Parses or returns an error string naming what was wrong (never throws). */
-export function parseMessage<T>(schema: z.ZodType<T>, raw: unknown): { ok: true; value: T } | { ok: false; error: string } {
-  const r = schema.safeParse(raw);
-  if (r.success) return { ok: true, value: r.data };
-  const first = r.error.issues[0];
-  const where = first && first.path.length ? ` at ${first.path.join('.')}` : '';
-  return { ok: false, error: `invalid message${where}: ${first?.message ?? 'unknown'}` };
-}
+export { parseMessage } from './parseMessage.ts';

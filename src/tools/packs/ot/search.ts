@@ -5,7 +5,8 @@
  * (Bitap over every whole description cost ~50 ms at 2,000 tools; over the vocabulary it takes a few —
  * bench/help.bench.ts.) The index is built once per set of tools and config maps and reused while they stay the same.
  */
-import Fuse from 'fuse.js';
+// The basic build: plain fuzzy patterns only (no extended or logical query syntax), 7 KB smaller.
+import Fuse from 'fuse.js/basic';
 import type { AnyTool } from '../../Tool.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 import type { SnippetMap } from '../../../command/index.ts';

@@ -1,0 +1,58 @@
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ContentRequest, SnapshotReply } from '../../src/shared/contentMessages.ts';
+import { parseMessage } from '../../src/shared/parseMessage.ts';
+
+/** Every module the content script imports, transitively (relative imports and bare package names). */
+function importGraph(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  if (!entry.startsWith('/')) return seen; // a package
+  const text = readFileSync(entry, 'utf8');
+  for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s*'([^']+)'|^\s*import\s*'([^']+)'/gm)) {
+    if (/^\s*(?:import|export)\s+type\s/.test(m[0])) continue; // erased at build time
+    const spec = (m[1] ?? m[2])!;
+    if (!spec.startsWith('.')) {
+      seen.add(spec);
+      continue;
+    }
+    const file = path.resolve(path.dirname(entry), spec.replace(/\?.*$/, ''));
+    importGraph(existsSync(file) ? file : `${file}.ts`, seen);
+  }
+  return seen;
+}
+
+describe('content messages (zod/mini)', () => {
+  it('the content script never reaches the classic zod API, only zod/mini', () => {
+    const graph = importGraph(path.resolve('src/content/index.iife.ts'));
+    const files = [...graph].map((f) => path.relative(process.cwd(), f));
+    expect(files).toContain('src/shared/contentMessages.ts');
+    expect(files).toContain('zod/mini');
+    expect(files).not.toContain('zod');
+    expect(files).not.toContain('src/shared/zod.ts');
+    expect(files).not.toContain('src/shared/messages.ts');
+  });
+
+  it('rejects a bad request with the English message and the path', () => {
+    const bad = parseMessage(ContentRequest, { type: 'dom.click', ref: 'button-1' });
+    expect(bad).toEqual({ ok: false, error: 'invalid message at ref: a ref looks like e12 (or f3e12 inside a frame)' });
+    const long = parseMessage(ContentRequest, { type: 'dom.query', selector: 'a'.repeat(2001) });
+    expect(long.ok).toBe(false);
+    expect(!long.ok && long.error).toMatch(/^invalid message at selector: Too big: expected string to have <=2000 characters$/);
+    const noTarget = parseMessage(ContentRequest, { type: 'dom.hover' });
+    expect(noTarget).toEqual({ ok: false, error: 'invalid message: give ref or selector' });
+    const count = parseMessage(ContentRequest, { type: 'dom.press', key: 'Enter', count: 1.5 });
+    expect(!count.ok && count.error).toBe('invalid message at count: Invalid input: expected int, received number');
+  });
+
+  it('accepts the requests and replies the worker and content script exchange', () => {
+    expect(parseMessage(ContentRequest, { type: 'dom.fill_form', fields: [{ ref: 'f2e7', value: ['a', 'b'] }], submit: true })).toEqual({
+      ok: true,
+      value: { type: 'dom.fill_form', fields: [{ ref: 'f2e7', value: ['a', 'b'] }], submit: true },
+    });
+    const reply = { url: 'u', title: 't', text: '- button "Go" [ref=e1]', refs: 1, newRefs: 1, lines: 1, frames: [], frameIndex: -1, scroll: { y: 0, height: 1, viewport: 1 }, ms: 1 };
+    expect(SnapshotReply.parse(reply)).toEqual(reply);
+    expect(() => SnapshotReply.parse({ ...reply, refs: 1.5 })).toThrow();
+  });
+});
