@@ -4,28 +4,21 @@
  * The SDK's resource classes import them eagerly; Otto uses `responses.create({ stream: true })` and
  * `chat.completions.create()`, which do not. Keeps ~30 KB out of the worker. Using one throws a clear error.
  */
+function notBundled(): never {
+  throw new Error('This openai SDK helper is not bundled in Otto (see vite.config.ts).');
+}
+
+/** Constructing it, or calling any of the factories the SDK's resources call, throws. */
 class NotBundled {
   constructor() {
-    throw new Error('This openai SDK helper is not bundled in Otto (see vite.config.ts).');
+    notBundled();
   }
-  static fromReadableStream(): never {
-    return new NotBundled() as never;
-  }
-  static createAssistantStream(): never {
-    return new NotBundled() as never;
-  }
-  static createThreadAssistantStream(): never {
-    return new NotBundled() as never;
-  }
-  static createToolAssistantStream(): never {
-    return new NotBundled() as never;
-  }
-  static createChatCompletion(): never {
-    return new NotBundled() as never;
-  }
-  static runTools(): never {
-    return new NotBundled() as never;
-  }
+  static fromReadableStream = notBundled;
+  static createAssistantStream = notBundled;
+  static createThreadAssistantStream = notBundled;
+  static createToolAssistantStream = notBundled;
+  static createChatCompletion = notBundled;
+  static runTools = notBundled;
 }
 
 export const AssistantStream = NotBundled;
