@@ -1,7 +1,11 @@
 /** The few chrome.tabs operations the tabs pack needs, waiting for loads and honouring the run's abort signal. */
 
+import { wrapUntrustedInline } from '../../../content/untrusted.ts';
+
+/** A tab as tools report it. The title is set by the page, so it is marked as untrusted data. */
 export function describeTab(t: chrome.tabs.Tab) {
-  return { id: t.id, title: t.title ?? '', url: t.url ?? t.pendingUrl ?? '', active: t.active, windowId: t.windowId };
+  const title = t.title ? wrapUntrustedInline(t.title) : '';
+  return { id: t.id, title, url: t.url ?? t.pendingUrl ?? '', active: t.active, windowId: t.windowId };
 }
 
 export async function targetTab(tabId: number | undefined, ctxTabId: number | undefined): Promise<chrome.tabs.Tab> {
