@@ -336,7 +336,7 @@ test('tabs.screenshot sends the image to the model as an input_image part the AP
   }[];
   expect(Array.isArray(output)).toBe(true);
   expect(output.map((p) => p.type)).toEqual(['input_text', 'input_image']);
-  expect(output[0]!.text).toMatch(new RegExp(`^Screenshot of tab ${tabId} \\(jpeg, about \\d+ KB\\)`));
+  expect(output[0]!.text).toMatch(new RegExp(`^Screenshot of tab ${tabId} \\(jpeg, \\d+×\\d+, about \\d+ KB\\)`));
   expect(output[0]!.text).toMatch(BOUNDARY);
   expect(output[1]!.image_url).toMatch(/^data:image\/jpeg;base64,[A-Za-z0-9+/]{1000,}=*$/);
   expect(output[1]!.detail).toBe('auto');
@@ -344,6 +344,33 @@ test('tabs.screenshot sends the image to the model as an input_image part the AP
   const finished = (await events(panel, id)).find((e) => e.type === 'tool.finished')!;
   expect(finished).toMatchObject({ name: 'tabs.screenshot', status: 'ok' });
   expect(String(finished.output)).toMatch(/^Screenshot of tab[\s\S]*\[image\]$/);
+  await page.close();
+});
+
+test('tabs.screenshot scales the capture to what the model looks at (detail=low: 512 px on the long side)', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const { page, tabId } = await openApp(context, panel, app(pages.origin, 'react'));
+  await page.bringToFront();
+  fakeApi.script([
+    { match: 'a quick look', calls: [{ name: 'tabs__screenshot', arguments: { format: 'png', detail: 'low' } }] },
+    { match: /^Screenshot of tab/, text: 'Looked.' },
+  ]);
+  const id = await send(panel, 'take a quick look', { tabId });
+  await waitForStatus(panel, id, 'completed');
+  const [text, image] = outputsSent(fakeApi.responsesRequests().at(-1)!).at(-1) as { text?: string; image_url?: string }[];
+  // The PNG's own header says how large the image that reached the model is.
+  const png = Buffer.from(image!.image_url!.replace(/^data:image\/png;base64,/, ''), 'base64');
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  const viewport = await page.evaluate(() => [innerWidth * devicePixelRatio, innerHeight * devicePixelRatio]);
+  expect(Math.max(width, height)).toBe(512);
+  expect(width / height).toBeCloseTo(viewport[0]! / viewport[1]!, 1);
+  expect(text!.text).toMatch(new RegExp(`^Screenshot of tab ${tabId} \\(png, ${width}×${height}, scaled from ${viewport[0]}×${viewport[1]}, about \\d+ KB\\)`));
   await page.close();
 });
 

@@ -9,6 +9,7 @@ import { defineTool } from '../../defineTool.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { captureVisible, describeTab, originOf, targetTab, waitForLoad } from './chromeTabs.ts';
+import { scaleForModel } from './scaleImage.ts';
 import { wrapUntrusted } from '../../../content/untrusted.ts';
 
 export const TABS_PACK: PackSpec = {
@@ -129,19 +130,21 @@ const screenshot = defineTool({
   }),
   readOnly: true,
   examples: ['tabs.screenshot()', "tabs.screenshot(tab_id=12, format='png', detail='high')"],
-  returns: 'A line saying which tab was captured, and the image (an image part of the tool output).',
+  returns:
+    'A line saying which tab was captured and at what size, and the image (an image part of the tool output), ' +
+    'scaled to what the model looks at (short side ≤ 768 px; ≤ 512 px for detail=low).',
   async execute(args, ctx) {
     const tab = await targetTab(args.tab_id, ctx.tabId);
     if (!tab.active)
       throw new Error(
         `Tab ${tab.id} is not the one showing in its window, and only what is on screen can be captured. Bring it to the front with tabs.activate(tab_id=${tab.id}) first.`,
       );
-    const dataUrl = await captureVisible(
-      tab,
-      args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality },
-    );
+    const encode = args.format === 'png' ? { type: 'image/png' } : { type: 'image/jpeg', quality: args.quality / 100 };
+    const captured = await captureVisible(tab, args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality });
+    const { dataUrl, size, original } = await scaleForModel(captured, args.detail, encode);
     const kb = Math.round((dataUrl.length * 3) / 4 / 1024);
-    const facts = `Screenshot of tab ${tab.id} (${args.format}, about ${kb} KB). The page it shows:`;
+    const scaled = size.width === original.width ? '' : `, scaled from ${original.width}×${original.height}`;
+    const facts = `Screenshot of tab ${tab.id} (${args.format}, ${size.width}×${size.height}${scaled}, about ${kb} KB). The page it shows:`;
     return {
       output_parts: [
         {
