@@ -774,6 +774,15 @@ describe('Requirement: Unified Help', () => {
     ).toEqual(expect.arrayContaining(['brave.search', 'github.search']));
   });
 
+  it('swapped letters count as one typo: "fecth", "scaffodl" and "sreach" still find their tools', async () => {
+    const f = full();
+    const { searchHelp } = await import('../../src/tools/packs/ot/index.ts');
+    const top = (q: string) => searchHelp(f.registry, ALIASES, SNIPPETS, q).filter((h) => h.kind === 'tool')[0]?.name;
+    expect(top('fecth')).toBe('web.fetch');
+    expect(top('scaffodl')).toBe('firecrawl.scaffold');
+    expect(['brave.search', 'github.search']).toContain(top('sreach'));
+  });
+
   it('Scenario: Info level list — only names of matching items', async () => {
     // `web` is a pack here, so the exact pack lookup answers: its tools' names.
     expect(await full().call('ot.help', { query: 'web', info: 'list' })).toBe('web.fetch');

@@ -1,7 +1,7 @@
 /**
  * The fuzzy index behind `ot.help` and the panel's help browser: every tool, pack, snippet and alias, with the
  * distinct words of their names and descriptions searched by fuse.js. Typos are tolerated (`tabz` finds `tabs`,
- * `frirecrawl` finds `firecrawl`, `scaffoldl` finds `scaffold`); results come back grouped by kind, best score first.
+ * `frirecrawl` finds `firecrawl`, `scaffoldl` finds `scaffold`, `fecth` finds `fetch`); results come back grouped by kind, best score first.
  * (Bitap over every whole description cost ~50 ms at 2,000 tools; over the vocabulary it takes a few —
  * bench/help.bench.ts.) The index is built once per set of tools and config maps and reused while they stay the same.
  */
@@ -34,6 +34,8 @@ export interface HelpHit extends HelpItem {
 
 /** Matches scoring worse than this (0 = perfect, 1 = nothing) are dropped. */
 export const HELP_THRESHOLD = 0.4;
+/** How well a query word with two adjacent letters swapped (`fecth`) matches the word it means. */
+const SWAP_QUALITY = 0.9;
 /** A word found in a description counts this much of the same word found in a name. */
 const DESCRIPTION_WEIGHT = 0.85;
 
@@ -47,6 +49,8 @@ interface Index {
   lowerNames: string[];
   /** fuse.js over the vocabulary: every distinct word of every name and description. */
   vocabulary: Fuse<string>;
+  /** The same words, for exact lookups of a query word with two letters swapped. */
+  words: Set<string>;
   /** word → items whose name contains it / whose description contains it. */
   inNames: Map<string, number[]>;
   inTexts: Map<string, number[]>;
@@ -100,6 +104,14 @@ export function helpItems(
   return { items, texts };
 }
 
+/** The word with each pair of adjacent, different letters swapped: `fecth` → efcth, fceth, fetch, fecht. */
+export function swaps(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < word.length; i++)
+    if (word[i] !== word[i + 1]) out.push(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+  return out;
+}
+
 function post(map: Map<string, number[]>, word: string, item: number): void {
   const postings = map.get(word);
   if (!postings) map.set(word, [item]);
@@ -119,7 +131,8 @@ function buildIndex(
     for (const w of words(item.name)) post(inNames, w, i);
     for (const w of words(texts[i]!)) post(inTexts, w, i);
   });
-  const vocabulary = new Fuse([...new Set([...inNames.keys(), ...inTexts.keys()])], {
+  const vocabularyWords = new Set([...inNames.keys(), ...inTexts.keys()]);
+  const vocabulary = new Fuse([...vocabularyWords], {
     includeScore: true,
     threshold: HELP_THRESHOLD,
     ignoreLocation: true,
@@ -132,6 +145,7 @@ function buildIndex(
     items,
     lowerNames: items.map((i) => i.name.toLowerCase()),
     vocabulary,
+    words: vocabularyWords,
     inNames,
     inTexts,
   };
@@ -195,6 +209,12 @@ export function searchHelp(
       const g = 1 - (hit.score ?? 0);
       credit(index.inNames.get(hit.item), k, g);
       credit(index.inTexts.get(hit.item), k, g * DESCRIPTION_WEIGHT);
+    }
+    // Bitap counts two swapped letters as two errors, too many for a short word; a swap is one slip of the fingers.
+    for (const w of swaps(qw)) {
+      if (!index.words.has(w)) continue;
+      credit(index.inNames.get(w), k, SWAP_QUALITY);
+      credit(index.inTexts.get(w), k, SWAP_QUALITY * DESCRIPTION_WEIGHT);
     }
   });
   for (const [i, row] of quality) {
