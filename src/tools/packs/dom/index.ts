@@ -403,7 +403,10 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
   const hover = defineTool({
     pack: 'dom',
     name: 'hover',
-    description: 'Move the pointer over an element (menus and tooltips that open on hover), reporting what appeared.',
+    description:
+      'Move the pointer over an element (menus and tooltips that open on hover), reporting what appeared. ' +
+      'Script-driven hover (mouseover/pointerenter handlers) works; a menu shown only by the CSS :hover rule does ' +
+      'not open for synthetic events, so if nothing appeared, click the element instead.',
     parameters: z.object({ ref, selector, tab_id: tabId }),
     readOnly: false,
     isDestructive: () => false,
