@@ -10,7 +10,11 @@ const LIBRARY_STUBS = [
   // Ajv compiles with `new Function` (forbidden in MV3); Otto passes its own validator (~200 KB).
   { source: /ajv-provider\.js$/, importer: /@modelcontextprotocol/, file: './src/mcp/ajvStub.ts' },
   // OAuth for MCP servers; reached only with an authProvider, which Otto never passes (~17 KB).
-  { source: /^\.\/auth\.js$/, importer: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]client[\\/]/, file: './src/mcp/authStub.ts' },
+  {
+    source: /^\.\/auth\.js$/,
+    importer: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]client[\\/]/,
+    file: './src/mcp/authStub.ts',
+  },
   // The Assistants stream and chat-completions runners; Otto calls neither `.stream()` nor `.runTools()` (~30 KB).
   {
     source: /lib\/(?:AssistantStream|ChatCompletionStream|ChatCompletionRunner|ChatCompletionStreamingRunner)\.mjs$/,

@@ -20,7 +20,8 @@ const prefix = z.optional(z.string().check(z.regex(/^(?:f\d+)?$/)));
 const target = { ref: z.optional(ref), selector: z.optional(selector) };
 const hasTarget = z.refine<{ ref?: string; selector?: string }>((t) => !!(t.ref || t.selector), 'give ref or selector');
 
-export const KEY_COMBO = /^(?:(?:Control|Ctrl|Shift|Alt|Option|Meta|Cmd|Command|ControlOrMeta)\+)*(?:.|[A-Za-z][A-Za-z0-9]*)$/;
+export const KEY_COMBO =
+  /^(?:(?:Control|Ctrl|Shift|Alt|Option|Meta|Cmd|Command|ControlOrMeta)\+)*(?:.|[A-Za-z][A-Za-z0-9]*)$/;
 
 export const ContentRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('content.ping') }),
@@ -62,14 +63,22 @@ export const ContentRequest = z.discriminatedUnion('type', [
     fields: z
       .array(
         z
-          .object({ ...target, value: z.union([upTo(100_000), z.boolean(), z.array(upTo(1000)).check(z.maxLength(100))]) })
+          .object({
+            ...target,
+            value: z.union([upTo(100_000), z.boolean(), z.array(upTo(1000)).check(z.maxLength(100))]),
+          })
           .check(hasTarget),
       )
       .check(z.minLength(1), z.maxLength(100)),
     submit: z.optional(z.boolean()),
   }),
   z
-    .object({ type: z.literal('dom.select'), prefix, ...target, values: z.array(upTo(1000)).check(z.minLength(1), z.maxLength(100)) })
+    .object({
+      type: z.literal('dom.select'),
+      prefix,
+      ...target,
+      values: z.array(upTo(1000)).check(z.minLength(1), z.maxLength(100)),
+    })
     .check(hasTarget),
   z.object({ type: z.literal('dom.check'), prefix, ...target, checked: z.optional(z.boolean()) }).check(hasTarget),
   z.object({
@@ -106,7 +115,17 @@ export type ContentRequest = z.infer<typeof ContentRequest>;
 export type ContentRequestType = ContentRequest['type'];
 export type ActionRequest = Extract<
   ContentRequest,
-  { type: 'dom.click' | 'dom.type' | 'dom.fill_form' | 'dom.select' | 'dom.check' | 'dom.press' | 'dom.hover' | 'dom.scroll' }
+  {
+    type:
+      | 'dom.click'
+      | 'dom.type'
+      | 'dom.fill_form'
+      | 'dom.select'
+      | 'dom.check'
+      | 'dom.press'
+      | 'dom.hover'
+      | 'dom.scroll';
+  }
 >;
 
 // ---- replies --------------------------------------------------------------------------------------------------
@@ -134,13 +153,17 @@ export const SnapshotReply = z.object({
 export type SnapshotReply = z.infer<typeof SnapshotReply>;
 
 export const FindReply = z.object({
-  matches: z.array(z.object({ ref: z.optional(z.string()), line: z.string(), context: z.string(), near: z.optional(z.string()) })),
+  matches: z.array(
+    z.object({ ref: z.optional(z.string()), line: z.string(), context: z.string(), near: z.optional(z.string()) }),
+  ),
   total: z.int(),
 });
 export type FindReply = z.infer<typeof FindReply>;
 
 export const QueryReply = z.object({
-  matches: z.array(z.object({ ref: z.string(), line: z.string(), visible: z.boolean(), hidden: z.optional(z.string()) })),
+  matches: z.array(
+    z.object({ ref: z.string(), line: z.string(), visible: z.boolean(), hidden: z.optional(z.string()) }),
+  ),
   total: z.int(),
 });
 export type QueryReply = z.infer<typeof QueryReply>;
@@ -194,7 +217,12 @@ export const ActionReply = z.object({
 });
 export type ActionReply = z.infer<typeof ActionReply>;
 
-export const WaitReply = z.object({ met: z.boolean(), elapsedMs: z.number(), ref: z.optional(z.string()), summary: z.string() });
+export const WaitReply = z.object({
+  met: z.boolean(),
+  elapsedMs: z.number(),
+  ref: z.optional(z.string()),
+  summary: z.string(),
+});
 export type WaitReply = z.infer<typeof WaitReply>;
 
 export const DialogsReply = z.object({

@@ -39,7 +39,9 @@ describe('content messages (zod/mini)', () => {
     expect(bad).toEqual({ ok: false, error: 'invalid message at ref: a ref looks like e12 (or f3e12 inside a frame)' });
     const long = parseMessage(ContentRequest, { type: 'dom.query', selector: 'a'.repeat(2001) });
     expect(long.ok).toBe(false);
-    expect(!long.ok && long.error).toMatch(/^invalid message at selector: Too big: expected string to have <=2000 characters$/);
+    expect(!long.ok && long.error).toMatch(
+      /^invalid message at selector: Too big: expected string to have <=2000 characters$/,
+    );
     const noTarget = parseMessage(ContentRequest, { type: 'dom.hover' });
     expect(noTarget).toEqual({ ok: false, error: 'invalid message: give ref or selector' });
     const count = parseMessage(ContentRequest, { type: 'dom.press', key: 'Enter', count: 1.5 });
@@ -47,11 +49,28 @@ describe('content messages (zod/mini)', () => {
   });
 
   it('accepts the requests and replies the worker and content script exchange', () => {
-    expect(parseMessage(ContentRequest, { type: 'dom.fill_form', fields: [{ ref: 'f2e7', value: ['a', 'b'] }], submit: true })).toEqual({
+    expect(
+      parseMessage(ContentRequest, {
+        type: 'dom.fill_form',
+        fields: [{ ref: 'f2e7', value: ['a', 'b'] }],
+        submit: true,
+      }),
+    ).toEqual({
       ok: true,
       value: { type: 'dom.fill_form', fields: [{ ref: 'f2e7', value: ['a', 'b'] }], submit: true },
     });
-    const reply = { url: 'u', title: 't', text: '- button "Go" [ref=e1]', refs: 1, newRefs: 1, lines: 1, frames: [], frameIndex: -1, scroll: { y: 0, height: 1, viewport: 1 }, ms: 1 };
+    const reply = {
+      url: 'u',
+      title: 't',
+      text: '- button "Go" [ref=e1]',
+      refs: 1,
+      newRefs: 1,
+      lines: 1,
+      frames: [],
+      frameIndex: -1,
+      scroll: { y: 0, height: 1, viewport: 1 },
+      ms: 1,
+    };
     expect(SnapshotReply.parse(reply)).toEqual(reply);
     expect(() => SnapshotReply.parse({ ...reply, refs: 1.5 })).toThrow();
   });

@@ -33,7 +33,11 @@ export interface Scaled {
  * Decodes a captured data URL and re-encodes it at `modelSize` with OffscreenCanvas (available in the service
  * worker). Returns the capture unchanged when it is already small enough.
  */
-export async function scaleForModel(dataUrl: string, detail: Detail, encode: { type: string; quality?: number }): Promise<Scaled> {
+export async function scaleForModel(
+  dataUrl: string,
+  detail: Detail,
+  encode: { type: string; quality?: number },
+): Promise<Scaled> {
   const blob = await (await fetch(dataUrl)).blob();
   const bitmap = await createImageBitmap(blob);
   const original = { width: bitmap.width, height: bitmap.height };
