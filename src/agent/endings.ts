@@ -21,15 +21,27 @@ export async function finishRun(
           ),
         ]
       : [];
-  await session.commit((s) => {
-    s.status = 'completed';
-    s.stopReason = reason;
-    s.phase = 'model';
-    s.responseStartSeq = undefined;
-    s.pendingCalls = [];
-    s.approval = undefined;
-    s.lastError = undefined;
-  }, items);
+  // The answer's own write usually ended the run already (turn.ts): then there is nothing left to write.
+  const s0 = session.state;
+  const ended =
+    s0.status === 'completed' &&
+    s0.stopReason === reason &&
+    s0.phase === 'model' &&
+    s0.responseStartSeq === undefined &&
+    !s0.pendingCalls.length &&
+    !s0.approval &&
+    !s0.lastError;
+  if (items.length || !ended) {
+    await session.commit((s) => {
+      s.status = 'completed';
+      s.stopReason = reason;
+      s.phase = 'model';
+      s.responseStartSeq = undefined;
+      s.pendingCalls = [];
+      s.approval = undefined;
+      s.lastError = undefined;
+    }, items);
+  }
   session.emitStatus();
   return session.state;
 }
@@ -62,15 +74,21 @@ export async function abortRun(session: RunSession): Promise<RunState> {
   await session.writes;
   const inflight = session.inflight;
   session.inflight = undefined;
-  let records = await session.deps.store.transcript(session.conversationId);
+  let records = await session.transcript();
   const items: ResponseItem[] = [];
   if (inflight) {
+    // The response's completed items not written yet (turn.ts holds them briefly) are kept like the written ones.
+    const held = inflight.held.splice(0);
+    while (held.length && held[held.length - 1]!.type === 'reasoning') held.pop();
     let keep = records.length;
-    while (keep > 0 && records[keep - 1]!.seq >= inflight.startSeq && records[keep - 1]!.item.type === 'reasoning') keep--;
+    if (!held.length) {
+      while (keep > 0 && records[keep - 1]!.seq >= inflight.startSeq && records[keep - 1]!.item.type === 'reasoning') keep--;
+    }
     if (keep < records.length) {
       await session.truncate(records[keep]!.seq, 'aborted');
       records = records.slice(0, keep);
     }
+    items.push(...held);
     for (const text of inflight.partialText.values()) if (text.trim()) items.push(partialAssistantMessage(text));
   } else if (session.state.phase === 'model' && session.state.responseStartSeq !== undefined) {
     const from = session.state.responseStartSeq;
@@ -79,7 +97,7 @@ export async function abortRun(session: RunSession): Promise<RunState> {
       records = records.filter((r) => r.seq < from);
     }
   }
-  const open = openCalls(records);
+  const open = openCalls([...records, ...items.map((item, i) => ({ conversationId: session.conversationId, seq: -1 - i, createdAt: 0, item }))]);
   for (const c of open) items.push(functionCallOutput(c.call_id, ABORTED_OUTPUT));
   items.push(note('aborted', 'Stopped by the user.'));
   await session.commit((s) => {
@@ -109,7 +127,7 @@ export async function abortRun(session: RunSession): Promise<RunState> {
  */
 export async function settleRun(session: RunSession): Promise<void> {
   const s = session.state;
-  let records = await session.deps.store.transcript(session.conversationId);
+  let records = await session.transcript();
   if (s.phase === 'model' && s.responseStartSeq !== undefined && s.status !== 'idle' && s.status !== 'completed') {
     const from = s.responseStartSeq;
     if (records.some((r) => r.seq >= from)) {

@@ -148,10 +148,10 @@ export class AgentRunner {
    */
   send(conversationId: string, text: string): Promise<RunState> {
     return this.#begin(conversationId, async (slot) => {
-      const { store } = this.#deps;
-      if (!(await store.get(conversationId))) throw new ConversationNotFoundError(conversationId);
-      const prev = await store.getRun(conversationId);
+      const { conversation, run: prev, items } = await this.#deps.store.load(conversationId);
+      if (!conversation) throw new ConversationNotFoundError(conversationId);
       const session = this.#attach(slot, conversationId, prev ?? this.#freshState(conversationId));
+      session.adoptTranscript(items);
       if (prev) await settleRun(session);
       session.state = this.#freshState(conversationId, session.state);
       await session.commit(undefined, [userMessage(text)], text);
@@ -199,7 +199,7 @@ export class AgentRunner {
       if (state.status === 'idle' || state.status === 'completed') return state;
       // An answer was saved but the run not marked finished (a worker that died in between, before the answer and
       // the end were one write): the run is over — asking the model again would continue past its own answer.
-      if (state.phase === 'model' && state.responseStartSeq === undefined && (await this.#endsWithAnswer(conversationId))) {
+      if (state.phase === 'model' && state.responseStartSeq === undefined && (await endsWithAnswer(session))) {
         return finishRun(session, 'completed', (await this.#config()).agent.max_turns);
       }
       if (state.phase === 'model' && state.responseStartSeq !== undefined) {
@@ -302,7 +302,9 @@ export class AgentRunner {
         if (session.state.phase === 'tools') {
           if (await runTools(session, cfg)) return session.state; // paused for an approval
           session.checkAbort();
-          await session.commit((s) => {
+          // Staged: the next write carries it (the next response's first item, or the end of the run). Every call
+          // is answered in what is stored, so a resume from the tool phase would move on to the model by itself.
+          session.stage((s) => {
             s.phase = 'model';
             s.pendingCalls = [];
           });
@@ -330,13 +332,6 @@ export class AgentRunner {
         return session.state;
       }
     }
-  }
-
-  /** True when the transcript's last item sent to the model is the model's own message (its final answer). */
-  async #endsWithAnswer(conversationId: string): Promise<boolean> {
-    const records = await this.#deps.store.transcript(conversationId);
-    const last = [...records].reverse().find((r) => !isLocalItem(r.item as { type: unknown }));
-    return !!last && last.item.type === 'message' && last.item.role === 'assistant';
   }
 
   // ---- bookkeeping -----------------------------------------------------------------------------------------------
@@ -406,6 +401,13 @@ export class AgentRunner {
       }
     }
   }
+}
+
+/** True when the transcript's last item sent to the model is the model's own message (its final answer). */
+async function endsWithAnswer(session: RunSession): Promise<boolean> {
+  const records = await session.transcript();
+  const last = [...records].reverse().find((r) => !isLocalItem(r.item as { type: unknown }));
+  return !!last && last.item.type === 'message' && last.item.role === 'assistant';
 }
 
 export const STORAGE_FULL_MESSAGE =

@@ -48,6 +48,15 @@ export interface Inflight {
   /** function_call.done events, in case a call never gets its item.done. */
   announced: Map<string, { name: string; arguments: string; itemId: string }>;
   doneCalls: FunctionCallItem[];
+  /**
+   * Completed items not written yet (turn.ts): they go with the response's end, or before the next stream event is
+   * handled, or after HOLD_MS — whichever comes first. Nothing acts on them before the response completes, and a
+   * response that does not complete is discarded anyway, so holding them loses nothing; it saves a write per turn.
+   */
+  held: ResponseItem[];
+  holdTimer?: ReturnType<typeof setTimeout>;
+  /** The last write of held items (a failure must stop the turn before anything later is written). */
+  flushed?: Promise<unknown>;
 }
 
 export type FinishReason = Extract<AgentEvent, { type: 'tool.finished' }>['reason'];
@@ -68,12 +77,38 @@ export type SessionEvent = DistributiveOmit<AgentEvent, 'conversationId'>;
 
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/**
+ * Each write gets its own snapshot: the live state goes on changing while earlier snapshots wait in the queue. Every
+ * nested object of a RunState is flat (runRecords.ts), so one level of copies is a deep copy — several times cheaper
+ * than structuredClone, on a path taken at every step.
+ */
+export function cloneState(state: RunState): RunState {
+  const out: RunState = { ...state, pendingCalls: state.pendingCalls.map((c) => ({ ...c })), usage: { ...state.usage } };
+  if (state.approval) out.approval = { ...state.approval };
+  if (state.lastError) out.lastError = { ...state.lastError };
+  if (state.chain) out.chain = { ...state.chain };
+  return out;
+}
+
 export class RunSession {
-  /** The latest state (possibly not yet written: writes are queued in order). */
+  /** The latest state (possibly not yet written: writes are queued in order; `stage` defers a change to the next). */
   state: RunState;
   inflight: Inflight | undefined;
   /** Serial write queue: snapshots reach IndexedDB in the order they were taken. */
   writes: Promise<unknown> = Promise.resolve();
+  /**
+   * The transcript as stored, kept for this run once read: loaded from the store the first time it is needed (or
+   * handed over by `send`, which reads it anyway), and afterwards changed only after a write of this session
+   * committed (append → push, truncate → cut), inside the write queue, so it is always a copy of what IndexedDB
+   * holds. Only this session writes this conversation's items while its run is active (one run per conversation),
+   * so the store need not be read again each turn, and appends need not look up the last seq.
+   */
+  #records: ItemRecord[] | undefined;
+  /** The last state known to be stored (written by this session, or read at its start). */
+  #durable: RunState;
+  /** Bumped when a write fails: snapshots taken before that are not written any more (see #failed). */
+  #epoch = 0;
+  #failure: unknown;
 
   constructor(
     readonly deps: RunnerDeps,
@@ -82,21 +117,63 @@ export class RunSession {
     state: RunState,
   ) {
     this.state = state;
+    this.#durable = state;
+  }
+
+  /** Takes the transcript as read from the store (before any write of this session). */
+  adoptTranscript(records: ItemRecord[]): void {
+    this.#records = records;
+  }
+
+  /**
+   * The transcript, equal to what is stored once every queued write has landed (waits for them). The array is the
+   * session's own: do not modify it.
+   */
+  async transcript(): Promise<readonly ItemRecord[]> {
+    if (this.#records) {
+      await this.writes;
+      return this.#records;
+    }
+    const load = this.writes.then(async () => {
+      const records = await this.deps.store.transcript(this.conversationId);
+      this.#records = records;
+      return records;
+    });
+    this.writes = load.catch(() => undefined);
+    return load;
   }
 
   /**
    * Clone the state, mutate it, and write the snapshot together with `items` (one transaction), after every earlier
-   * write of this run. Emits an `item` event per persisted item.
+   * write of this run. Emits an `item` event per persisted item. The snapshot includes every staged change.
    */
   async commit(mutate?: (s: RunState) => void, items: ResponseItem[] = [], titleIfEmpty?: string): Promise<ItemRecord[]> {
     const next = this.#next(mutate);
-    const write = this.writes.then(() =>
-      this.deps.store.append(this.conversationId, items, { run: next, ...(titleIfEmpty ? { titleIfEmpty } : {}) }),
-    );
-    this.writes = write.catch(() => undefined);
-    const recs = await write;
+    const recs = await this.#enqueue(next, async () => {
+      const records = this.#records;
+      const seq = records ? (records.length ? records[records.length - 1]!.seq + 1 : 0) : undefined;
+      const written = await this.deps.store.append(this.conversationId, items, {
+        run: next,
+        ...(titleIfEmpty ? { titleIfEmpty } : {}),
+        ...(seq !== undefined && items.length ? { seq } : {}),
+      });
+      this.#records?.push(...written);
+      return written;
+    });
     for (const r of recs) this.emit({ type: 'item', seq: r.seq, item: r.item as ResponseItem });
     return recs;
+  }
+
+  /**
+   * Changes the state in memory only; the next write (commit, truncate, heartbeat) carries it. Only for changes
+   * after which the last written state is still a valid place to resume from — the state is just one step behind:
+   * the start of a model request (until its first item is written, nothing of it is stored) and the move from a
+   * finished tool phase to the next request (resume finds every call answered and moves on by itself).
+   */
+  stage(mutate: (s: RunState) => void): void {
+    const next = cloneState(this.state);
+    mutate(next);
+    this.state = next;
   }
 
   /** Removes the transcript's tail from `fromSeq` and writes the (mutated) state in the same transaction. */
@@ -106,21 +183,51 @@ export class RunSession {
     mutate?: (s: RunState) => void,
   ): Promise<void> {
     const next = this.#next(mutate);
-    const write = this.writes.then(() => this.deps.store.truncate(this.conversationId, fromSeq, next));
-    this.writes = write.catch(() => undefined);
-    if (await write) this.emit({ type: 'items.discarded', fromSeq, reason });
+    const removed = await this.#enqueue(next, async () => {
+      const n = await this.deps.store.truncate(this.conversationId, fromSeq, next);
+      if (this.#records) this.#records = this.#records.filter((r) => r.seq < fromSeq);
+      return n;
+    });
+    if (removed) this.emit({ type: 'items.discarded', fromSeq, reason });
+  }
+
+  /**
+   * Runs `write` after every earlier write. A write that fails leaves IndexedDB as it was, so the live state goes
+   * back to the last stored one (what the failed write would have recorded did not happen), and the snapshots
+   * already queued behind it — taken from the state the failure just disowned — are not written: they fail with the
+   * same error. Writes asked for after the failure (ending the run, say) go ahead.
+   */
+  #enqueue<T>(next: RunState, write: () => Promise<T>): Promise<T> {
+    const epoch = this.#epoch;
+    const run = this.writes.then(async () => {
+      if (epoch !== this.#epoch) throw this.#failure;
+      try {
+        const out = await write();
+        this.#durable = next;
+        return out;
+      } catch (err) {
+        this.#epoch++;
+        this.#failure = err;
+        this.state = cloneState(this.#durable);
+        throw err;
+      }
+    });
+    this.writes = run.catch(() => undefined);
+    return run;
   }
 
   #next(mutate?: (s: RunState) => void): RunState {
-    const next = structuredClone(this.state);
+    const next = cloneState(this.state);
     mutate?.(next);
     next.updatedAt = next.heartbeatAt = this.deps.now();
     this.state = next;
     return next;
   }
 
+  /** `event` must be a fresh object (every caller passes a literal): it gets the conversation id in place. */
   emit(event: SessionEvent): void {
-    this.deps.emit({ ...event, conversationId: this.conversationId } as AgentEvent);
+    (event as AgentEvent).conversationId = this.conversationId;
+    this.deps.emit(event as AgentEvent);
   }
 
   emitStatus(): void {

@@ -32,16 +32,33 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   return raceSignal(promise, signal, () => new AbortedError());
 }
 
-/** Iterates `source`, stopping with AbortedError the moment `signal` aborts, even if the source ignores it. */
+/**
+ * Iterates `source`, stopping with AbortedError the moment `signal` aborts, even if the source ignores it. One abort
+ * listener for the whole iteration (not one per item: a stream has many, and listeners are not free).
+ */
 export async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  if (signal.aborted) throw new AbortedError();
   const it = source[Symbol.asyncIterator]();
+  let aborted = false;
+  let rejectPending: ((err: unknown) => void) | undefined;
+  const onAbort = () => {
+    aborted = true;
+    rejectPending?.(new AbortedError());
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
-      const r = await raceAbort(it.next(), signal);
+      if (aborted) throw new AbortedError();
+      const r = await new Promise<IteratorResult<T>>((resolve, reject) => {
+        rejectPending = reject;
+        it.next().then(resolve, reject);
+      });
+      rejectPending = undefined;
       if (r.done) return;
       yield r.value;
     }
   } finally {
+    signal.removeEventListener('abort', onAbort);
     // Tell the source we are done (it may be mid-request); never wait for it.
     void Promise.resolve()
       .then(() => it.return?.())

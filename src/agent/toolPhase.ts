@@ -203,7 +203,7 @@ async function invoke(session: RunSession, { call, prep }: Runnable): Promise<Ca
 /** Marks calls whose output is already in the transcript as done (defensive: both are written together). */
 export async function reconcileCalls(session: RunSession): Promise<void> {
   const answered = new Set<string>();
-  for (const r of await session.deps.store.transcript(session.conversationId)) {
+  for (const r of await session.transcript()) {
     if (isFunctionCallOutput(r.item)) answered.add(r.item.call_id);
   }
   const isStale = (c: PendingCall) => c.status !== 'done' && answered.has(c.callId);

@@ -1,8 +1,13 @@
 /**
- * One model turn: build the input from the transcript, stream the response, persist every completed item at once,
- * and on `completed` record the turn (usage, chain, the function calls to run) in one write.
+ * One model turn: build the input from the transcript (the session's copy of it), stream the response, persist its
+ * completed items, and on `completed` record the turn (usage, chain, the function calls to run) in one write.
+ *
+ * A completed item is held briefly instead of written on its own: it is written before the next stream event is
+ * handled (so events reach the panel in the same order as ever), with the response's end, or after HOLD_MS. The loop
+ * acts on no item before the response completes, and a response that never completes is discarded on resume, so
+ * holding loses nothing — and the usual last item (the function call, or the answer) shares the turn's final write.
  */
-import type { ModelErrorInfo, ModelEvent, ModelRequest, Usage } from '../models/events.ts';
+import type { ModelErrorInfo, ModelEvent, ModelRequest, ResponseItem, Usage } from '../models/events.ts';
 import type { RunState } from '../storage/runRecords.ts';
 import { buildInput, isFunctionCall, note, type FunctionCallItem } from './transcript.ts';
 import { abortable } from './timing.ts';
@@ -11,9 +16,12 @@ import { round2, type AgentConfigView, type Inflight, type RunSession } from './
 
 export type TurnOutcome = 'failed' | 'done' | 'tools';
 
+/** The longest a completed item waits for the next event or the response's end before it is written by itself. */
+export const HOLD_MS = 25;
+
 export async function modelTurn(session: RunSession, cfg: AgentConfigView): Promise<TurnOutcome> {
   const { deps } = session;
-  const records = await deps.store.transcript(session.conversationId);
+  const records = await session.transcript();
   const startSeq = records.length ? records[records.length - 1]!.seq + 1 : 0;
   const { input, previousResponseId } = buildInput(records, {
     usePreviousResponseId: cfg.agent.previous_response_id,
@@ -26,9 +34,12 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
     callIdByItem: new Map(),
     announced: new Map(),
     doneCalls: [],
+    held: [],
   };
   session.inflight = inflight;
-  await session.commit((s) => {
+  // Staged, not written: the first write of this response (its first items, or its end) carries it. Until then
+  // nothing of the response is stored, so the state written last is as good a place to resume from.
+  session.stage((s) => {
     s.phase = 'model';
     s.status = 'running';
     s.responseStartSeq = startSeq;
@@ -47,16 +58,21 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
   const t0 = deps.elapsed();
   let completed: Extract<ModelEvent, { type: 'completed' }> | undefined;
   let failure: ModelErrorInfo | undefined;
-  for await (const ev of abortable(deps.model.stream(request), session.signal)) {
-    if (ev.type === 'completed') {
-      completed = ev;
-      break;
+  try {
+    for await (const ev of abortable(deps.model.stream(request), session.signal)) {
+      if (ev.type === 'completed') {
+        completed = ev;
+        break;
+      }
+      if (ev.type === 'failed') {
+        failure = ev.error;
+        break;
+      }
+      if (ev.type !== 'item.done') await flushHeld(session, inflight);
+      await onStreamEvent(session, inflight, ev);
     }
-    if (ev.type === 'failed') {
-      failure = ev.error;
-      break;
-    }
-    await onStreamEvent(session, inflight, ev);
+  } finally {
+    stopHoldTimer(inflight);
   }
   session.checkAbort(); // a client may report the abort as `failed`
   if (failure) {
@@ -79,29 +95,27 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
   }
 
   // A call announced by function_call.done but never delivered as item.done is persisted from what was announced.
-  const missing: FunctionCallItem[] = [];
   for (const [callId, a] of inflight.announced) {
     if (!inflight.doneCalls.some((c) => c.call_id === callId)) {
-      missing.push({ type: 'function_call', id: a.itemId, call_id: callId, name: a.name, arguments: a.arguments, status: 'completed' });
+      const missing: FunctionCallItem = { type: 'function_call', id: a.itemId, call_id: callId, name: a.name, arguments: a.arguments, status: 'completed' };
+      inflight.held.push(missing);
+      inflight.doneCalls.push(missing);
     }
   }
-  if (missing.length) {
-    const recs = await session.commit(undefined, missing);
-    inflight.nextSeq = recs[recs.length - 1]!.seq + 1;
-    inflight.doneCalls.push(...missing);
-  }
 
+  // What was written of this response must have landed before its end is recorded (a failed write stops here).
+  await inflight.flushed;
   const done = completed;
   const calls = inflight.doneCalls;
+  const held = inflight.held.splice(0);
   const notes = done.incompleteReason
     ? [note('incomplete', `The API ended this response early (${done.incompleteReason}); the answer may be cut short.`)]
     : [];
   const latencyMs = round2(Number.isFinite(done.latencyMs) ? done.latencyMs : deps.elapsed() - t0);
-  session.inflight = undefined;
   await session.commit((s) => {
     s.turn += 1;
     s.lastResponseId = done.responseId;
-    s.chain = { responseId: done.responseId, seq: inflight.nextSeq };
+    s.chain = { responseId: done.responseId, seq: inflight.nextSeq + held.length };
     s.responseStartSeq = undefined;
     addUsage(s, done.usage);
     s.phase = calls.length ? 'tools' : 'model';
@@ -121,7 +135,8 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
         status: 'pending',
       };
     });
-  }, notes);
+  }, [...held, ...notes]);
+  session.inflight = undefined;
   session.emit({
     type: 'turn.completed',
     turn: session.state.turn,
@@ -134,6 +149,37 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
     totals: { ...session.state.usage },
   });
   return calls.length ? 'tools' : 'done';
+}
+
+/** Writes the held items now (after any earlier write of them), unless there are none; resolves when written. */
+function flushHeld(session: RunSession, inflight: Inflight): Promise<unknown> {
+  stopHoldTimer(inflight);
+  if (inflight.held.length) {
+    const items: ResponseItem[] = inflight.held.splice(0);
+    const previous = inflight.flushed;
+    inflight.flushed = (async () => {
+      await previous; // a failed earlier write stops this one
+      const recs = await session.commit(undefined, items);
+      inflight.nextSeq = recs[recs.length - 1]!.seq + 1;
+    })();
+  }
+  return inflight.flushed ?? Promise.resolve();
+}
+
+function hold(session: RunSession, inflight: Inflight, item: ResponseItem): void {
+  inflight.held.push(item);
+  if (inflight.holdTimer !== undefined) return;
+  // A real timer, not the injectable ones: this bounds how long an item waits, it is not a timeout of the run.
+  inflight.holdTimer = setTimeout(() => {
+    inflight.holdTimer = undefined;
+    void flushHeld(session, inflight).catch(() => undefined); // the loop sees a failure at its next flush or the end
+  }, HOLD_MS);
+}
+
+function stopHoldTimer(inflight: Inflight): void {
+  if (inflight.holdTimer === undefined) return;
+  clearTimeout(inflight.holdTimer);
+  inflight.holdTimer = undefined;
 }
 
 async function onStreamEvent(session: RunSession, inflight: Inflight, ev: ModelEvent): Promise<void> {
@@ -169,8 +215,7 @@ async function onStreamEvent(session: RunSession, inflight: Inflight, ev: ModelE
     case 'item.done': {
       const item = ev.item;
       if (isFunctionCall(item) && inflight.doneCalls.some((c) => c.call_id === item.call_id)) return; // delivered twice
-      const recs = await session.commit(undefined, [item]);
-      inflight.nextSeq = recs[0]!.seq + 1;
+      hold(session, inflight, item);
       if (typeof item.id === 'string') inflight.partialText.delete(item.id);
       if (isFunctionCall(item)) inflight.doneCalls.push(item);
       return;

@@ -178,82 +178,109 @@ export class OpenAIResponsesClient implements ModelClient {
     body: ResponsesRequestBody,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ModelEvent, AttemptOutcome, undefined> {
-    // Our own abort for a stream that goes silent; the SDK's timeout only covers the wait for headers.
-    const idle = new AbortController();
-    const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
+    // One controller for the request: the caller's signal is forwarded into it, and our own watchdog aborts it when
+    // the stream goes silent (the SDK's timeout only covers the wait for headers). Cheaper than AbortSignal.any.
+    const request = new AbortController();
+    const combined = request.signal;
+    let timedOut = false;
+    const forward = () => request.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    else signal?.addEventListener('abort', forward, { once: true });
     const mapper = new StreamMapper({ startedAt: this.now(), now: this.now });
-    let response: Response;
-    try {
-      response = await this.openai.responses
-        .create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
-          signal: combined,
-          timeout: this.timeoutMs,
-          maxRetries: 0,
-        })
-        .asResponse();
-    } catch (err) {
-      if (signal?.aborted) return { done: false, error: ABORTED };
-      return {
-        done: false,
-        error: classifyError(err, this.errorContext),
-        ...(err instanceof APIError && err.headers ? { headers: err.headers } : {}),
-      };
-    }
-    if (!response.body) {
-      return {
-        done: false,
-        error: {
-          kind: 'stream_cut',
-          message: `The API at ${this.options.baseURL} answered with an empty body.`,
-          retryable: true,
-        },
-      };
-    }
-
     let yielded = 0;
+    // Silence is measured on the server's side only: the clock stops while we (and the consumer) handle a message.
+    // One watchdog timer per stream that re-arms itself, instead of a new timer per message.
+    let handling = false;
+    let lastHeard = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => idle.abort(), this.timeoutMs);
+    const watch = (ms: number) => {
+      timer = setTimeout(() => {
+        if (handling) {
+          timer = undefined; // re-armed when the message is handled (a consumer may never come back)
+          return;
+        }
+        const silentFor = performance.now() - lastHeard;
+        if (silentFor < this.timeoutMs) {
+          watch(this.timeoutMs - silentFor);
+          return;
+        }
+        timedOut = true;
+        request.abort();
+      }, ms);
     };
     try {
-      arm();
-      for await (const message of readSseMessages(response.body)) {
-        // Silence is measured on the server's side only: the clock stops while the consumer handles our events.
-        clearTimeout(timer);
-        const raw = this.parse(message);
-        for (const event of raw === undefined ? [] : mapper.push(raw)) {
-          yielded++;
-          yield this.redact(event);
-        }
-        if (mapper.done) return { done: true };
-        arm();
+      let response: Response;
+      try {
+        response = await this.openai.responses
+          .create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
+            signal: combined,
+            timeout: this.timeoutMs,
+            maxRetries: 0,
+          })
+          .asResponse();
+      } catch (err) {
+        if (signal?.aborted) return { done: false, error: ABORTED };
+        return {
+          done: false,
+          error: classifyError(err, this.errorContext),
+          ...(err instanceof APIError && err.headers ? { headers: err.headers } : {}),
+        };
       }
-      const tail = mapper.end();
-      // An empty 200 stream delivered nothing: as safe to retry as a refused connection.
-      if (yielded === 0) return { done: false, error: this.cutInfo(tail) };
-      for (const event of tail) yield this.redact(event);
-      return { done: true };
-    } catch (err) {
-      if (signal?.aborted) {
-        yield this.failed(ABORTED);
+      if (!response.body) {
+        return {
+          done: false,
+          error: {
+            kind: 'stream_cut',
+            message: `The API at ${this.options.baseURL} answered with an empty body.`,
+            retryable: true,
+          },
+        };
+      }
+
+      try {
+        lastHeard = performance.now();
+        watch(this.timeoutMs);
+        // Once the response is complete, the body's end is read in the background rather than the fetch aborted.
+        const drain = () => mapper.done && !combined.aborted;
+        for await (const message of readSseMessages(response.body, { drain })) {
+          handling = true;
+          const raw = this.parse(message);
+          for (const event of raw === undefined ? [] : mapper.push(raw)) {
+            yielded++;
+            yield this.redact(event);
+          }
+          if (mapper.done) return { done: true };
+          handling = false;
+          lastHeard = performance.now();
+          if (timer === undefined) watch(this.timeoutMs);
+        }
+        const tail = mapper.end();
+        // An empty 200 stream delivered nothing: as safe to retry as a refused connection.
+        if (yielded === 0) return { done: false, error: this.cutInfo(tail) };
+        for (const event of tail) yield this.redact(event);
+        return { done: true };
+      } catch (err) {
+        if (signal?.aborted) {
+          yield this.failed(ABORTED);
+          return { done: true };
+        }
+        const info = timedOut
+          ? yielded > 0
+            ? {
+                ...this.cutInfo(mapper.end()),
+                message: `The response stream went silent for ${Math.round(this.timeoutMs / 1000)} s and was dropped. Retry the turn.`,
+              }
+            : timeoutInfo(this.errorContext)
+          : yielded > 0
+            ? this.cutInfo(mapper.end())
+            : classifyError(err, this.errorContext);
+        if (yielded === 0) return { done: false, error: info };
+        yield this.failed(info);
         return { done: true };
       }
-      const info = idle.signal.aborted
-        ? yielded > 0
-          ? {
-              ...this.cutInfo(mapper.end()),
-              message: `The response stream went silent for ${Math.round(this.timeoutMs / 1000)} s and was dropped. Retry the turn.`,
-            }
-          : timeoutInfo(this.errorContext)
-        : yielded > 0
-          ? this.cutInfo(mapper.end())
-          : classifyError(err, this.errorContext);
-      if (yielded === 0) return { done: false, error: info };
-      yield this.failed(info);
-      return { done: true };
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
     }
   }
 

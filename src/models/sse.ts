@@ -22,6 +22,18 @@ export class SseDecoder {
   push(chunk: string): SseMessage[] {
     this.buffer += chunk;
     const out: SseMessage[] = [];
+    if (!this.buffer.includes('\r')) {
+      // The usual case (\n only): scan with indexOf and cut the buffer once.
+      const buffer = this.buffer;
+      let start = 0;
+      for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
+        const message = this.line(buffer.slice(start, end));
+        if (message) out.push(message);
+        start = end + 1;
+      }
+      if (start) this.buffer = buffer.slice(start);
+      return out;
+    }
     for (;;) {
       const match = /\r\n|\r|\n/.exec(this.buffer);
       if (!match) break;
@@ -69,24 +81,59 @@ export class SseDecoder {
   }
 }
 
+export interface ReadSseOptions {
+  /**
+   * Asked when the consumer stops before the body ended: true = the response is complete (its final event was
+   * read), so the rest of the body — normally nothing but its end — is read in the background instead of cancelling
+   * the request. A cancel costs an abort of the fetch; reading to the end lets the connection be reused at no cost.
+   */
+  drain?: () => boolean;
+  /** How long a background drain may take before the body is cancelled after all. Default 5 s. */
+  drainTimeoutMs?: number;
+}
+
 /** Iterates the SSE messages of a fetch body. Errors of the underlying read (cut socket, abort) propagate. */
-export async function* readSseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+export async function* readSseMessages(body: ReadableStream<Uint8Array>, options: ReadSseOptions = {}): AsyncGenerator<SseMessage> {
   const reader = body.getReader();
   const text = new TextDecoder();
   const decoder = new SseDecoder();
   let finished = false;
+  let failed = false;
   try {
     for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      yield* decoder.push(text.decode(value, { stream: true }));
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+      if (chunk.done) break;
+      yield* decoder.push(text.decode(chunk.value, { stream: true }));
     }
     finished = true;
     yield* decoder.push(text.decode());
     yield* decoder.end();
   } finally {
-    // Stopping early (consumer broke out, or an error) must release the connection.
-    if (!finished) await reader.cancel().catch(() => undefined);
+    if (finished || failed) reader.releaseLock();
+    else if (options.drain?.()) void drain(reader, options.drainTimeoutMs ?? 5_000);
+    else {
+      // Stopping early (consumer broke out, or an error) must release the connection.
+      await reader.cancel().catch(() => undefined);
+      reader.releaseLock();
+    }
+  }
+}
+
+/** Reads a body to its end, discarding it; cancels it when that takes longer than `timeoutMs`. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, timeoutMs: number): Promise<void> {
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), timeoutMs);
+  try {
+    for (;;) if ((await reader.read()).done) break;
+  } catch {
+    // Cut or cancelled: nothing to keep.
+  } finally {
+    clearTimeout(timer);
     reader.releaseLock();
   }
 }

@@ -7,7 +7,7 @@
  * complete. `append` and `truncate` optionally write the conversation's RunState in the same transaction, so an item
  * and the state that accounts for it are never out of step, whenever the worker dies.
  */
-import type { IDBPDatabase } from 'idb';
+import { unwrap, type IDBPDatabase } from 'idb';
 import { db as sharedDb, type OttoDB } from './db.ts';
 import type { ConversationRecord, ItemRecord } from './records.ts';
 import type { RunState } from './runRecords.ts';
@@ -26,7 +26,14 @@ export interface AppendOptions {
   run?: RunState;
   /** Sets the conversation's title from this text when it has none yet (first user message). */
   titleIfEmpty?: string;
+  /**
+   * The seq the first item gets, when the caller knows the transcript's length (the agent's RunSession keeps a copy
+   * of it). Saves reading the last item; a seq that is already taken fails the write (ConstraintError), so a wrong
+   * count can never overwrite an item. Omitted: after the last stored item.
+   */
+  seq?: number;
 }
+
 
 /** All items of one conversation: [id, 0] .. [id, +∞]. */
 function range(conversationId: string, fromSeq = 0): IDBKeyRange {
@@ -98,40 +105,94 @@ export class ConversationStore {
    * Appends items at the end of the transcript (contiguous seq, even for concurrent callers) and, in the same
    * transaction, writes `opts.run`. With no items, only the run state is written. Throws ConversationNotFoundError
    * (and writes nothing) when the conversation does not exist.
+   *
+   * This is the agent loop's hot path (one call per step), so it talks to IndexedDB directly instead of through
+   * idb's promise wrappers: every request is issued from the previous one's callback, the independent ones at once,
+   * and the caller waits for the transaction's `complete` only.
    */
   async append(conversationId: string, items: readonly Record<string, unknown>[], opts: AppendOptions = {}): Promise<ItemRecord[]> {
-    const tx = (await this.#db).transaction(['conversations', 'items', 'runs'], 'readwrite');
-    const convs = tx.objectStore('conversations');
-    const store = tx.objectStore('items');
-    // Reads in parallel, writes issued together and awaited once through tx.done: one transaction either way, but
-    // each sequential await costs a turn of the event loop on the agent's critical path.
-    const [conv, last] = await Promise.all([
-      convs.get(conversationId),
-      items.length ? store.openCursor(range(conversationId), 'prev') : Promise.resolve(null),
-    ]);
-    if (!conv) {
-      tx.abort();
-      await tx.done.catch(() => undefined);
-      throw new ConversationNotFoundError(conversationId);
-    }
+    const db = unwrap(await this.#db) as unknown as IDBDatabase;
     const now = this.#now();
-    const written: ItemRecord[] = [];
-    const writes: Promise<unknown>[] = [];
-    if (items.length) {
-      let seq = last ? last.value.seq + 1 : 0;
-      for (const item of items) {
-        const rec: ItemRecord = { conversationId, seq: seq++, createdAt: now, item };
-        writes.push(store.add(rec));
-        written.push(rec);
+    return new Promise<ItemRecord[]>((resolve, reject) => {
+      const written: ItemRecord[] = [];
+      let failure: unknown;
+      let tx: IDBTransaction;
+      try {
+        tx = db.transaction(['conversations', 'items', 'runs'], 'readwrite');
+      } catch (err) {
+        reject(err);
+        return;
       }
-      const title = conv.title || (opts.titleIfEmpty ? titleFrom(opts.titleIfEmpty) : '');
-      writes.push(convs.put({ ...conv, title, updatedAt: Math.max(now, conv.updatedAt) }));
-    }
-    if (opts.run) writes.push(tx.objectStore('runs').put(opts.run));
-    // A failed write aborts the transaction, which tx.done reports; the individual rejections are the same error.
-    for (const w of writes) w.catch(() => undefined);
-    await tx.done;
-    return written;
+      // A failed request aborts the transaction (its error bubbles up): nothing of this call is written.
+      const fail = (err: unknown) => {
+        failure ??= err;
+        try {
+          tx.abort();
+        } catch {
+          // Already finished or aborting.
+        }
+      };
+      tx.oncomplete = () => resolve(written);
+      tx.onabort = () => reject(failure ?? tx.error ?? new DOMException('The transaction was aborted.', 'AbortError'));
+      try {
+        const convs = tx.objectStore('conversations');
+        const store = tx.objectStore('items');
+        // Independent of any read: issued at once. If the conversation turns out not to exist, the abort undoes it.
+        if (opts.run) tx.objectStore('runs').put(opts.run);
+        // Without items, only the conversation's existence matters: its key, not its record.
+        const convReq: IDBRequest = items.length ? convs.get(conversationId) : convs.getKey(conversationId);
+        const add = (first: number) => {
+          let seq = first;
+          for (const item of items) {
+            const rec: ItemRecord = { conversationId, seq: seq++, createdAt: now, item };
+            store.add(rec);
+            written.push(rec);
+          }
+        };
+        let lastReq: IDBRequest<IDBCursorWithValue | null> | undefined;
+        if (items.length && opts.seq !== undefined) add(opts.seq);
+        else if (items.length) lastReq = store.openCursor(range(conversationId), 'prev');
+        convReq.onsuccess = () => {
+          if (convReq.result === undefined) {
+            fail(new ConversationNotFoundError(conversationId));
+            return;
+          }
+          if (!items.length) return;
+          const conv = convReq.result as ConversationRecord;
+          const title = conv.title || (opts.titleIfEmpty ? titleFrom(opts.titleIfEmpty) : '');
+          try {
+            convs.put({ ...conv, title, updatedAt: Math.max(now, conv.updatedAt) });
+          } catch (err) {
+            fail(err);
+          }
+        };
+        if (lastReq) {
+          const req = lastReq;
+          req.onsuccess = () => {
+            if (failure !== undefined) return;
+            try {
+              const last = req.result?.value as ItemRecord | undefined;
+              add(last ? last.seq + 1 : 0);
+            } catch (err) {
+              fail(err);
+            }
+          };
+        }
+      } catch (err) {
+        fail(err);
+      }
+    });
+  }
+
+  /** The conversation, its run state and its transcript, read in one transaction (a consistent snapshot). */
+  async load(conversationId: string): Promise<{ conversation?: ConversationRecord; run?: RunState; items: ItemRecord[] }> {
+    const tx = (await this.#db).transaction(['conversations', 'runs', 'items']);
+    const [conversation, run, items] = await Promise.all([
+      tx.objectStore('conversations').get(conversationId),
+      tx.objectStore('runs').get(conversationId),
+      tx.objectStore('items').getAll(range(conversationId)),
+    ]);
+    return { ...(conversation ? { conversation } : {}), ...(run ? { run } : {}), items };
   }
 
   /** The transcript in order (from `fromSeq`, default 0). */

@@ -160,7 +160,8 @@ describe('resume after the worker died', () => {
   it('resume continues a run that was never marked interrupted (found running)', async () => {
     const h = await setup({ turns: [[created(), { type: 'wait', until: never() }]] });
     void h.runner.send(h.conversationId, 'q');
-    await waitFor(async () => (await h.state())?.responseStartSeq === 1, 'streaming');
+    // The request start is not written on its own (its first item carries it): streaming = the model was asked.
+    await waitFor(async () => h.model.requests.length === 1 && (await h.state())?.status === 'running', 'streaming');
     const { runner } = restart(h, [say('a')]);
     expect((await runner.resume(h.conversationId)).status).toBe('completed');
   });

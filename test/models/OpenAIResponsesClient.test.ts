@@ -369,6 +369,17 @@ describe('OpenAIResponsesClient faults', () => {
     expect(failure(events)).toMatchObject({ kind: 'timeout', retryable: true });
   });
 
+  it('time the consumer spends on an event is not silence of the server', async () => {
+    api.script([faults.slow(20, { text: 'one two three four' })]);
+    const events: ModelEvent[] = [];
+    for await (const event of makeClient({ timeoutMs: 150, maxRetries: 0 }).stream(request('hi'))) {
+      events.push(event);
+      if (event.type === 'text.delta') await new Promise((r) => setTimeout(r, 200)); // longer than the timeout
+    }
+    expect(last(events)?.type).toBe('completed');
+    expect(text(events)).toBe('one two three four');
+  });
+
   it('a server that sends no headers in time is a timeout, retried', async () => {
     api.script([{ headersDelayMs: 600, text: 'too late' }, { text: 'On time.' }]);
     const events = await collect(makeClient({ timeoutMs: 200 }).stream(request('hi')));

@@ -54,4 +54,46 @@ describe('SSE decoding', () => {
     expect(decoder.push('data: 1\r')).toEqual([]);
     expect(decoder.push('\n\r\n')).toEqual([{ event: null, data: '1' }]);
   });
+
+  it('a consumer that stops early cancels the body, unless the response is complete: then the rest is read', async () => {
+    const track = () => {
+      const state = { cancelled: false, pulled: 0 };
+      const parts = ['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n'];
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const part = parts[state.pulled++];
+          if (part === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(part));
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      });
+      return { state, body };
+    };
+    const cut = track();
+    for await (const message of readSseMessages(cut.body)) if (message.data === '1') break;
+    expect(cut.state.cancelled).toBe(true);
+
+    const complete = track();
+    for await (const message of readSseMessages(complete.body, { drain: () => true })) if (message.data === '1') break;
+    await new Promise((r) => setTimeout(r, 10));
+    expect(complete.state.cancelled).toBe(false);
+    expect(complete.state.pulled).toBe(4); // every part, then the end
+
+    // A body that never ends is cancelled after the drain's time limit.
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('data: 1\n\n'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    for await (const _ of readSseMessages(endless, { drain: () => true, drainTimeoutMs: 20 })) break;
+    expect(cancelled).toBe(false);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(cancelled).toBe(true);
+  });
 });

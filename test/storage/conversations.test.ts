@@ -114,6 +114,31 @@ describe('conversations', () => {
     expect((await store.getRun(id))!.turn).toBe(4);
   });
 
+  it('appends at a seq the caller knows (no lookup), and never over an item already there', async () => {
+    const { store } = await fresh();
+    const { id } = await store.create();
+    await store.append(id, [msg('0'), msg('1')]);
+    const recs = await store.append(id, [msg('2'), msg('3')], { seq: 2, run: run(id, { turn: 7 }) });
+    expect(recs.map((r) => r.seq)).toEqual([2, 3]);
+    expect((await store.transcript(id)).map((r) => r.item)).toEqual([msg('0'), msg('1'), msg('2'), msg('3')]);
+    // A wrong count: the write fails as a whole (nothing of it lands, neither the item nor the run state).
+    await expect(store.append(id, [msg('x')], { seq: 1, run: run(id, { turn: 8 }) })).rejects.toMatchObject({ name: 'ConstraintError' });
+    expect(await store.length(id)).toBe(4);
+    expect((await store.getRun(id))!.turn).toBe(7);
+    await expect(store.append('ghost', [msg('x')], { seq: 0 })).rejects.toBeInstanceOf(ConversationNotFoundError);
+  });
+
+  it('loads a conversation, its run state and its transcript together', async () => {
+    const { store } = await fresh();
+    const { id } = await store.create({ title: 'T' });
+    expect(await store.load(id)).toEqual({ conversation: expect.objectContaining({ id, title: 'T' }), items: [] });
+    await store.append(id, [msg('a')], { run: run(id) });
+    const loaded = await store.load(id);
+    expect(loaded.run).toEqual(run(id));
+    expect(loaded.items.map((r) => [r.seq, r.item])).toEqual([[0, msg('a')]]);
+    expect(await store.load('ghost')).toEqual({ items: [] });
+  });
+
   it('truncates the tail (and writes the run state with it)', async () => {
     const { store } = await fresh();
     const { id } = await store.create();
