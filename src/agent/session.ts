@@ -29,8 +29,7 @@ export interface RunnerDeps {
   sites: SitePermissions;
   origin: ((conversationId: string) => string | undefined | Promise<string | undefined>) | undefined;
   instructions:
-    | ((conversationId: string, config: AgentConfigView) => string | undefined | Promise<string | undefined>)
-    | undefined;
+    ((conversationId: string, config: AgentConfigView) => string | undefined | Promise<string | undefined>) | undefined;
   toolTimeoutMs: number;
   now: () => number;
   elapsed: () => number;
@@ -83,7 +82,11 @@ export const round2 = (n: number) => Math.round(n * 100) / 100;
  * than structuredClone, on a path taken at every step.
  */
 export function cloneState(state: RunState): RunState {
-  const out: RunState = { ...state, pendingCalls: state.pendingCalls.map((c) => ({ ...c })), usage: { ...state.usage } };
+  const out: RunState = {
+    ...state,
+    pendingCalls: state.pendingCalls.map((c) => ({ ...c })),
+    usage: { ...state.usage },
+  };
   if (state.approval) out.approval = { ...state.approval };
   if (state.lastError) out.lastError = { ...state.lastError };
   if (state.chain) out.chain = { ...state.chain };
@@ -147,13 +150,19 @@ export class RunSession {
    * Clone the state, mutate it, and write the snapshot together with `items` (one transaction), after every earlier
    * write of this run. Emits an `item` event per persisted item. The snapshot includes every staged change.
    */
-  async commit(mutate?: (s: RunState) => void, items: ResponseItem[] = [], titleIfEmpty?: string): Promise<ItemRecord[]> {
+  async commit(
+    mutate?: (s: RunState) => void,
+    items: ResponseItem[] = [],
+    titleIfEmpty?: string,
+  ): Promise<ItemRecord[]> {
     const next = this.#next(mutate);
     const recs = await this.#enqueue(next, async () => {
       const records = this.#records;
       const seq = records ? (records.length ? records[records.length - 1]!.seq + 1 : 0) : undefined;
       const written = await this.deps.store.append(this.conversationId, items, {
         run: next,
+        // The user's message and the run's end move the conversation up the list; the steps between do not.
+        touch: !!titleIfEmpty || next.status !== 'running',
         ...(titleIfEmpty ? { titleIfEmpty } : {}),
         ...(seq !== undefined && items.length ? { seq } : {}),
       });

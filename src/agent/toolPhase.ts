@@ -14,7 +14,11 @@ import { ABORTED_OUTPUT, errorOutput, isFunctionCallOutput, outputParts, partsTe
 import { childSignal, raceAbort } from './timing.ts';
 import { round2, type AgentConfigView, type CallResult, type RunSession } from './session.ts';
 
-type Runnable = { call: PendingCall; prep: Extract<PreparedCall, { ok: true }>; approvedBy?: PendingCall['approvedBy'] };
+type Runnable = {
+  call: PendingCall;
+  prep: Extract<PreparedCall, { ok: true }>;
+  approvedBy?: PendingCall['approvedBy'];
+};
 
 /** Executes the pending calls in order. Returns true when the run paused for an approval. */
 export async function runTools(session: RunSession, cfg: AgentConfigView): Promise<boolean> {
@@ -101,7 +105,9 @@ async function autoApproval(
   session: RunSession,
   cfg: AgentConfigView,
   getOrigin: () => Promise<string | undefined>,
-): Promise<{ allowed: true; by: 'policy' | 'allowed_origin' | 'site' } | { allowed: false; origin: string | undefined }> {
+): Promise<
+  { allowed: true; by: 'policy' | 'allowed_origin' | 'site' } | { allowed: false; origin: string | undefined }
+> {
   if (cfg.approvals.policy === 'auto') return { allowed: true, by: 'policy' };
   const origin = await getOrigin();
   if (originAllowed(origin, cfg.approvals.allowed_origins)) return { allowed: true, by: 'allowed_origin' };
@@ -109,7 +115,12 @@ async function autoApproval(
   return { allowed: false, origin };
 }
 
-async function pause(session: RunSession, call: PendingCall, qualifiedName: string, origin: string | undefined): Promise<void> {
+async function pause(
+  session: RunSession,
+  call: PendingCall,
+  qualifiedName: string,
+  origin: string | undefined,
+): Promise<void> {
   const approval: PendingApproval = {
     callId: call.callId,
     name: qualifiedName,
@@ -133,7 +144,7 @@ async function pause(session: RunSession, call: PendingCall, qualifiedName: stri
  */
 async function runBatch(session: RunSession, batch: Runnable[]): Promise<void> {
   const startedAt = session.deps.now();
-  await session.commit((s) => {
+  const markRunning = (s: RunState) => {
     for (const b of batch) {
       const pc = s.pendingCalls.find((c) => c.callId === b.call.callId);
       if (!pc) continue;
@@ -142,7 +153,12 @@ async function runBatch(session: RunSession, batch: Runnable[]): Promise<void> {
       pc.qualifiedName = b.prep.qualifiedName;
       if (b.approvedBy) pc.approvedBy = b.approvedBy;
     }
-  });
+  };
+  // An action must be known to have started before it runs: a worker that dies during it must never run it again.
+  // A read-only call is simply run again, so whether it was stored as started changes nothing: the mark rides on
+  // the write of its output instead of costing a write of its own.
+  if (batch.every((b) => b.prep.readOnly && !b.approvedBy)) session.stage(markRunning);
+  else await session.commit(markRunning);
   const results: (CallResult | undefined)[] = new Array<CallResult | undefined>(batch.length);
   let flushed = 0;
   let flushing: Promise<void> = Promise.resolve();
@@ -175,7 +191,11 @@ async function invoke(session: RunSession, { call, prep }: Runnable): Promise<Ca
   try {
     const result = await raceAbort(
       Promise.resolve().then(() =>
-        deps.tools.run(name, prep.args, { signal: child.signal, conversationId: session.conversationId, callId: call.callId }),
+        deps.tools.run(name, prep.args, {
+          signal: child.signal,
+          conversationId: session.conversationId,
+          callId: call.callId,
+        }),
       ),
       child.signal,
     );
@@ -184,7 +204,8 @@ async function invoke(session: RunSession, { call, prep }: Runnable): Promise<Ca
     return { output: toOutput(result), status: 'ok', outcome: 'ok', durationMs: took() };
   } catch (err) {
     const durationMs = took();
-    if (session.signal.aborted) return { output: ABORTED_OUTPUT, status: 'error', outcome: 'aborted', reason: 'aborted', durationMs };
+    if (session.signal.aborted)
+      return { output: ABORTED_OUTPUT, status: 'error', outcome: 'aborted', reason: 'aborted', durationMs };
     if (child.timedOut) {
       return {
         output: `Error: ${name} timed out after ${round2(deps.toolTimeoutMs / 1000)} s`,

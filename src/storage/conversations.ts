@@ -32,8 +32,13 @@ export interface AppendOptions {
    * count can never overwrite an item. Omitted: after the last stored item.
    */
   seq?: number;
+  /**
+   * Whether writing items moves the conversation's `updatedAt` (its place in the list). Default true. The agent
+   * passes false for the items of a run in progress: the user's message and the run's end move it, the steps between
+   * need not cost a read and a write of the conversation record each.
+   */
+  touch?: boolean;
 }
-
 
 /** All items of one conversation: [id, 0] .. [id, +∞]. */
 function range(conversationId: string, fromSeq = 0): IDBKeyRange {
@@ -61,7 +66,12 @@ export class ConversationStore {
 
   async create(opts: { id?: string; title?: string } = {}): Promise<ConversationRecord> {
     const now = this.#now();
-    const rec: ConversationRecord = { id: opts.id ?? this.#newId(), title: opts.title ?? '', createdAt: now, updatedAt: now };
+    const rec: ConversationRecord = {
+      id: opts.id ?? this.#newId(),
+      title: opts.title ?? '',
+      createdAt: now,
+      updatedAt: now,
+    };
     await (await this.#db).add('conversations', rec);
     return rec;
   }
@@ -110,7 +120,11 @@ export class ConversationStore {
    * idb's promise wrappers: every request is issued from the previous one's callback, the independent ones at once,
    * and the caller waits for the transaction's `complete` only.
    */
-  async append(conversationId: string, items: readonly Record<string, unknown>[], opts: AppendOptions = {}): Promise<ItemRecord[]> {
+  async append(
+    conversationId: string,
+    items: readonly Record<string, unknown>[],
+    opts: AppendOptions = {},
+  ): Promise<ItemRecord[]> {
     const db = unwrap(await this.#db) as unknown as IDBDatabase;
     const now = this.#now();
     return new Promise<ItemRecord[]>((resolve, reject) => {
@@ -139,8 +153,9 @@ export class ConversationStore {
         const store = tx.objectStore('items');
         // Independent of any read: issued at once. If the conversation turns out not to exist, the abort undoes it.
         if (opts.run) tx.objectStore('runs').put(opts.run);
-        // Without items, only the conversation's existence matters: its key, not its record.
-        const convReq: IDBRequest = items.length ? convs.get(conversationId) : convs.getKey(conversationId);
+        // Without a touch, only the conversation's existence matters: its key, not its record.
+        const touch = items.length > 0 && opts.touch !== false;
+        const convReq: IDBRequest = touch ? convs.get(conversationId) : convs.getKey(conversationId);
         const add = (first: number) => {
           let seq = first;
           for (const item of items) {
@@ -157,7 +172,7 @@ export class ConversationStore {
             fail(new ConversationNotFoundError(conversationId));
             return;
           }
-          if (!items.length) return;
+          if (!touch) return;
           const conv = convReq.result as ConversationRecord;
           const title = conv.title || (opts.titleIfEmpty ? titleFrom(opts.titleIfEmpty) : '');
           try {
@@ -185,7 +200,9 @@ export class ConversationStore {
   }
 
   /** The conversation, its run state and its transcript, read in one transaction (a consistent snapshot). */
-  async load(conversationId: string): Promise<{ conversation?: ConversationRecord; run?: RunState; items: ItemRecord[] }> {
+  async load(
+    conversationId: string,
+  ): Promise<{ conversation?: ConversationRecord; run?: RunState; items: ItemRecord[] }> {
     const tx = (await this.#db).transaction(['conversations', 'runs', 'items']);
     const [conversation, run, items] = await Promise.all([
       tx.objectStore('conversations').get(conversationId),

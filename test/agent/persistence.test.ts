@@ -27,7 +27,16 @@ import {
   type Step,
   type Turn,
 } from '../support/scriptedModel.ts';
-import { FakeHost, config, expectValidTranscript, outputOf, setup, userTexts, waitFor, type Harness } from './helpers.ts';
+import {
+  FakeHost,
+  config,
+  expectValidTranscript,
+  outputOf,
+  setup,
+  userTexts,
+  waitFor,
+  type Harness,
+} from './helpers.ts';
 
 const never = () => new Promise<never>(() => undefined);
 
@@ -44,7 +53,9 @@ class CheckingModel implements ModelClient {
       const stored = await this.store.transcript(this.conversationId());
       const expected = buildInput(stored, { usePreviousResponseId: false }).input;
       if (JSON.stringify(request.input) !== JSON.stringify(expected)) {
-        this.mismatches.push(`request #${this.mismatches.length + 1}: ${JSON.stringify(request.input)} ≠ ${JSON.stringify(expected)}`);
+        this.mismatches.push(
+          `request #${this.mismatches.length + 1}: ${JSON.stringify(request.input)} ≠ ${JSON.stringify(expected)}`,
+        );
       }
     };
     const inner = this.inner;
@@ -56,12 +67,17 @@ class CheckingModel implements ModelClient {
 }
 
 /** Records every write (append / truncate) the loop makes, with what it wrote. */
-function recordWrites(h: Harness): { items: Record<string, unknown>[]; run?: RunState; truncate?: number }[] {
-  const writes: { items: Record<string, unknown>[]; run?: RunState; truncate?: number }[] = [];
+type Write = { items: Record<string, unknown>[]; run?: RunState; truncate?: number; touch?: boolean };
+function recordWrites(h: Harness): Write[] {
+  const writes: Write[] = [];
   const append = h.store.append.bind(h.store);
   const truncate = h.store.truncate.bind(h.store);
   h.store.append = (cid, items, opts = {}) => {
-    writes.push({ items: [...items], ...(opts.run ? { run: structuredClone(opts.run) } : {}) });
+    writes.push({
+      items: [...items],
+      ...(opts.run ? { run: structuredClone(opts.run) } : {}),
+      ...(opts.touch !== undefined ? { touch: opts.touch } : {}),
+    });
     return append(cid, items, opts);
   };
   h.store.truncate = (cid, fromSeq, run) => {
@@ -106,7 +122,12 @@ describe('the transcript kept in memory', () => {
 
     // Stopped mid-stream, then a new message.
     const gate = deferred();
-    h.model.push([created(), ...messageSteps('kept'), { type: 'text.delta', itemId: 'msg_live', delta: 'seen' }, { type: 'wait', until: gate.promise }]);
+    h.model.push([
+      created(),
+      ...messageSteps('kept'),
+      { type: 'text.delta', itemId: 'msg_live', delta: 'seen' },
+      { type: 'wait', until: gate.promise },
+    ]);
     const stopped = h.runner.send(id, 'four');
     await waitFor(() => h.model.requests.length === 7, 'fourth run streaming');
     await waitFor(() => h.eventsOf('text.delta').some((e) => e.delta === 'seen'), 'delta seen');
@@ -168,17 +189,44 @@ describe('holding completed items', () => {
     const writes = recordWrites(h);
     expect((await h.runner.send(h.conversationId, 'go')).status).toBe('completed');
     const withCall = writes.find((w) => w.items.some((i) => i.type === 'function_call'))!;
-    expect(withCall.run).toMatchObject({ phase: 'tools', turn: 1, pendingCalls: [{ callId: 'c1', status: 'pending' }] });
+    expect(withCall.run).toMatchObject({
+      phase: 'tools',
+      turn: 1,
+      pendingCalls: [{ callId: 'c1', status: 'pending' }],
+    });
     const withAnswer = writes.find((w) => w.items.some((i) => i.role === 'assistant'))!;
     expect(withAnswer.run).toMatchObject({ status: 'completed', stopReason: 'completed', turn: 2 });
-    // user message; call + end of response 1; call running; output; answer + end of run.
+    // user message; call + end of response 1; output (the read-only call's running mark rides on it); answer + end.
+    expect(writes).toHaveLength(4);
+    expect(writes.some((w) => !w.items.length && w.run?.pendingCalls.some((c) => c.status === 'running'))).toBe(false);
+    // Only the user's message and the run's end move the conversation up the list.
+    expect(writes.map((w) => w.touch)).toEqual([true, false, false, true]);
+  });
+
+  it('an action is stored as running before it runs, in a write of its own', async () => {
+    const h = await setup({
+      turns: [calls([{ name: 'dom__type', args: { ref: 'e1', text: 'hi' }, callId: 'c1' }]), say('ok')],
+    });
+    const writes = recordWrites(h);
+    let storedWhenRan: string | undefined;
+    const run = h.host.run.bind(h.host);
+    h.host.run = async (name, args, ctx) => {
+      storedWhenRan = (await h.state())?.pendingCalls[0]?.status;
+      return run(name, args, ctx);
+    };
+    expect((await h.runner.send(h.conversationId, 'type')).status).toBe('completed');
+    expect(storedWhenRan).toBe('running');
     expect(writes).toHaveLength(5);
   });
 
   it('an item is written before the next stream event is handled, so events keep their order', async () => {
-    const h = await setup({ turns: [[created(), ...reasoningSteps('think'), ...messageSteps('answer'), completed('r')]] });
+    const h = await setup({
+      turns: [[created(), ...reasoningSteps('think'), ...messageSteps('answer'), completed('r')]],
+    });
     await h.runner.send(h.conversationId, 'q');
-    const order = h.events.filter((e) => e.type === 'item' || e.type === 'text.delta').map((e) => (e.type === 'item' ? `item:${String(e.item.type)}` : 'delta'));
+    const order = h.events
+      .filter((e) => e.type === 'item' || e.type === 'text.delta')
+      .map((e) => (e.type === 'item' ? `item:${String(e.item.type)}` : 'delta'));
     expect(order).toEqual(['item:message', 'item:reasoning', 'delta', 'delta', 'item:message']);
   });
 
@@ -224,8 +272,8 @@ describe('a write that fails', () => {
     };
     const state = await h.runner.send(h.conversationId, 'read');
     expect(state).toMatchObject({ status: 'error', lastError: { kind: 'storage_full' } });
-    // What is stored says the call was running, not done: its output was never saved.
-    expect((await h.state())!.pendingCalls).toMatchObject([{ callId: 'c1', status: 'running' }]);
+    // What is stored says the call is not done: its output was never saved.
+    expect((await h.state())!.pendingCalls).toMatchObject([{ callId: 'c1', status: 'pending' }]);
 
     h.model.push(say('Read it.'));
     expect((await h.runner.resume(h.conversationId)).status).toBe('completed');
@@ -326,10 +374,13 @@ describe('a held item whose write fails', () => {
       new AbortController().signal,
       initial,
     );
-    const first = session.commit((s) => {
-      s.phase = 'tools';
-      s.pendingCalls = [{ callId: 'c1', name: 'x', arguments: '{}', status: 'pending' }];
-    }, [{ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'x', arguments: '{}' }]);
+    const first = session.commit(
+      (s) => {
+        s.phase = 'tools';
+        s.pendingCalls = [{ callId: 'c1', name: 'x', arguments: '{}', status: 'pending' }];
+      },
+      [{ type: 'function_call', id: 'fc_1', call_id: 'c1', name: 'x', arguments: '{}' }],
+    );
     const second = session.commit(); // a heartbeat, say: its snapshot says phase tools
     gate.resolve();
     await expect(first).rejects.toThrow(/quota/);
@@ -405,7 +456,10 @@ async function killAt(at: number, when: 'before' | 'after'): Promise<{ total: nu
   const hostA = new FakeHost();
   const a = h.newRunner({ store: dying, model: modelA, tools: hostA });
   const runA = a.send(id, 'buy it');
-  const finished = await Promise.race([runA.then(() => true), waitFor(() => dying.dead, 'the worker dies', 3000).then(() => false)]);
+  const finished = await Promise.race([
+    runA.then(() => true),
+    waitFor(() => dying.dead, 'the worker dies', 3000).then(() => false),
+  ]);
   if (finished) return { total: dying.writes }; // fewer writes than `at`: nothing to kill
   await new Promise((r) => setTimeout(r, HOLD_MS * 2)); // let anything the dead worker had scheduled try (and hang)
 
@@ -415,7 +469,10 @@ async function killAt(at: number, when: 'before' | 'after'): Promise<{ total: nu
   const state = await store.getRun(id);
   if (state?.phase === 'tools') {
     for (const pc of state.pendingCalls) {
-      expect(stored.some((r) => r.item.type === 'function_call' && r.item.call_id === pc.callId), `call ${pc.callId} is stored`).toBe(true);
+      expect(
+        stored.some((r) => r.item.type === 'function_call' && r.item.call_id === pc.callId),
+        `call ${pc.callId} is stored`,
+      ).toBe(true);
     }
   }
 
@@ -446,7 +503,11 @@ async function killAt(at: number, when: 'before' | 'after'): Promise<{ total: nu
   expect(items.filter((i) => i.type === 'function_call')).toHaveLength(2);
   // The destructive call never runs twice; a read-only one may run again.
   expect(hostA.count('dom.click') + hostB.count('dom.click')).toBeLessThanOrEqual(1);
-  if (hostA.count('dom.click') === 1 && hostB.count('dom.click') === 0 && outputOf(items, 'c_click') !== 'clicked buy') {
+  if (
+    hostA.count('dom.click') === 1 &&
+    hostB.count('dom.click') === 0 &&
+    outputOf(items, 'c_click') !== 'clicked buy'
+  ) {
     expect(outputOf(items, 'c_click')).toMatch(/interrupted while running/);
   }
   expect(outputOf(items, 'c_echo')).toBe('{"echo":"x"}');

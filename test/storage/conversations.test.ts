@@ -81,9 +81,12 @@ describe('conversations', () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => store.append(id, [msg(`c${i}`)])));
     const all = await store.transcript(id);
     expect(all.map((r) => r.seq)).toEqual(Array.from({ length: 22 }, (_, i) => i));
-    expect(all.slice(2).map((r) => (r.item.content as { text: string }[])[0]!.text).sort()).toEqual(
-      Array.from({ length: 20 }, (_, i) => `c${i}`).sort(),
-    );
+    expect(
+      all
+        .slice(2)
+        .map((r) => (r.item.content as { text: string }[])[0]!.text)
+        .sort(),
+    ).toEqual(Array.from({ length: 20 }, (_, i) => `c${i}`).sort());
     expect(await store.length(id)).toBe(22);
     expect((await store.transcript(id, 20)).map((r) => r.seq)).toEqual([20, 21]);
   });
@@ -105,7 +108,9 @@ describe('conversations', () => {
     expect(recs).toHaveLength(1);
     expect((await store.getRun(id))!.turn).toBe(3);
 
-    await expect(store.append('ghost', [msg('x')], { run: run('ghost') })).rejects.toBeInstanceOf(ConversationNotFoundError);
+    await expect(store.append('ghost', [msg('x')], { run: run('ghost') })).rejects.toBeInstanceOf(
+      ConversationNotFoundError,
+    );
     expect(await store.getRun('ghost')).toBeUndefined();
     expect(await store.transcript('ghost')).toEqual([]);
 
@@ -122,10 +127,31 @@ describe('conversations', () => {
     expect(recs.map((r) => r.seq)).toEqual([2, 3]);
     expect((await store.transcript(id)).map((r) => r.item)).toEqual([msg('0'), msg('1'), msg('2'), msg('3')]);
     // A wrong count: the write fails as a whole (nothing of it lands, neither the item nor the run state).
-    await expect(store.append(id, [msg('x')], { seq: 1, run: run(id, { turn: 8 }) })).rejects.toMatchObject({ name: 'ConstraintError' });
+    await expect(store.append(id, [msg('x')], { seq: 1, run: run(id, { turn: 8 }) })).rejects.toMatchObject({
+      name: 'ConstraintError',
+    });
     expect(await store.length(id)).toBe(4);
     expect((await store.getRun(id))!.turn).toBe(7);
     await expect(store.append('ghost', [msg('x')], { seq: 0 })).rejects.toBeInstanceOf(ConversationNotFoundError);
+  });
+
+  it('moves the conversation up the list when items are written, unless told not to (touch: false)', async () => {
+    const { store, clock } = await fresh();
+    const a = await store.create({ id: 'a' });
+    clock.tick(10);
+    await store.create({ id: 'b' });
+    clock.tick(10);
+    await store.append('a', [{ type: 'message', role: 'user', content: 'hi' }], { touch: false, run: run('a') });
+    expect((await store.get('a'))!.updatedAt).toBe(a.updatedAt);
+    expect((await store.list()).map((c) => c.id)).toEqual(['b', 'a']);
+    expect((await store.transcript('a')).length).toBe(1);
+    await expect(store.append('nope', [{ type: 'message' }], { touch: false })).rejects.toBeInstanceOf(
+      ConversationNotFoundError,
+    );
+    clock.tick(10);
+    await store.append('a', [{ type: 'message', role: 'assistant', content: 'hello' }]);
+    expect((await store.get('a'))!.updatedAt).toBe(clock.now());
+    expect((await store.list()).map((c) => c.id)).toEqual(['a', 'b']);
   });
 
   it('loads a conversation, its run state and its transcript together', async () => {
@@ -166,7 +192,11 @@ describe('conversations', () => {
     await store.create({ id: 'w' });
     await store.putRun(run('r'));
     await store.putRun(run('w', { status: 'awaiting_approval' }));
-    expect(await store.markInterrupted('r', 5)).toMatchObject({ status: 'interrupted', stopReason: 'interrupted', updatedAt: 5 });
+    expect(await store.markInterrupted('r', 5)).toMatchObject({
+      status: 'interrupted',
+      stopReason: 'interrupted',
+      updatedAt: 5,
+    });
     expect(await store.markInterrupted('w')).toBeUndefined();
     expect(await store.markInterrupted('none')).toBeUndefined();
     expect((await store.listRuns()).map((r) => [r.conversationId, r.status]).sort()).toEqual([
@@ -180,7 +210,9 @@ describe('conversations', () => {
     const { id } = await store.create();
     const state = run(id, {
       phase: 'tools',
-      pendingCalls: [{ callId: 'c', name: 'dom__click', qualifiedName: 'dom.click', arguments: '{}', status: 'awaiting_approval' }],
+      pendingCalls: [
+        { callId: 'c', name: 'dom__click', qualifiedName: 'dom.click', arguments: '{}', status: 'awaiting_approval' },
+      ],
       approval: { callId: 'c', name: 'dom.click', arguments: '{}', origin: 'https://x.example', requestedAt: 9 },
       lastError: { kind: 'rate_limit', message: 'slow down', retryable: true, status: 429 },
       chain: { responseId: 'resp_1', seq: 3 },
@@ -198,7 +230,10 @@ describe('schema migrations', () => {
       upgrade(db) {
         db.createObjectStore('meta', { keyPath: 'key' });
         db.createObjectStore('conversations', { keyPath: 'id' }).createIndex('byUpdated', 'updatedAt');
-        db.createObjectStore('items', { keyPath: ['conversationId', 'seq'] }).createIndex('byConversation', 'conversationId');
+        db.createObjectStore('items', { keyPath: ['conversationId', 'seq'] }).createIndex(
+          'byConversation',
+          'conversationId',
+        );
       },
     });
     await v1.put('conversations', { id: 'old', title: 'Old chat', createdAt: 1, updatedAt: 1 });
@@ -208,7 +243,9 @@ describe('schema migrations', () => {
     const upgraded = await openOttoDB(name);
     expect(upgraded.version).toBe(DB_VERSION);
     expect(DB_VERSION).toBeGreaterThanOrEqual(2);
-    expect([...upgraded.objectStoreNames]).toEqual(expect.arrayContaining(['meta', 'conversations', 'items', 'runs', 'sitePermissions']));
+    expect([...upgraded.objectStoreNames]).toEqual(
+      expect.arrayContaining(['meta', 'conversations', 'items', 'runs', 'sitePermissions']),
+    );
     const store = new ConversationStore(upgraded);
     expect((await store.transcript('old')).map((r) => r.item)).toEqual([msg('kept')]);
     await store.putRun(run('old'));
