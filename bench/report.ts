@@ -27,6 +27,8 @@ const HEADLINES: { module: string; metric: string; what: string; target: string 
   { module: 'interceptor', metric: 'ratio_p50', what: 'Interceptor vs calling the tool directly, p50', target: '—' },
   { module: 'loop', metric: 'ratio_otto_vs_reference', what: 'Agent loop time per turn vs a minimal loop on the openai SDK (same fake server)', target: '≤ 1.2×' },
   { module: 'loop', metric: 'otto_overhead_ms_per_turn', what: 'What Otto’s loop adds per turn (persisting every item first)', target: '—' },
+  { module: 'loop', metric: 'persistence_ms_per_turn', what: '… of which IndexedDB writes (fake-indexeddb in node)', target: '—' },
+  { module: 'loop', metric: 'ratio_otto_without_indexeddb_vs_reference', what: 'The same loop over an in-memory store vs the SDK loop (bookkeeping only)', target: '—' },
   { module: 'coldstart', metric: 'cold_start_to_first_token_ms', what: 'Stopped service worker → first streamed token', target: '—' },
   { module: 'coldstart', metric: 'ratio_cold_vs_warm', what: 'Cold vs warm worker, time to first token', target: '—' },
   { module: 'snapshot', metric: 'ours_ms_median', what: 'dom.snapshot per page (readability corpus), median', target: 'faster than Playwright' },
