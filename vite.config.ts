@@ -4,24 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import manifest from './manifest.json' with { type: 'json' };
-
-/** Imports replaced at build time: `source` as written in the library, `importer` the library's own files. */
-const LIBRARY_STUBS = [
-  // Ajv compiles with `new Function` (forbidden in MV3); Otto passes its own validator (~200 KB).
-  { source: /ajv-provider\.js$/, importer: /@modelcontextprotocol/, file: './src/mcp/ajvStub.ts' },
-  // OAuth for MCP servers; reached only with an authProvider, which Otto never passes (~17 KB).
-  {
-    source: /^\.\/auth\.js$/,
-    importer: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]client[\\/]/,
-    file: './src/mcp/authStub.ts',
-  },
-  // The Assistants stream and chat-completions runners; Otto calls neither `.stream()` nor `.runTools()` (~30 KB).
-  {
-    source: /lib\/(?:AssistantStream|ChatCompletionStream|ChatCompletionRunner|ChatCompletionStreamingRunner)\.mjs$/,
-    importer: /[\\/]openai[\\/]resources[\\/]/,
-    file: './src/models/openaiHelpersStub.ts',
-  },
-];
+import { LIBRARY_STUBS } from './scripts/libraryStubs.ts';
 
 // One build for every entry of the extension; CRXJS reads the manifest and bundles what it names.
 export default defineConfig({
@@ -32,8 +15,10 @@ export default defineConfig({
       name: 'otto-stub-unused-library-code',
       enforce: 'pre',
       resolveId(source, importer) {
-        const stub = LIBRARY_STUBS.find((s) => s.source.test(source) && s.importer.test(importer ?? ''));
-        return stub ? fileURLToPath(new URL(stub.file, import.meta.url)) : null;
+        if (!importer || !source.startsWith('.') || !/node_modules/.test(importer)) return null;
+        const target = path.resolve(path.dirname(importer), source).split(path.sep).join('/');
+        const stub = LIBRARY_STUBS.find((s) => s.target.test(target));
+        return stub ? fileURLToPath(new URL(stub.file, new URL('./scripts/', import.meta.url))) : null;
       },
     },
     crx({ manifest }),
