@@ -16,12 +16,13 @@ import * as help from './help.bench.ts';
 import * as snapshot from './snapshot.bench.ts';
 import * as loop from './loop.bench.ts';
 import * as coldstart from './coldstart.bench.ts';
+import * as loopChromium from './loopChromium.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as storage from './storage.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
-const MODULES: BenchModule[] = [interceptor, loop, coldstart, results, stats, storage, help, snapshot, bundle];
+const MODULES: BenchModule[] = [interceptor, loop, loopChromium, coldstart, results, stats, storage, help, snapshot, bundle];
 
 interface Summary {
   module: string;

@@ -44,7 +44,8 @@ const startedAt = Date.now();
 
 // Statistics and the large-result store share the one database; stats follow `stats.enabled`.
 let statsEnabled = DEFAULT_CONFIG.stats.enabled;
-configureStats(new StatsStore(db(), { enabled: () => statsEnabled }));
+// Statistics are written in the background, a run's worth at a time: never between the steps of a run.
+configureStats(new StatsStore(db(), { enabled: () => statsEnabled, flushDelayMs: 500 }));
 configureResultStore(
   new ResultStore(db(), {
     redact,

@@ -30,7 +30,7 @@ async function keepLargeOutOfContext(qualifiedName: string, result: unknown, con
   const stored = await storeIfLarge(text, { ...config.output, tool: qualifiedName, statsEnabled: config.stats.enabled });
   return typeof stored === 'string' ? result : formatOutput(stored, config.output.format);
 }
-import { runOrigin, runTab } from './runTabs.ts';
+import { runTab } from './runTabs.ts';
 import { modeDefinitions, type AgentMode } from './codeMode.ts';
 
 export interface ToolHostDeps {
@@ -65,7 +65,7 @@ export async function toolContext(
     origin = httpOrigin(tab?.url);
   } else if (conversationId) {
     tab = await runTab(conversationId);
-    origin = await runOrigin(conversationId);
+    origin = httpOrigin(tab?.url);
   }
   const call = createToolCaller(deps.registry(), deps.interceptor());
   const ctx: ToolContext = {
@@ -91,6 +91,8 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
     async isDestructive(qualifiedName, args, where) {
       const tool = deps.registry().get(qualifiedName);
       if (!tool) return false;
+      // Without a hook the answer is the tool's type: no need to read the settings and look up the run's tab.
+      if (!tool.isDestructive) return !tool.readOnly;
       const ctx = await toolContext(deps, where?.conversationId, new AbortController().signal);
       const parsed = tool.parameters.safeParse(args);
       return isDestructiveCall(tool, (parsed.success ? parsed.data : args) as never, ctx);

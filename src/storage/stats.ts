@@ -107,6 +107,13 @@ export interface StatsStoreOptions {
   enabled?: () => boolean;
   now?: () => number;
   files?: FileStore;
+  /**
+   * Records wait this long to be written together, in one transaction, instead of one each. The worker passes a
+   * delay so that a run's statistics are written after its steps, not between them (each stats write reads and
+   * updates rollups: several milliseconds in Chromium). Reads (`computeStats`, `aggregate`) write what waits first.
+   * A worker stopped meanwhile loses at most that much of statistics, never transcript. Default 0: at once.
+   */
+  flushDelayMs?: number;
 }
 
 export class StatsStore {
@@ -115,12 +122,20 @@ export class StatsStore {
   readonly #now: () => number;
   readonly #files: FileStore;
   #writes = 0;
+  readonly #delay: number;
+  /** Records waiting for the next flush, stamped when they were recorded. */
+  #waiting: { toolCalls: ToolCallInput[]; modelRequests: ModelRequestInput[]; savings: SavingInput[] } | undefined;
+  #flushed: Promise<void> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Writes run one after another. */
+  #chain: Promise<void> = Promise.resolve();
 
   constructor(database: Db | Promise<Db> = sharedDb(), opts: StatsStoreOptions = {}) {
     this.#db = Promise.resolve(database);
     this.#enabled = opts.enabled ?? (() => true);
     this.#now = opts.now ?? Date.now;
     this.#files = opts.files ?? new FileStore(this.#db);
+    this.#delay = opts.flushDelayMs ?? 0;
   }
 
   get enabled(): boolean {
@@ -140,9 +155,49 @@ export class StatsStore {
     return this.recordBatch({ savings: [r] });
   }
 
-  /** Writes raw records and their rollups in one transaction. Nothing is written while stats are disabled. */
-  async recordBatch(batch: StatsBatch): Promise<void> {
-    if (!this.#enabled()) return;
+  /**
+   * Writes raw records and their rollups in one transaction (after `flushDelayMs`, together with whatever else was
+   * recorded meanwhile). Resolves when they are written. Nothing is recorded while stats are disabled.
+   */
+  recordBatch(batch: StatsBatch): Promise<void> {
+    if (!this.#enabled()) return Promise.resolve();
+    if (this.#delay <= 0) return this.#serial(() => this.#write(batch));
+    const ts = this.#now();
+    const w = (this.#waiting ??= { toolCalls: [], modelRequests: [], savings: [] });
+    for (const r of batch.toolCalls ?? []) w.toolCalls.push({ ...r, ts: r.ts ?? ts });
+    for (const r of batch.modelRequests ?? []) w.modelRequests.push({ ...r, ts: r.ts ?? ts });
+    for (const r of batch.savings ?? []) w.savings.push({ ...r, ts: r.ts ?? ts });
+    this.#timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.#delay);
+    return (this.#flushed ??= new Promise<void>((resolve, reject) => {
+      // Settled by flush(); a promise per flush, shared by everything recorded for it.
+      this.#settle = { resolve, reject };
+    }));
+  }
+
+  #settle: { resolve: () => void; reject: (e: unknown) => void } | undefined;
+
+  /** Writes whatever waits for the delay now. Resolves when it is written. */
+  async flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = this.#waiting;
+    const settle = this.#settle;
+    this.#waiting = undefined;
+    this.#flushed = undefined;
+    this.#settle = undefined;
+    if (!batch) return this.#chain;
+    const written = this.#serial(() => this.#write(batch));
+    written.then(settle?.resolve, settle?.reject);
+    return written;
+  }
+
+  #serial(write: () => Promise<void>): Promise<void> {
+    const next = this.#chain.then(write);
+    this.#chain = next.catch(() => undefined);
+    return next;
+  }
+
+  async #write(batch: StatsBatch): Promise<void> {
     const now = this.#now();
     const toolCalls: ToolCallStat[] = (batch.toolCalls ?? []).map((r) => ({
       tool: r.tool,
@@ -227,6 +282,7 @@ export class StatsStore {
 
   /** Removes every statistic (the panel's "reset"). */
   async clear(): Promise<void> {
+    await this.flush();
     const db = await this.#db;
     const tx = db.transaction(['statsToolCalls', 'statsModelRequests', 'statsSavings', 'statsRollups'], 'readwrite');
     await Promise.all([
@@ -244,6 +300,7 @@ export class StatsStore {
    * whole UTC day (month) or to now (day, week), daily rollups after that (month, all).
    */
   async aggregate(opts: { period?: string; tool?: string; now?: number } = {}): Promise<StatsAggregate> {
+    await this.flush();
     const period = parsePeriod(opts.period);
     const tool = opts.tool ? opts.tool : undefined;
     const now = opts.now ?? this.#now();

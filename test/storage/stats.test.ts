@@ -349,3 +349,49 @@ describe('toolCallRecorder', () => {
     expect((errors[0] as Error).message).toBe('no database');
   });
 });
+
+describe('writing statistics in the background (flushDelayMs)', () => {
+  it('records made within the delay are written together, in one transaction, stamped when they were recorded', async () => {
+    let t = NOW;
+    const { db, stats } = await fixture({ now: () => t });
+    const delayed = new StatsStore(db, { now: () => t, flushDelayMs: 40 });
+    const spy = vi.spyOn(db, 'transaction');
+    const a = delayed.recordToolCall({ tool: 'dom.click', durationMs: 5, success: true, charsIn: 1, charsOut: 2 });
+    t += 7;
+    const b = delayed.recordModelRequest({ model: 'gpt-x', inputTokens: 10, outputTokens: 2, latencyMs: 300 });
+    const c = delayed.recordSaving({ source: 'result_store', tool: 'web.fetch', charsKeptOut: 1000 });
+    expect(spy).not.toHaveBeenCalled(); // nothing written between the steps
+    await Promise.all([a, b, c]);
+    expect(spy.mock.calls.filter(([, mode]) => mode === 'readwrite')).toHaveLength(1);
+    const calls = await db.getAll('statsToolCalls');
+    expect(calls.map((r) => r.ts)).toEqual([NOW]);
+    expect((await db.getAll('statsModelRequests')).map((r) => r.ts)).toEqual([NOW + 7]);
+    // Another store over the same database sees them.
+    expect((await stats.computeStats({ period: 'day', now: t })).total_calls).toBe(1);
+  });
+
+  it('a read writes what waits first: ot.stats right after a call counts it', async () => {
+    const { db } = await fixture();
+    const delayed = new StatsStore(db, { now: () => NOW, flushDelayMs: 60_000 });
+    void delayed.recordToolCall({ tool: 'tabs.list', durationMs: 3, success: true, charsIn: 0, charsOut: 10 });
+    const report = await delayed.computeStats({ period: 'day', now: NOW });
+    expect(report.total_calls).toBe(1);
+    expect(report.tools.map((r) => r.tool)).toEqual(['tabs.list']);
+  });
+
+  it('a failed write rejects every record that waited for it, and the next flush goes ahead', async () => {
+    const { db } = await fixture();
+    const delayed = new StatsStore(db, { now: () => NOW, flushDelayMs: 10 });
+    const original = db.transaction.bind(db);
+    const spy = vi.spyOn(db, 'transaction').mockImplementationOnce(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    const a = delayed.recordToolCall({ tool: 'a.b', durationMs: 1, success: true, charsIn: 0, charsOut: 0 });
+    const b = delayed.recordToolCall({ tool: 'c.d', durationMs: 1, success: true, charsIn: 0, charsOut: 0 });
+    await expect(a).rejects.toThrow(/quota/);
+    await expect(b).rejects.toThrow(/quota/);
+    spy.mockImplementation(original as never);
+    await delayed.recordToolCall({ tool: 'e.f', durationMs: 1, success: true, charsIn: 0, charsOut: 0 });
+    expect((await db.getAll('statsToolCalls')).map((r) => r.tool)).toEqual(['e.f']);
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * The agent loop in its real runtime: Otto's AgentRunner inside the extension's service worker in Chromium, with
+ * Chromium's IndexedDB, against the fake Responses API answering at once — beside a bare loop in the same worker
+ * that does only what a loop must (fetch, read the SSE stream, collect items, answer function calls, repeat), with
+ * no persistence, validation or UI events. Same script, same tools array in the request, runs alternated. Not the
+ * openai-SDK reference of bench/loop.bench.ts (the worker has no bare SDK to call): a stricter floor, fetch alone.
+ */
+import { chromium, type Page, type Worker } from 'playwright-core';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startFakeApi, type FakeApi } from '../test/support/fake-api/index.ts';
+import type { RecordedRequest } from '../test/support/fake-api/turns.ts';
+import { DIST, chromiumPath, extensionArgs } from '../e2e/support/browser.ts';
+import type { BenchMetric } from './types.ts';
+
+export const name = 'loop_chromium';
+/** It repeats internally; a few rounds are enough for min/max. */
+export const rounds = 3;
+const RUNS = process.env.BENCH_QUICK === '1' ? 5 : 20;
+const TURNS = 3; // two tool turns and the answer
+
+/** call, call, answer — on `ot.version`, a read-only tool with no side effects. */
+function script(api: FakeApi, runs: number): void {
+  const outputs = (r: RecordedRequest) =>
+    Array.isArray(r.body?.input) ? r.body.input.filter((i) => i.type === 'function_call_output').length : 0;
+  api.script([
+    { match: (r) => outputs(r) === 0, calls: [{ name: 'ot__version', arguments: {} }], times: runs },
+    { match: (r) => outputs(r) === 1, calls: [{ name: 'ot__version', arguments: {} }], times: runs },
+    { match: (r) => outputs(r) === 2, text: 'Version checked twice.', times: runs },
+  ]);
+}
+
+async function ask(panel: Page, body: object): Promise<{ ok: boolean; data?: { id?: string }; error?: string }> {
+  return panel.evaluate(
+    (b) =>
+      new Promise((resolve) => {
+        const port = chrome.runtime.connect({ name: 'otto-panel' });
+        port.onMessage.addListener((m: { type: string }) => {
+          if (m.type === 'result') {
+            resolve(m as never);
+            port.disconnect();
+          }
+        });
+        port.postMessage({ ...b, id: String(Math.random()) });
+      }),
+    body,
+  );
+}
+
+/** One Otto run in the worker, timed there: ms. */
+function ottoRun(sw: Worker, conversationId: string): Promise<number> {
+  return sw.evaluate(async (id) => {
+    const runner = (
+      globalThis as unknown as {
+        otto: { runner: { send(c: string, t: string): Promise<{ status: string; lastError?: { message: string } }> } };
+      }
+    ).otto.runner;
+    const t = performance.now();
+    const state = await runner.send(id, 'check the version twice');
+    const ms = performance.now() - t;
+    if (state.status !== 'completed') throw new Error(`bench run ended ${state.status}: ${state.lastError?.message}`);
+    return ms;
+  }, conversationId);
+}
+
+/** The bare loop, in the same worker: ms. */
+function bareRun(sw: Worker, url: string, tools: unknown[]): Promise<number> {
+  return sw.evaluate(
+    async ([base, defs]) => {
+      const t = performance.now();
+      const input: Record<string, unknown>[] = [{ role: 'user', content: 'check the version twice' }];
+      for (;;) {
+        const res = await fetch(`${base}/responses`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-0000000000' },
+          body: JSON.stringify({ model: 'gpt-bench', input, tools: defs, stream: true, store: false }),
+        });
+        if (!res.ok || !res.body) throw new Error(`the bare loop got HTTP ${res.status}`);
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        const calls: { call_id: string }[] = [];
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let cut: number;
+          while ((cut = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const data = block.split('\n').find((l) => l.startsWith('data:'));
+            if (!data) continue;
+            const event = JSON.parse(data.slice(5)) as { type: string; item?: { type: string; call_id: string } };
+            if (event.type === 'response.output_item.done' && event.item) {
+              input.push(event.item);
+              if (event.item.type === 'function_call') calls.push(event.item);
+            }
+          }
+        }
+        if (!calls.length) return performance.now() - t;
+        for (const c of calls) input.push({ type: 'function_call_output', call_id: c.call_id, output: '0.1.0' });
+      }
+    },
+    [url, tools] as const,
+  );
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+export async function run(): Promise<BenchMetric[]> {
+  if (!existsSync(path.join(DIST, 'manifest.json')))
+    throw new Error('loop_chromium bench needs dist/: run `npm run build` first');
+  const api = await startFakeApi({ validate: false, replayChecks: false });
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'otto-bench-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: extensionArgs(),
+  });
+  try {
+    const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const panel = await context.newPage();
+    // tsx compiles this file with keepNames: functions passed to evaluate() call a `__name` helper the page lacks.
+    await panel.addInitScript('globalThis.__name = (f) => f;');
+    await sw.evaluate('globalThis.__name = (f) => f;');
+    await panel.goto(`chrome-extension://${new URL(sw.url()).host}/src/sidepanel/index.html`);
+    await panel.locator('[data-testid="worker-status"][data-state="ready"]').waitFor();
+    await ask(panel, { type: 'config.save', yaml: `agent:\n  base_url: ${api.url}\n  model: gpt-bench\n` });
+    await ask(panel, { type: 'secrets.save', yaml: 'OPENAI_API_KEY: sk-bench-0000000000\n' });
+    const conversation = async () => {
+      const r = await ask(panel, { type: 'conversations.create' });
+      if (!r.ok || !r.data?.id) throw new Error(`conversations.create failed: ${r.error}`);
+      return r.data.id;
+    };
+
+    // Warm both (JIT, connections); the bare loop sends the very tools array Otto sent.
+    script(api, 2 + RUNS * 2);
+    await ottoRun(sw, await conversation());
+    const tools = (api.responsesRequests()[0]!.body as { tools: unknown[] }).tools;
+    await bareRun(sw, api.url, tools);
+    const otto: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      bare.push(await bareRun(sw, api.url, tools));
+      otto.push(await ottoRun(sw, await conversation()));
+    }
+    const perTurn = (xs: number[]) => median(xs) / TURNS;
+    return [
+      { name: 'bare_fetch_ms_per_turn', value: perTurn(bare), unit: 'ms' },
+      { name: 'otto_ms_per_turn', value: perTurn(otto), unit: 'ms' },
+      { name: 'otto_overhead_ms_per_turn', value: perTurn(otto) - perTurn(bare), unit: 'ms' },
+      { name: 'ratio_otto_vs_bare_fetch', value: median(otto) / median(bare), unit: '×' },
+      { name: 'tools_sent', value: tools.length, unit: 'tools' },
+    ];
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+    await api.close();
+  }
+}
