@@ -57,6 +57,8 @@ test('every tool call and model request of a run is recorded for statistics', as
       dbh.close();
       return all;
     }, store);
+  // Statistics are written in the background (500 ms batches): write what earlier tests left waiting first.
+  await sw.evaluate(() => (globalThis as unknown as { otto: { stats: () => { flush(): Promise<void> } } }).otto.stats().flush());
   const toolsBefore = (await count('statsToolCalls')).length;
   const modelBefore = (await count('statsModelRequests')).length;
   const id = await send(panel, 'count my tabs');
