@@ -3,12 +3,9 @@
  * (as Chrome does when idle), then the panel sends a message; we time from the send to the first text delta, with
  * the fake Responses API answering at once. The same measured with the worker already running gives the ratio.
  */
-import { chromium, type Page } from 'playwright-core';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { startFakeApi } from '../test/support/fake-api/index.ts';
-import { DIST, chromiumPath, extensionArgs } from '../e2e/support/browser.ts';
+import { openExtension } from './extensionBrowser.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'coldstart';
@@ -52,27 +49,15 @@ async function stopWorker(page: Page): Promise<void> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export async function run(): Promise<BenchMetric[]> {
-  if (!existsSync(path.join(DIST, 'manifest.json'))) throw new Error('coldstart bench needs dist/: run `npm run build` first');
-  const api = await startFakeApi({ turns: [{ text: 'Hello from the fake API, streamed in several words.', times: Infinity }] });
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'otto-bench-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), headless: true, args: extensionArgs() });
+  const api = await startFakeApi({
+    turns: [{ text: 'Hello from the fake API, streamed in several words.', times: Infinity }],
+  });
+  const browser = await openExtension(name, api.url).catch(async (err: unknown) => {
+    await api.close();
+    throw err;
+  });
   try {
-    const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    const panel = await context.newPage();
-    // tsx compiles this file with keepNames: functions passed to evaluate() call a `__name` helper the page lacks.
-    await panel.addInitScript('globalThis.__name = (f) => f;');
-    await panel.goto(`chrome-extension://${new URL(sw.url()).host}/src/sidepanel/index.html`);
-    await panel.locator('[data-testid="worker-status"][data-state="ready"]').waitFor();
-    await panel.evaluate(async (url) => {
-      const ask = (body: object) =>
-        new Promise((resolve) => {
-          const port = chrome.runtime.connect({ name: 'otto-panel' });
-          port.onMessage.addListener((m: { type: string }) => m.type === 'result' && resolve(m));
-          port.postMessage({ ...body, id: String(Math.random()) });
-        });
-      await ask({ type: 'config.save', yaml: `agent:\n  base_url: ${url}\n  model: gpt-bench\n` });
-      await ask({ type: 'secrets.save', yaml: 'OPENAI_API_KEY: sk-bench-0000000000\n' });
-    }, api.url);
+    const { panel } = browser;
     await timeToFirstToken(panel, 'warm up'); // first run: JIT, connection
     const cold: number[] = [];
     const warm: number[] = [];
@@ -89,8 +74,7 @@ export async function run(): Promise<BenchMetric[]> {
       { name: 'ratio_cold_vs_warm', value: median(cold) / median(warm), unit: '×' },
     ];
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
     await api.close();
   }
 }

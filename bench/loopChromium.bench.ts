@@ -5,13 +5,10 @@
  * no persistence, validation or UI events. Same script, same tools array in the request, runs alternated. Not the
  * openai-SDK reference of bench/loop.bench.ts (the worker has no bare SDK to call): a stricter floor, fetch alone.
  */
-import { chromium, type Page, type Worker } from 'playwright-core';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { Worker } from 'playwright-core';
 import { startFakeApi, type FakeApi } from '../test/support/fake-api/index.ts';
 import type { RecordedRequest } from '../test/support/fake-api/turns.ts';
-import { DIST, chromiumPath, extensionArgs } from '../e2e/support/browser.ts';
+import { openExtension } from './extensionBrowser.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'loop_chromium';
@@ -29,23 +26,6 @@ function script(api: FakeApi, runs: number): void {
     { match: (r) => outputs(r) === 1, calls: [{ name: 'ot__version', arguments: {} }], times: runs },
     { match: (r) => outputs(r) === 2, text: 'Version checked twice.', times: runs },
   ]);
-}
-
-async function ask(panel: Page, body: object): Promise<{ ok: boolean; data?: { id?: string }; error?: string }> {
-  return panel.evaluate(
-    (b) =>
-      new Promise((resolve) => {
-        const port = chrome.runtime.connect({ name: 'otto-panel' });
-        port.onMessage.addListener((m: { type: string }) => {
-          if (m.type === 'result') {
-            resolve(m as never);
-            port.disconnect();
-          }
-        });
-        port.postMessage({ ...b, id: String(Math.random()) });
-      }),
-    body,
-  );
 }
 
 /** One Otto run in the worker, timed there: ms. */
@@ -108,27 +88,15 @@ function bareRun(sw: Worker, url: string, tools: unknown[]): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export async function run(): Promise<BenchMetric[]> {
-  if (!existsSync(path.join(DIST, 'manifest.json')))
-    throw new Error('loop_chromium bench needs dist/: run `npm run build` first');
   const api = await startFakeApi({ validate: false, replayChecks: false });
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'otto-bench-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath(),
-    headless: true,
-    args: extensionArgs(),
+  const browser = await openExtension(name, api.url).catch(async (err: unknown) => {
+    await api.close();
+    throw err;
   });
   try {
-    const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    const panel = await context.newPage();
-    // tsx compiles this file with keepNames: functions passed to evaluate() call a `__name` helper the page lacks.
-    await panel.addInitScript('globalThis.__name = (f) => f;');
-    await sw.evaluate('globalThis.__name = (f) => f;');
-    await panel.goto(`chrome-extension://${new URL(sw.url()).host}/src/sidepanel/index.html`);
-    await panel.locator('[data-testid="worker-status"][data-state="ready"]').waitFor();
-    await ask(panel, { type: 'config.save', yaml: `agent:\n  base_url: ${api.url}\n  model: gpt-bench\n` });
-    await ask(panel, { type: 'secrets.save', yaml: 'OPENAI_API_KEY: sk-bench-0000000000\n' });
+    const { sw, ask } = browser;
     const conversation = async () => {
-      const r = await ask(panel, { type: 'conversations.create' });
+      const r = await ask({ type: 'conversations.create' });
       if (!r.ok || !r.data?.id) throw new Error(`conversations.create failed: ${r.error}`);
       return r.data.id;
     };
@@ -153,8 +121,7 @@ export async function run(): Promise<BenchMetric[]> {
       { name: 'tools_sent', value: tools.length, unit: 'tools' },
     ];
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
     await api.close();
   }
 }

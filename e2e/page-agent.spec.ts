@@ -4,7 +4,7 @@
  * from a snapshot, the script does the same: a turn's calls are computed from the function_call_output the fake
  * just received. Every request the fake receives must validate against the Responses API schema.
  */
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect, panelRequest } from './support/fixtures.ts';
 import { connectToFakeApi, conversation, events, outline, send, waitForEvent, waitForStatus } from './support/agent.ts';
 import { refIn } from './page-tools.helpers.ts';
@@ -313,27 +313,38 @@ test('page text is delimited as untrusted: a page cannot close the boundary or a
   await page.close();
 });
 
+type Part = { type: string; text?: string; image_url?: string; detail?: string };
+
+/** The model asks for tabs.screenshot(args) on the React app; returns the tool output's parts it was sent. */
+async function screenshotRun(
+  {
+    context,
+    panel,
+    fakeApi,
+    pages,
+  }: { context: BrowserContext; panel: Page; fakeApi: FakeApi; pages: { origin: string } },
+  args: Record<string, unknown>,
+) {
+  await connectToFakeApi(panel, fakeApi);
+  const { page, tabId } = await openApp(context, panel, app(pages.origin, 'react'));
+  await page.bringToFront();
+  fakeApi.script([
+    { match: 'what do you see', calls: [{ name: 'tabs__screenshot', arguments: args }] },
+    { match: /^Screenshot of tab/, text: 'A form with a Name field.' },
+  ]);
+  const id = await send(panel, 'what do you see?', { tabId });
+  await waitForStatus(panel, id, 'completed');
+  const parts = outputsSent(fakeApi.responsesRequests().at(-1)!).at(-1) as Part[];
+  return { page, tabId, id, parts };
+}
+
 test('tabs.screenshot sends the image to the model as an input_image part the API accepts', async ({
   context,
   panel,
   fakeApi,
   pages,
 }) => {
-  await connectToFakeApi(panel, fakeApi);
-  const { page, tabId } = await openApp(context, panel, app(pages.origin, 'react'));
-  await page.bringToFront();
-  fakeApi.script([
-    { match: 'what do you see', calls: [{ name: 'tabs__screenshot', arguments: {} }] },
-    { match: /^Screenshot of tab/, text: 'A form with a Name field.' },
-  ]);
-  const id = await send(panel, 'what do you see?', { tabId });
-  await waitForStatus(panel, id, 'completed');
-  const output = outputsSent(fakeApi.responsesRequests().at(-1)!).at(-1) as {
-    type: string;
-    text?: string;
-    image_url?: string;
-    detail?: string;
-  }[];
+  const { page, tabId, id, parts: output } = await screenshotRun({ context, panel, fakeApi, pages }, {});
   expect(Array.isArray(output)).toBe(true);
   expect(output.map((p) => p.type)).toEqual(['input_text', 'input_image']);
   expect(output[0]!.text).toMatch(new RegExp(`^Screenshot of tab ${tabId} \\(jpeg, \\d+×\\d+, about \\d+ KB\\)`));
@@ -353,16 +364,11 @@ test('tabs.screenshot scales the capture to what the model looks at (detail=low:
   fakeApi,
   pages,
 }) => {
-  await connectToFakeApi(panel, fakeApi);
-  const { page, tabId } = await openApp(context, panel, app(pages.origin, 'react'));
-  await page.bringToFront();
-  fakeApi.script([
-    { match: 'a quick look', calls: [{ name: 'tabs__screenshot', arguments: { format: 'png', detail: 'low' } }] },
-    { match: /^Screenshot of tab/, text: 'Looked.' },
-  ]);
-  const id = await send(panel, 'take a quick look', { tabId });
-  await waitForStatus(panel, id, 'completed');
-  const [text, image] = outputsSent(fakeApi.responsesRequests().at(-1)!).at(-1) as { text?: string; image_url?: string }[];
+  const { page, tabId, parts } = await screenshotRun(
+    { context, panel, fakeApi, pages },
+    { format: 'png', detail: 'low' },
+  );
+  const [text, image] = parts;
   // The PNG's own header says how large the image that reached the model is.
   const png = Buffer.from(image!.image_url!.replace(/^data:image\/png;base64,/, ''), 'base64');
   expect(png.subarray(1, 4).toString()).toBe('PNG');
@@ -370,7 +376,11 @@ test('tabs.screenshot scales the capture to what the model looks at (detail=low:
   const viewport = await page.evaluate(() => [innerWidth * devicePixelRatio, innerHeight * devicePixelRatio]);
   expect(Math.max(width, height)).toBe(512);
   expect(width / height).toBeCloseTo(viewport[0]! / viewport[1]!, 1);
-  expect(text!.text).toMatch(new RegExp(`^Screenshot of tab ${tabId} \\(png, ${width}×${height}, scaled from ${viewport[0]}×${viewport[1]}, about \\d+ KB\\)`));
+  expect(text!.text).toMatch(
+    new RegExp(
+      `^Screenshot of tab ${tabId} \\(png, ${width}×${height}, scaled from ${viewport[0]}×${viewport[1]}, about \\d+ KB\\)`,
+    ),
+  );
   await page.close();
 });
 

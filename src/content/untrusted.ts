@@ -13,17 +13,19 @@ function randomHex(bytes: number): string {
 }
 
 export function wrapUntrusted(text: string): string {
-  const tag = `${UNTRUSTED_TAG_PREFIX}${randomHex(4)}`;
-  const safe = text.replace(/<(\/?)(external-content-)/gi, '&lt;$1$2');
-  return `<${tag}>\n${safe}\n</${tag}>`;
+  const tag = newTag();
+  return `<${tag}>\n${defuse(text)}\n</${tag}>`;
 }
+
+const newTag = (): string => `${UNTRUSTED_TAG_PREFIX}${randomHex(4)}`;
+/** Look-alike boundary tags inside page text lose their `<`. */
+const defuse = (text: string): string => text.replace(/<(\/?)(external-content-)/gi, '&lt;$1$2');
 
 /**
  * The same boundary on one line, for short page-controlled strings inside structured results (a tab's title): the
  * value stays a single line in JSON, and code-mode chains pass it on still marked.
  */
 export function wrapUntrustedInline(text: string): string {
-  const tag = `${UNTRUSTED_TAG_PREFIX}${randomHex(4)}`;
-  const safe = text.replace(/[\r\n]+/g, ' ').replace(/<(\/?)(external-content-)/gi, '&lt;$1$2');
-  return `<${tag}>${safe}</${tag}>`;
+  const tag = newTag();
+  return `<${tag}>${defuse(text.replace(/[\r\n]+/g, ' '))}</${tag}>`;
 }

@@ -126,6 +126,8 @@ export class StatsStore {
   /** Records waiting for the next flush, stamped when they were recorded. */
   #waiting: { toolCalls: ToolCallInput[]; modelRequests: ModelRequestInput[]; savings: SavingInput[] } | undefined;
   #flushed: Promise<void> | undefined;
+  /** Settles `#flushed` when its flush is written. */
+  #settle: { resolve: () => void; reject: (e: unknown) => void } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** Writes run one after another. */
   #chain: Promise<void> = Promise.resolve();
@@ -168,13 +170,9 @@ export class StatsStore {
     for (const r of batch.modelRequests ?? []) w.modelRequests.push({ ...r, ts: r.ts ?? ts });
     for (const r of batch.savings ?? []) w.savings.push({ ...r, ts: r.ts ?? ts });
     this.#timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.#delay);
-    return (this.#flushed ??= new Promise<void>((resolve, reject) => {
-      // Settled by flush(); a promise per flush, shared by everything recorded for it.
-      this.#settle = { resolve, reject };
-    }));
+    // One promise per flush, shared by everything recorded for it.
+    return (this.#flushed ??= new Promise<void>((resolve, reject) => (this.#settle = { resolve, reject })));
   }
-
-  #settle: { resolve: () => void; reject: (e: unknown) => void } | undefined;
 
   /** Writes whatever waits for the delay now. Resolves when it is written. */
   async flush(): Promise<void> {
