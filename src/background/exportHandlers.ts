@@ -10,7 +10,7 @@ import type { ConversationStore } from '../storage/conversations.ts';
 import type { ConversationRecord, ItemRecord } from '../storage/records.ts';
 import type { RunState } from '../storage/runRecords.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
-import { redactSecrets } from '../config/redact.ts';
+import { redactDeep, redactSecrets } from '../config/redact.ts';
 
 type ExportHandlers = Pick<Handlers, 'conversations.export'>;
 
@@ -72,17 +72,8 @@ function pretty(args: unknown): string {
 
 const MAX_OUTPUT_IN_MARKDOWN = 4000;
 
-/** Deep copy with every string redacted (so a secret is found however JSON would escape it). */
-function redactDeep(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return redactSecrets(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (k !== 'encrypted_content') out[k] = redactDeep(v, secrets);
-    return out;
-  }
-  return value;
-}
+/** Encrypted reasoning is an opaque blob: exports leave it out. */
+const OPAQUE_KEYS = new Set(['encrypted_content']);
 
 /** Each secret plus its JSON-escaped form (a secret inside tool arguments is stored escaped). */
 export function withEscapedForms(secrets: readonly string[]): string[] {
@@ -184,7 +175,11 @@ export function exportJson(input: ExportInput): ExportFile {
   return {
     filename: `otto-${slug(redactSecrets(conversation.title, input.secrets))}.json`,
     mimeType: 'application/json',
-    text: JSON.stringify(redactDeep(data, input.secrets), null, 2),
+    text: JSON.stringify(
+      redactDeep(data, (t) => redactSecrets(t, input.secrets), OPAQUE_KEYS),
+      null,
+      2,
+    ),
   };
 }
 

@@ -37,7 +37,14 @@ import { DEFAULT_CONFIG } from '../config/schema.ts';
 import { log } from '../shared/log.ts';
 import { db } from '../storage/db.ts';
 import { ResultStore, configureResultStore, queryResult, storeIfLarge, sweepExpired } from '../storage/results.ts';
-import { StatsStore, configureStats, recordModelRequest, recordSaving, statsStore, toolCallRecorder } from '../storage/stats.ts';
+import {
+  StatsStore,
+  configureStats,
+  recordModelRequest,
+  recordSaving,
+  statsStore,
+  toolCallRecorder,
+} from '../storage/stats.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
 const startedAt = Date.now();
@@ -57,8 +64,11 @@ const recordToolCall = toolCallRecorder();
 // The dom pack's tools reach pages through the content router.
 configureDomPage(pageApi);
 // Tools: the registry and interceptor follow the config; both are rebuilt when it changes.
-let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG);
-let interceptor = ToolInterceptor.fromConfig(DEFAULT_CONFIG, { onRecord: recordToolCall });
+// llm.transform's requests count in the statistics like the agent's own.
+const onTransformUsage = (u: { model: string; inputTokens: number; outputTokens: number; latencyMs: number }): void =>
+  void recordModelRequest(u).catch(() => undefined);
+let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG, { onTransformUsage });
+let interceptor = ToolInterceptor.fromConfig(DEFAULT_CONFIG, { onRecord: recordToolCall, redact });
 let agentMode: AgentMode = DEFAULT_CONFIG.agent.mode;
 async function refreshTools(opts: { reconnect?: boolean | readonly string[] } = {}): Promise<void> {
   const current = await settings();
@@ -66,8 +76,8 @@ async function refreshTools(opts: { reconnect?: boolean | readonly string[] } = 
   statsEnabled = config.stats.enabled;
   // MCP servers first (bounded wait), so their proxy packs are in the registry built next.
   await syncMcp(current, opts.reconnect);
-  registry = buildRegistry(config, { proxies: mcp });
-  interceptor = ToolInterceptor.fromConfig(config, { onRecord: recordToolCall });
+  registry = buildRegistry(config, { proxies: mcp, onTransformUsage });
+  interceptor = ToolInterceptor.fromConfig(config, { onRecord: recordToolCall, redact });
   agentMode = config.agent.mode;
 }
 // ot.reload: re-read config and secrets, reconnect MCP servers, rebuild registry and interceptor.
@@ -147,7 +157,8 @@ const handlers: Handlers = {
 };
 
 chrome.runtime.onConnect.addListener((port) => {
-  if (acceptPanelPort(port, chrome.runtime.id, handlers, { type: 'hello', version: VERSION, startedAt }, recovered)) addPanel(port);
+  if (acceptPanelPort(port, chrome.runtime.id, handlers, { type: 'hello', version: VERSION, startedAt }, recovered))
+    addPanel(port);
 });
 
 chrome.runtime.onMessage.addListener((_msg, sender) => {
@@ -167,6 +178,16 @@ watchSettings(() => void refreshTools());
 
 // A handle for DevTools and the e2e suite; it exposes nothing a page can reach.
 Object.assign(globalThis, {
-  otto: { version: VERSION, startedAt, traffic, storage: { getMeta, putMeta },
-    results: { store: storeIfLarge, query: queryResult, sweep: sweepExpired }, stats: statsStore, seed: seedSettings, runner, log, registry: () => registry },
+  otto: {
+    version: VERSION,
+    startedAt,
+    traffic,
+    storage: { getMeta, putMeta },
+    results: { store: storeIfLarge, query: queryResult, sweep: sweepExpired },
+    stats: statsStore,
+    seed: seedSettings,
+    runner,
+    log,
+    registry: () => registry,
+  },
 });

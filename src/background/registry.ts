@@ -1,7 +1,7 @@
 /** Builds the tool registry from the packs Otto ships, with the aliases from config. */
 import { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { TABS_PACK, TABS_TOOLS } from '../tools/packs/tabs/index.ts';
-import { LLM_PACK, LLM_TOOLS } from '../tools/packs/llm/index.ts';
+import { LLM_PACK, createLlmTools, type LlmToolsDeps } from '../tools/packs/llm/index.ts';
 import { OT_PACK, createOtTools } from '../tools/packs/ot/index.ts';
 import { DOM_PACK, createDomTools } from '../tools/packs/dom/index.ts';
 import { WEB_PACK, WEB_TOOLS } from '../tools/packs/web/index.ts';
@@ -10,6 +10,8 @@ import type { OttoConfig } from '../config/schema.ts';
 export interface BuildRegistryOptions {
   /** Proxy packs (MCP servers, src/mcp/), registered after Otto's own packs so built-in names win a clash. */
   proxies?: { registerPacks(registry: ToolRegistry): void };
+  /** Where `llm.transform` reports its requests' usage (statistics). */
+  onTransformUsage?: LlmToolsDeps['onUsage'];
 }
 
 export function buildRegistry(config: OttoConfig, options: BuildRegistryOptions = {}): ToolRegistry {
@@ -17,7 +19,7 @@ export function buildRegistry(config: OttoConfig, options: BuildRegistryOptions 
   registry.registerPack(TABS_PACK, TABS_TOOLS);
   // The dom tools reach the page through the router the worker configures (configureDomPage in index.ts).
   registry.registerPack(DOM_PACK, createDomTools());
-  registry.registerPack(LLM_PACK, LLM_TOOLS);
+  registry.registerPack(LLM_PACK, createLlmTools({ onUsage: options.onTransformUsage }));
   registry.registerPack(OT_PACK, createOtTools({ registry: () => registry }));
   registry.registerPack(WEB_PACK, WEB_TOOLS);
   options.proxies?.registerPacks(registry);

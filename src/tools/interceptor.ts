@@ -11,6 +11,7 @@
  * inherits the rest. A tool that declares `conveniences` does not get those doubled. Every call keeps its state in
  * locals, so concurrent calls cannot see each other's timers, arguments or results.
  */
+import { redactDeep } from '../config/redact.ts';
 import { ConfigSchema, DEFAULT_CONFIG, type OttoConfig, type ToolExecutionSettings } from '../config/schema.ts';
 import { log as sharedLog, previewValue, type Logger } from '../shared/log.ts';
 import type { ToolContext } from './context.ts';
@@ -39,6 +40,11 @@ export interface InterceptorOptions {
   onRecord?: (record: ToolCallRecord) => void;
   /** High-resolution clock in ms; injectable for tests. Default `performance.now()`. */
   clock?: () => number;
+  /**
+   * Removes secret values from text (the worker passes one that knows every stored secret). Applied to every result
+   * and every error message before anyone — the model, the command line, a calling tool — sees them.
+   */
+  redact?: (text: string) => string;
 }
 
 export interface ExecuteOptions {
@@ -198,7 +204,7 @@ export class ToolInterceptor {
         if (frames.length) logger.error(`${PREFIX} Stack trace: ${frames.join('\n')}`, { tool: name });
       }
       this.record(name, durationMs, false, errorType(error), args, undefined, options);
-      throw error;
+      throw this.cleanError(error);
     }
     // AFTER: duration, completion line, metadata, record.
     const durationMs = round2(this.clock() - start);
@@ -213,7 +219,19 @@ export class ToolInterceptor {
       result = withMetadata(result, name, durationMs, own?.timing === true);
     }
     this.record(name, durationMs, !failed, failed ? 'ResultError' : undefined, args, result, options);
-    return result as R;
+    return (this.options.redact ? redactDeep(result, this.options.redact) : result) as R;
+  }
+
+  /** The error with its message cleaned of secrets (same object, so its type and stack stay what they were). */
+  private cleanError(error: unknown): unknown {
+    const redact = this.options.redact;
+    if (!redact) return error;
+    if (error instanceof Error) {
+      const clean = redact(error.message);
+      if (clean !== error.message) error.message = clean;
+      return error;
+    }
+    return typeof error === 'string' ? redact(error) : error;
   }
 
   private record(

@@ -9,7 +9,7 @@ import {
   transform,
   type TransformDeps,
 } from '../../src/tools/packs/llm/transform.ts';
-import { LLM_TOOLS } from '../../src/tools/packs/llm/index.ts';
+import { createLlmTools } from '../../src/tools/packs/llm/index.ts';
 import { Logger } from '../../src/shared/log.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
@@ -150,6 +150,40 @@ describe('Requirement: API Configuration', () => {
     expect(out).toMatch(/^Error: .*time/i);
     expect(Date.now() - started).toBeLessThan(5000);
   });
+  it('Scenario: Timeout configuration — the timeout is the time the user waits, retries included', async () => {
+    // A server that accepts the request and never answers: the call must end within about one timeout, not two.
+    let attempts = 0;
+    const hung: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => {
+        attempts++;
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    const started = performance.now();
+    const out = await transform({ input: 'a', prompt: 'p' }, { ...deps({ timeout: 1 }), fetch: hung });
+    const elapsed = performance.now() - started;
+    expect(out).toBe('Error: the request timed out after 1 s (transform.timeout)');
+    expect(elapsed).toBeGreaterThanOrEqual(950);
+    expect(elapsed).toBeLessThan(1300);
+    expect(attempts).toBeGreaterThanOrEqual(1);
+  });
+  it('records each request in the statistics through onUsage (tokens and latency)', async () => {
+    const seen: { model: string; inputTokens: number; outputTokens: number }[] = [];
+    const [tool] = createLlmTools({ onUsage: (u) => seen.push(u) });
+    const ctx = {
+      signal: new AbortController().signal,
+      config: {
+        ...DEFAULT_CONFIG,
+        transform: { ...DEFAULT_CONFIG.transform, base_url: api.url, model: 'gpt-transform' },
+      },
+      getSecret: () => KEY,
+      logger,
+      callTool: async () => undefined,
+    };
+    await new ToolInterceptor().execute(tool!, { input: 'a', prompt: 'p' }, ctx);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.model).toBe('gpt-transform');
+    expect(seen[0]!.inputTokens).toBeGreaterThan(0);
+  });
   it('Scenario: Max tokens configuration — sent only when set', async () => {
     await transform({ input: 'a', prompt: 'p' }, deps());
     expect(lastBody()).not.toHaveProperty('max_tokens');
@@ -226,7 +260,7 @@ describe('Requirement: Composability', () => {
           logger,
           callTool: async () => undefined,
         };
-        return interceptor.execute(LLM_TOOLS[0]!, args, ctx);
+        return interceptor.execute(createLlmTools()[0]!, args, ctx);
       },
     });
     expect(calls).toEqual(['web.search', 'llm.transform']);

@@ -3,35 +3,52 @@ import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
-import { transform } from './transform.ts';
+import { transform, type TransformDeps } from './transform.ts';
+
+export interface LlmToolsDeps {
+  /** Records each transform request's tokens and latency in the statistics, like the agent's own requests. */
+  onUsage?: TransformDeps['onUsage'];
+}
 
 export const LLM_PACK: PackSpec = {
   name: 'llm',
   instructions: 'llm.transform reshapes data (often another tool’s output) by a prompt, with a separate model call.',
 };
 
-const transformTool = defineTool({
-  pack: 'llm',
-  name: 'transform',
-  description:
-    'Transform data with an LLM: extract, reformat, summarise or classify the input as the prompt says. Returns only the requested output.',
-  parameters: z.object({
-    input: z.unknown().describe('The data to transform: text, or any JSON value (converted to text)'),
-    prompt: z.string().describe('What to do with the input, e.g. "Extract the price as a number"'),
-    model: z.string().optional().describe('Model to use instead of transform.model from config'),
-    json_mode: z.boolean().default(false).describe('Ask for a JSON object as output'),
-  }),
-  readOnly: true,
-  examples: [
-    'llm.transform(input=dom.text(ref="e4"), prompt="Extract the price as a number")',
-    'llm.transform(input=data, prompt="Return as JSON with fields: name, value", json_mode=True)',
-  ],
-  returns: 'The transformed text (valid JSON when json_mode is set), or "Error: <message>".',
-  execute: (args, ctx) =>
-    transform(
-      { input: args.input, prompt: args.prompt, ...(args.model ? { model: args.model } : {}), json_mode: args.json_mode },
-      { config: ctx.config.transform, apiKey: ctx.getSecret('OPENAI_API_KEY'), logger: ctx.logger, signal: ctx.signal },
-    ),
-});
-
-export const LLM_TOOLS: AnyTool[] = [transformTool as AnyTool];
+export function createLlmTools(deps: LlmToolsDeps = {}): AnyTool[] {
+  const transformTool = defineTool({
+    pack: 'llm',
+    name: 'transform',
+    description:
+      'Transform data with an LLM: extract, reformat, summarise or classify the input as the prompt says. Returns only the requested output.',
+    parameters: z.object({
+      input: z.unknown().describe('The data to transform: text, or any JSON value (converted to text)'),
+      prompt: z.string().describe('What to do with the input, e.g. "Extract the price as a number"'),
+      model: z.string().optional().describe('Model to use instead of transform.model from config'),
+      json_mode: z.boolean().default(false).describe('Ask for a JSON object as output'),
+    }),
+    readOnly: true,
+    examples: [
+      'llm.transform(input=dom.text(ref="e4"), prompt="Extract the price as a number")',
+      'llm.transform(input=data, prompt="Return as JSON with fields: name, value", json_mode=True)',
+    ],
+    returns: 'The transformed text (valid JSON when json_mode is set), or "Error: <message>".',
+    execute: (args, ctx) =>
+      transform(
+        {
+          input: args.input,
+          prompt: args.prompt,
+          ...(args.model ? { model: args.model } : {}),
+          json_mode: args.json_mode,
+        },
+        {
+          config: ctx.config.transform,
+          apiKey: ctx.getSecret('OPENAI_API_KEY'),
+          logger: ctx.logger,
+          signal: ctx.signal,
+          ...(deps.onUsage ? { onUsage: deps.onUsage } : {}),
+        },
+      ),
+  });
+  return [transformTool as AnyTool];
+}

@@ -9,7 +9,7 @@ import type { OttoConfig } from '../../../config/schema.ts';
 import type { Logger } from '../../../shared/log.ts';
 
 export const SYSTEM_PROMPT =
-  'You are a data transformation assistant. Follow the user\'s instructions precisely. Output ONLY the requested format, no explanations.';
+  "You are a data transformation assistant. Follow the user's instructions precisely. Output ONLY the requested format, no explanations.";
 export const TEMPERATURE = 0.1;
 export const AUTH_ERROR = 'Authentication error - check OPENAI_API_KEY in secrets.yaml';
 
@@ -78,11 +78,15 @@ export async function transform(options: TransformOptions, deps: TransformDeps, 
 
   const span = deps.logger.span('llm.transform', { inputLen: input.length, promptLen: prompt.length, model, jsonMode });
   const started = performance.now();
+  // transform.timeout is the time the user waits, retries included: one deadline for the whole call.
+  const timeoutMs = deps.config.timeout * 1000;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline;
   try {
     const client = new OpenAI({
       apiKey: deps.apiKey,
       baseURL: deps.config.base_url,
-      timeout: deps.config.timeout * 1000,
+      timeout: timeoutMs,
       maxRetries: 1,
       dangerouslyAllowBrowser: true,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -98,12 +102,17 @@ export async function transform(options: TransformOptions, deps: TransformDeps, 
         ...(deps.config.max_tokens !== undefined ? { max_tokens: deps.config.max_tokens } : {}),
         ...(jsonMode ? { response_format: { type: 'json_object' as const } } : {}),
       },
-      deps.signal ? { signal: deps.signal } : {},
+      { signal },
     );
     const output = completion.choices[0]?.message?.content ?? '';
     const usage = completion.usage;
     const latencyMs = Math.round((performance.now() - started) * 100) / 100;
-    deps.onUsage?.({ model, inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0, latencyMs });
+    deps.onUsage?.({
+      model,
+      inputTokens: usage?.prompt_tokens ?? 0,
+      outputTokens: usage?.completion_tokens ?? 0,
+      latencyMs,
+    });
     if (jsonMode) {
       try {
         JSON.parse(output);
@@ -115,11 +124,19 @@ export async function transform(options: TransformOptions, deps: TransformDeps, 
     }
     span.end({
       outputLen: output.length,
-      ...(usage ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, totalTokens: usage.total_tokens } : {}),
+      ...(usage
+        ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, totalTokens: usage.total_tokens }
+        : {}),
     });
     return output;
   } catch (err) {
-    const error = sanitizeError(err instanceof Error ? err.message : String(err));
+    const timedOut = deadline.aborted && !deps.signal?.aborted;
+    const raw = timedOut
+      ? `the request timed out after ${deps.config.timeout} s (transform.timeout)`
+      : err instanceof Error
+        ? err.message
+        : String(err);
+    const error = sanitizeError(raw);
     span.end({ error });
     return `Error: ${error}`;
   }
