@@ -61,6 +61,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // Extension pages the manifest does not name: the live tool reference (ot.help links MCP packs to it).
+    rollupOptions: { input: { docs: 'src/docs/index.html' } },
     target: 'chrome116',
     sourcemap: false,
   },

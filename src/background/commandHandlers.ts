@@ -23,6 +23,8 @@
  *   help.tool {name} → HelpToolDetail | null                 one tool (qualified name, alias or API name): signature,
  *       params [{name, type, required, hasDefault, default?, description?}], args, returns, examples, source,
  *       readOnly, docsUrl, packInstructions
+ *   help.page {pack} → {title, html} | null                  a pack's reference page, built from the registry now
+ *       (src/docs/: MCP packs have no bundled page); null for a pack the registry does not have
  *   help.search {query, limit?} → {query, results: HelpHit[]} fuzzy search (typos tolerated), grouped by kind
  *       (tool, pack, snippet, alias), each group best first; `score` 0 = perfect
  */
@@ -41,6 +43,7 @@ import {
   type OtEnvironment,
 } from '../tools/packs/ot/index.ts';
 import { browserEnvironment } from '../tools/packs/ot/env.ts';
+import { LIVE_LINKS, packPage } from '../tools/packs/ot/docsPages.ts';
 import { log } from '../shared/log.ts';
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
@@ -101,6 +104,7 @@ type CommandHandlers = Pick<
   | 'help.index'
   | 'help.tool'
   | 'help.search'
+  | 'help.page'
 >;
 
 export function commandHandlers(deps: CommandHandlerDeps): CommandHandlers {
@@ -195,6 +199,13 @@ export function commandHandlers(deps: CommandHandlerDeps): CommandHandlers {
     async 'help.tool'(req): Promise<HelpToolDetail | null> {
       const { config } = await ready();
       return toolDetail(helpSources(deps.registry(), config, env), req.name) ?? null;
+    },
+
+    async 'help.page'(req): Promise<{ title: string; html: string } | null> {
+      await ready(); // MCP packs are registered once the tools are ready
+      const registry = deps.registry();
+      const pack = registry.pack(req.pack);
+      return pack ? { title: `${pack.name} — Otto tool reference`, html: packPage(registry, pack, LIVE_LINKS) } : null;
     },
 
     async 'help.search'(req): Promise<{ query: string; results: HelpHit[] }> {

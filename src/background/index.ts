@@ -21,6 +21,7 @@ import { settingsHandlers } from './settingsHandlers.ts';
 import { exportHandlers } from './exportHandlers.ts';
 import { commandHandlers } from './commandHandlers.ts';
 import { dataHandlers } from './dataHandlers.ts';
+import { logHandlers } from './logHandlers.ts';
 import { mcp, mcpHandlers, onMcpChange, syncMcp } from './mcp.ts';
 import { checkDeps, configureSdk } from '../sdk/index.ts';
 import type { AgentMode } from './codeMode.ts';
@@ -153,6 +154,7 @@ const handlers: Handlers = {
   ...exportHandlers({ store, settings, registry: () => registry }),
   ...commandHandlers({ registry: () => registry, interceptor: () => interceptor, settings, ready: toolsReady }),
   ...dataHandlers({ settings, redact }),
+  ...logHandlers({ settings, redact, entries: () => log.entries() }),
   ...mcpHandlers({ settings, invalidate: invalidateSettings, refresh: (o) => refreshTools(o) }),
 };
 

@@ -90,6 +90,8 @@ export const ConfigSchema = z.strictObject({
    * otherwise `<base_url>/<slug>.html`).
    */
   docs: z.strictObject({ base_url: z.string().url().optional() }).default({}),
+  /** `logs: true` shows the panel's Logs view (Stats and files → Logs): recent log entries, filter, export. */
+  developer: z.strictObject({ logs: z.boolean().default(false) }).default({ logs: false }),
 });
 
 export type OttoConfig = z.infer<typeof ConfigSchema>;

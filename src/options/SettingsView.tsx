@@ -5,6 +5,7 @@ import { effectiveConfig } from './configEdit.ts';
 import { loadYaml, secretNames } from './settingsApi.ts';
 import { ConnectionForm } from './ConnectionForm.tsx';
 import { BehaviourForm } from './BehaviourForm.tsx';
+import { DeveloperForm } from './DeveloperForm.tsx';
 import { SecretsForm } from './SecretsForm.tsx';
 import { ServersForm } from './ServersForm.tsx';
 import { YamlEditor } from './YamlEditor.tsx';
@@ -60,6 +61,7 @@ export function SettingsView({
       <BehaviourForm client={client} config={config} onSaved={saved} />
       <SecretsForm client={client} names={names} onSaved={saved} />
       <ServersForm client={client} onSaved={saved} />
+      <DeveloperForm client={client} config={config} onSaved={saved} />
       <YamlEditor client={client} saved={yaml} onSaved={saved} />
     </div>
   );

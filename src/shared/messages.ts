@@ -82,6 +82,19 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('help.index'), id }),
   z.object({ type: z.literal('help.tool'), id, name: z.string().min(1).max(300) }),
   z.object({ type: z.literal('help.search'), id, query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),
+  /** A pack's reference page as HTML, built from the registry now (the live docs page for packs with no bundled page). */
+  z.object({ type: z.literal('help.page'), id, pack: z.string().min(1).max(200) }),
+  /**
+   * Recent entries of the worker's log (the developer view; config developer.logs), newest last. `match` keeps entries
+   * whose span or tool contains it; `level` is the lowest level kept.
+   */
+  z.object({
+    type: z.literal('logs.list'),
+    id,
+    level: z.enum(['debug', 'info', 'warn', 'error']).optional(),
+    match: z.string().max(200).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+  }),
   // The panel's Stats and Files views (background/dataHandlers.ts documents each reply).
   z.object({ type: z.literal('stats.summary'), id, period: z.string().max(20).optional(), tool: z.string().max(300).optional() }),
   z.object({ type: z.literal('files.list'), id }),

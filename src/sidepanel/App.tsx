@@ -138,7 +138,7 @@ export function App({ client }: { client: PortClient }) {
         ) : view === 'help' ? (
           <HelpView help={store.help} onTry={tryText} />
         ) : view === 'data' ? (
-          <DataView data={store.data} tab={dataTab} onTab={setDataTab} />
+          <DataView data={store.data} tab={dataTab} onTab={setDataTab} client={client} />
         ) : (
           <>
             <MessageList

@@ -170,7 +170,7 @@ describe('help.index, help.tool, help.search', () => {
       aliases: { name: string; target: string }[];
     };
     const brave = idx.packs.find((p) => p.name === 'brave')!;
-    expect(brave.docsUrl).toBe('chrome-extension://extid/docs/tools/brave-search.html');
+    expect(brave.docsUrl).toBe('chrome-extension://extid/src/docs/index.html?pack=brave');
     expect(brave.tools[0]).toEqual({
       name: 'brave.search',
       description: 'Search the web with Brave.',
@@ -202,7 +202,7 @@ describe('help.index, help.tool, help.search', () => {
       ],
       source: 'local',
       readOnly: true,
-      docsUrl: 'chrome-extension://extid/docs/tools/brave-search.html',
+      docsUrl: 'chrome-extension://extid/src/docs/index.html?pack=brave',
       packInstructions: 'Web search with Brave. Prefer brave.search for facts.',
     });
     expect(await h['help.tool'](req('help.tool', { name: 'ws' }), port)).toMatchObject({ name: 'brave.web_search' });

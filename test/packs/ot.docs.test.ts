@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { buildRegistry } from '../../src/background/registry.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { docSlug } from '../../src/tools/packs/ot/index.ts';
-import { escapeHtml, toolDocPages } from '../../src/tools/packs/ot/docsPages.ts';
+import { LIVE_LINKS, escapeHtml, packPage, toolDocPages } from '../../src/tools/packs/ot/docsPages.ts';
+import { BUNDLED_DOC_PACKS } from '../../src/tools/packs/ot/docs.ts';
+import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
+import { defineTool } from '../../src/tools/defineTool.ts';
+import { z } from '../../src/shared/zod.ts';
 
 const DIR = path.resolve(import.meta.dirname, '../../public/docs/tools');
 
@@ -21,6 +25,34 @@ describe('bundled tool reference pages', () => {
       ['index.html', ...registry.packs().map((p) => `${docSlug(p.name)}.html`)].sort(),
     );
     expect(pages.has('transform.html')).toBe(true);
+  });
+
+  it('ot.help links a bundled page only for the packs that have one (BUNDLED_DOC_PACKS is the shipped list)', () => {
+    expect([...BUNDLED_DOC_PACKS].sort()).toEqual(registry.packs().map((p) => p.name).sort());
+  });
+
+  it('the live page of an MCP pack escapes the server’s text and links back to bundled and live pages', () => {
+    const live = new ToolRegistry();
+    live.registerPack({ name: 'ot', instructions: 'Otto' }, []);
+    live.registerPack(
+      { name: 'github', source: 'proxy:github', instructions: '<img src=x onerror=alert(1)>' },
+      [
+        defineTool({
+          pack: 'github',
+          name: 'search_code',
+          description: 'Search <b>code</b>',
+          parameters: z.object({ q: z.string().describe('query') }),
+          readOnly: true,
+          execute: () => '',
+        }),
+      ],
+    );
+    const html = packPage(live, live.pack('github')!, LIVE_LINKS);
+    expect(html).toContain('<code>github.search_code</code>');
+    expect(html).toContain('Search &lt;b&gt;code&lt;/b&gt;');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('<a href="/docs/tools/index.html">All packs</a>');
+    expect(html).toContain('<a href="/docs/tools/ot.html">ot</a>');
   });
 
   it('each page lists its tools with signatures and examples', () => {

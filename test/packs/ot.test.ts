@@ -683,7 +683,7 @@ describe('Requirement: Unified Help', () => {
         '',
         '## Docs',
         '',
-        'chrome-extension://abcdefghijklmnopabcdefghijklmnop/docs/tools/brave-search.html',
+        'chrome-extension://abcdefghijklmnopabcdefghijklmnop/src/docs/index.html?pack=brave',
       ].join('\n'),
     );
   });
@@ -703,7 +703,7 @@ describe('Requirement: Unified Help', () => {
         '',
         '## Docs',
         '',
-        'chrome-extension://abcdefghijklmnopabcdefghijklmnop/docs/tools/firecrawl.html',
+        'chrome-extension://abcdefghijklmnopabcdefghijklmnop/src/docs/index.html?pack=firecrawl',
       ].join('\n'),
     );
   });

@@ -1,26 +1,54 @@
-/** Stats and Files, one view with two tabs (the header has room for one button). */
+/**
+ * Stats and Files, one view with tabs (the header has room for one button); a third tab, Logs, when config
+ * `developer.logs` is on.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { PortClient } from '../../shared/portClient.ts';
 import type { DataSlice } from '../state/data.ts';
 import { StatsView } from './StatsView.tsx';
 import { FilesView } from './FilesView.tsx';
+import { LogsView, type LogsReply } from './LogsView.tsx';
 
-export type DataTab = 'stats' | 'files';
+export type DataTab = 'stats' | 'files' | 'logs';
 
-export function DataView({ data, tab, onTab }: { data: DataSlice; tab: DataTab; onTab(tab: DataTab): void }) {
+const TAB_LABEL: Record<DataTab, string> = { stats: 'Stats', files: 'Files', logs: 'Logs' };
+
+export function DataView({
+  data,
+  tab,
+  onTab,
+  client,
+}: {
+  data: DataSlice;
+  tab: DataTab;
+  onTab(tab: DataTab): void;
+  client: PortClient;
+}) {
+  // Whether the developer view is on: asked each time the view opens, so a change in Settings shows at once.
+  const [logs, setLogs] = useState(false);
+  useEffect(() => {
+    void client
+      .request<LogsReply>({ type: 'logs.list', limit: 1 })
+      .then((r) => setLogs(r.enabled))
+      .catch(() => setLogs(false));
+  }, [client]);
+  const tabs: DataTab[] = logs ? ['stats', 'files', 'logs'] : ['stats', 'files'];
+  const shown = tab === 'logs' && !logs ? 'stats' : tab;
   return (
     <main class="data-pane">
       <div class="tabs" role="tablist" aria-label="Stats and files">
-        {(['stats', 'files'] as const).map((t) => (
+        {tabs.map((t) => (
           <button
             type="button"
             role="tab"
             key={t}
             id={`tab-${t}`}
-            aria-selected={tab === t}
+            aria-selected={shown === t}
             aria-controls={`panel-${t}`}
             data-testid={`tab-${t}`}
             onClick={() => onTab(t)}
           >
-            {t === 'stats' ? 'Stats' : 'Files'}
+            {TAB_LABEL[t]}
           </button>
         ))}
       </div>
@@ -36,8 +64,14 @@ export function DataView({ data, tab, onTab }: { data: DataSlice; tab: DataTab; 
           </button>
         </div>
       )}
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'stats' ? <StatsView data={data} /> : <FilesView data={data} />}
+      <div role="tabpanel" id={`panel-${shown}`} aria-labelledby={`tab-${shown}`}>
+        {shown === 'stats' ? (
+          <StatsView data={data} />
+        ) : shown === 'files' ? (
+          <FilesView data={data} />
+        ) : (
+          <LogsView client={client} />
+        )}
       </div>
     </main>
   );

@@ -16,19 +16,35 @@ export const DOC_SLUG_OVERRIDES: Readonly<Record<string, string>> = {
 
 /** Where the bundled pages live inside the extension. */
 export const DOCS_PATH = 'docs/tools';
+/**
+ * The extension page that renders a pack's reference live from the registry (`?pack=<name>`): packs Otto does not
+ * ship (MCP servers, whose tools are known only once connected) have no bundled page to link to.
+ */
+export const LIVE_DOCS_PAGE = 'src/docs/index.html';
+/** The packs whose pages `npm run docs` bundles (test/packs/ot.docs.test.ts keeps this list true). */
+export const BUNDLED_DOC_PACKS: ReadonlySet<string> = new Set(['dom', 'llm', 'ot', 'tabs', 'web']);
 
 export function docSlug(pack: string): string {
   return Object.hasOwn(DOC_SLUG_OVERRIDES, pack) ? (DOC_SLUG_OVERRIDES[pack] as string) : pack;
 }
 
 /**
- * The documentation URL of a pack. Default: the bundled page `chrome-extension://<id>/docs/tools/<slug>.html`.
+ * The documentation URL of a pack. Default: the bundled page `chrome-extension://<id>/docs/tools/<slug>.html` for a
+ * pack Otto ships (`bundled`), else the live page `chrome-extension://<id>/src/docs/index.html?pack=<name>`.
  * With `baseUrl`: `{slug}` in it is replaced by the slug (so the reference's
  * `https://onetool.beycom.online/reference/tools/{slug}/` works); otherwise `<baseUrl>/<slug>.html`.
  */
-export function docUrl(pack: string, baseUrl: string | undefined, env: Pick<OtEnvironment, 'extensionUrl'>): string {
+export function docUrl(
+  pack: string,
+  baseUrl: string | undefined,
+  env: Pick<OtEnvironment, 'extensionUrl'>,
+  bundled = true,
+): string {
   const slug = encodeURIComponent(docSlug(pack));
-  if (!baseUrl) return env.extensionUrl(`${DOCS_PATH}/${slug}.html`);
+  if (!baseUrl)
+    return env.extensionUrl(
+      bundled ? `${DOCS_PATH}/${slug}.html` : `${LIVE_DOCS_PAGE}?pack=${encodeURIComponent(pack)}`,
+    );
   if (baseUrl.includes('{slug}')) return baseUrl.split('{slug}').join(slug);
   return `${baseUrl.replace(/\/+$/, '')}/${slug}.html`;
 }

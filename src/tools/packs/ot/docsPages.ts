@@ -5,7 +5,7 @@
  * pages are out of date. No scripts; one inline stylesheet (allowed by the extension's CSP).
  */
 import type { PackInfo, ToolRegistry } from '../../ToolRegistry.ts';
-import { docSlug } from './docs.ts';
+import { BUNDLED_DOC_PACKS, DOCS_PATH, LIVE_DOCS_PAGE, docSlug } from './docs.ts';
 import { pyRepr, registeredToolDoc, type ToolDoc } from './signature.ts';
 
 export function escapeHtml(text: string): string {
@@ -77,21 +77,41 @@ function toolSection(doc: ToolDoc): string[] {
   return out;
 }
 
-function nav(registry: ToolRegistry, current?: string): string {
-  const links = registry
+/** Where a page's links point: the bundled pages link to each other by relative file names. */
+export interface DocLinks {
+  index: string;
+  pack: (pack: PackInfo) => string;
+}
+const RELATIVE_LINKS: DocLinks = { index: 'index.html', pack: (p) => `${docSlug(p.name)}.html` };
+
+/**
+ * Links for the live page (src/docs/index.html, rendered in the extension at run time): bundled packs keep their
+ * bundled page, the others point back at the live page.
+ */
+export const LIVE_LINKS: DocLinks = {
+  index: `/${DOCS_PATH}/index.html`,
+  pack: (p) =>
+    p.source === 'local' && BUNDLED_DOC_PACKS.has(p.name)
+      ? `/${DOCS_PATH}/${docSlug(p.name)}.html`
+      : `/${LIVE_DOCS_PAGE}?pack=${encodeURIComponent(p.name)}`,
+};
+
+function nav(registry: ToolRegistry, current: string | undefined, links: DocLinks): string {
+  const items = registry
     .packs()
     .map((p) =>
       p.name === current
         ? `<strong>${escapeHtml(p.name)}</strong>`
-        : `<a href="${docSlug(p.name)}.html">${escapeHtml(p.name)}</a>`,
+        : `<a href="${escapeHtml(links.pack(p))}">${escapeHtml(p.name)}</a>`,
     );
-  return `<nav><a href="index.html">All packs</a> · ${links.join(' ')}</nav>`;
+  return `<nav><a href="${escapeHtml(links.index)}">All packs</a> · ${items.join(' ')}</nav>`;
 }
 
-export function packPage(registry: ToolRegistry, pack: PackInfo): string {
+/** A pack's page, built from its tools' schemas and descriptions (every text escaped: MCP servers write some of it). */
+export function packPage(registry: ToolRegistry, pack: PackInfo, links: DocLinks = RELATIVE_LINKS): string {
   const docs = pack.tools.map((name) => registeredToolDoc(registry, registry.get(name)!));
   const body = [
-    nav(registry, pack.name),
+    nav(registry, pack.name, links),
     `<h1>The <code>${escapeHtml(pack.name)}</code> pack</h1>`,
     `<p class="muted">${docs.length} tool${docs.length === 1 ? '' : 's'} · source: ${escapeHtml(pack.source)} · Otto tool reference</p>`,
   ];

@@ -12,7 +12,7 @@ import { snippetExample, type SnippetDefinition, type SnippetMap } from '../../.
 import type { AnyTool } from '../../Tool.ts';
 import type { PackInfo, ToolRegistry } from '../../ToolRegistry.ts';
 import { firstLine, info, otTool, type InfoLevel } from './common.ts';
-import { docUrl } from './docs.ts';
+import { BUNDLED_DOC_PACKS, docUrl } from './docs.ts';
 import type { ResolvedDeps } from './env.ts';
 import { packText } from './packs.ts';
 import type { OtEnvironment } from './runtime.ts';
@@ -41,6 +41,12 @@ export function helpSources(
     docsBaseUrl: config.docs.base_url,
     env,
   };
+}
+
+/** A pack's documentation URL: its bundled page when Otto ships one, else the live page — never a dead link. */
+function packDocUrl(s: HelpSources, pack: string): string {
+  const bundled = BUNDLED_DOC_PACKS.has(pack) && s.registry.pack(pack)?.source === 'local';
+  return docUrl(pack, s.docsBaseUrl, s.env, bundled);
 }
 
 /** Groups shown per kind in a search; the rest is counted. */
@@ -113,7 +119,7 @@ export function toolHelp(doc: ToolDoc, url: string, level: InfoLevel, pack?: Pac
 
 function packHelp(s: HelpSources, pack: PackInfo, level: InfoLevel): string {
   if (level === 'list') return pack.tools.join('\n');
-  const url = docUrl(pack.name, s.docsBaseUrl, s.env);
+  const url = packDocUrl(s, pack.name);
   if (level === 'min') return `${packText(s.registry, pack)}\n\n## Docs\n\n${url}`;
   const out = [`# ${pack.name} pack`, ''];
   if (pack.instructions) out.push(pack.instructions.trim(), '');
@@ -142,7 +148,7 @@ function aliasHelp(s: HelpSources, alias: string, level: InfoLevel): string {
       '',
       `${firstLine(doc.description)} More: \`ot.help(query="${doc.name}")\`.`,
     );
-    if (level === 'full') out.push('', toolHelp(doc, docUrl(tool.pack, s.docsBaseUrl, s.env), 'min'));
+    if (level === 'full') out.push('', toolHelp(doc, packDocUrl(s, tool.pack), 'min'));
   } else {
     out.push(
       `Use it like the tool: \`${alias}(...)\`. The target \`${target}\` is not available right now (is its server connected?).`,
@@ -177,7 +183,7 @@ function hitLine(s: HelpSources, h: HelpHit, level: InfoLevel): string {
     }
     case 'pack': {
       const base = `- ${h.name} (${h.toolCount ?? 0} tools)`;
-      return level === 'full' ? `${base}: ${docUrl(h.name, s.docsBaseUrl, s.env)}` : base;
+      return level === 'full' ? `${base}: ${packDocUrl(s, h.name)}` : base;
     }
     case 'snippet':
       return `- $${h.name}: ${h.text || '(no description)'}`;
@@ -236,7 +242,7 @@ export function helpText(s: HelpSources, query: string, level: InfoLevel = 'min'
     const tool = findTool(s.registry, q);
     if (tool) {
       const doc = registeredToolDoc(s.registry, tool);
-      return toolHelp(doc, docUrl(tool.pack, s.docsBaseUrl, s.env), level, s.registry.pack(tool.pack));
+      return toolHelp(doc, packDocUrl(s, tool.pack), level, s.registry.pack(tool.pack));
     }
   }
   const pack = findPack(s.registry, q);
@@ -280,7 +286,7 @@ export function toolDetail(s: HelpSources, name: string): HelpToolDetail | undef
   const pack = s.registry.pack(tool.pack);
   return {
     ...registeredToolDoc(s.registry, tool),
-    docsUrl: docUrl(tool.pack, s.docsBaseUrl, s.env),
+    docsUrl: packDocUrl(s, tool.pack),
     ...(pack?.instructions ? { packInstructions: pack.instructions } : {}),
   };
 }
@@ -312,7 +318,7 @@ export function helpIndex(s: HelpSources): HelpIndex {
       name: p.name,
       source: p.source,
       ...(p.instructions ? { instructions: p.instructions } : {}),
-      docsUrl: docUrl(p.name, s.docsBaseUrl, s.env),
+      docsUrl: packDocUrl(s, p.name),
       tools: p.tools.map((name) => {
         const tool = s.registry.get(name)!;
         return {
