@@ -6,8 +6,9 @@
  * Modes (all offsets 1-indexed, as Claude's Read tool):
  *   page     lines offset … offset+limit-1 of the stored result.
  *   tail     the last `tail` lines (of the result, or of the matches when searching); overrides offset/limit.
- *   search   regex, case-insensitive; offset/limit apply to the matching lines and `total_lines` is their count
- *            (the stored count is `stored_lines`); `line_numbers` gives each returned line's position in the result.
+ *   search   regex, case-insensitive; offset/limit apply to the matching lines, `matches` is their count and
+ *            `total_lines` stays the stored result's line count (the spec's meaning; the reference reported the match
+ *            count there); `line_numbers` gives each returned line's position in the result.
  *   fuzzy    fuse.js over every line (bounded, see FUZZY_*), lines above the threshold best first; `scores` (0 = exact).
  *   context  with a search: `context` lines before and after each returned match, grep style — `42:match`,
  *            `41-context`, `--` between separate groups (regex: in line order, touching groups merged, every
@@ -75,11 +76,13 @@ export interface NormalizedQuery {
 
 export interface ResultPage {
   handle: string;
-  /** Lines in the stored result, or the number of matches when searching (the reference's choice). */
+  /** Lines in the stored result (seed 002: "Total lines in stored result"), searching or not. */
   total_lines: number;
+  /** Searching: how many lines match — what offset, has_more and progress count. */
+  matches?: number;
   /** Lines returned (matches, in context mode). */
   returned: number;
-  /** 1-indexed position of the first returned line among `total_lines`. */
+  /** 1-indexed position of the first returned line among the lines paged (all lines, or the matches). */
   offset: number;
   /** The page size used (after clamping). */
   limit: number;
@@ -90,8 +93,6 @@ export interface ResultPage {
   fuzzy?: boolean;
   tail?: number;
   context?: number;
-  /** The stored result's line count, when `total_lines` counts matches. */
-  stored_lines?: number;
   /** Fuzzy only: lines examined, and whether the bound stopped the scan before the end. */
   fuzzy_scanned_lines?: number;
   truncated?: boolean;
@@ -443,8 +444,8 @@ export async function runQuery(
     lines: hits.map((h) => h.text),
     tailMode,
     unit: q.context ? 'matches' : 'lines',
+    stored,
   });
-  result.stored_lines = stored;
   Object.assign(result, extra);
   if (cut) result.note = result.note ? `${result.note}; ${cutNote(budget)}` : cutNote(budget);
   if (rendered) {
@@ -461,13 +462,24 @@ export async function runQuery(
 function page(
   handle: string,
   q: NormalizedQuery,
-  p: { offset: number; limit: number; total: number; lines: string[]; tailMode: boolean; unit?: string },
+  p: {
+    offset: number;
+    limit: number;
+    /** What is paged: the stored lines, or the matches when `stored` is given. */
+    total: number;
+    lines: string[];
+    tailMode: boolean;
+    unit?: string;
+    /** Searching: the stored result's line count. */
+    stored?: number;
+  },
 ): ResultPage {
   const returned = p.lines.length;
   const hasMore = !p.tailMode && p.offset - 1 + returned < p.total;
   const out: ResultPage = {
     handle,
-    total_lines: p.total,
+    total_lines: p.stored ?? p.total,
+    ...(p.stored !== undefined ? { matches: p.total } : {}),
     returned,
     offset: p.offset,
     limit: p.limit,

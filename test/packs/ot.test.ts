@@ -905,7 +905,8 @@ describe('Requirement: Query Stored Results', () => {
     const { q } = await stored();
     const r = await q({ search: 'error' });
     expect(r.lines).toEqual(LINES.filter((l) => /error/i.test(l)));
-    expect(r.total_lines).toBe(10);
+    expect(r.matches).toBe(10);
+    expect(r.total_lines).toBe(LINES.length); // "Total lines in stored result", not the match count
     const page = await q({ search: 'error', offset: 3, limit: 2 });
     expect(page.lines).toEqual(LINES.filter((l) => /error/i.test(l)).slice(2, 4));
   });

@@ -99,7 +99,8 @@ describe('paging', () => {
   it('an empty search result reports no lines', async () => {
     const page = await runQuery('h', arraySource(numbered(10)), { search: 'nothing' });
     expect(page).toMatchObject({
-      total_lines: 0,
+      total_lines: 10,
+      matches: 0,
       returned: 0,
       has_more: false,
       next_query: null,
@@ -117,11 +118,11 @@ describe('regex search', () => {
     expect(page.line_numbers).toEqual([1, 3]);
   });
 
-  it('applies offset/limit to the matching lines, and total_lines is their count', async () => {
+  it('applies offset/limit to the matching lines: matches is their count, total_lines the stored lines (spec)', async () => {
     const src = arraySource(numbered(1000, (i) => (i % 10 === 0 ? `hit ${i}` : `miss ${i}`)));
     const page = await runQuery('h', src, { search: 'hit', offset: 95, limit: 10 });
-    expect(page.total_lines).toBe(100);
-    expect(page.stored_lines).toBe(1000);
+    expect(page.matches).toBe(100);
+    expect(page.total_lines).toBe(1000);
     expect(page.lines).toEqual(['hit 950', 'hit 960', 'hit 970', 'hit 980', 'hit 990', 'hit 1000']);
     expect(page.returned).toBe(6);
     expect(page.has_more).toBe(false);
@@ -184,7 +185,7 @@ describe('context', () => {
       '21-l21',
     ]);
     expect(page.returned).toBe(3);
-    expect(page.total_lines).toBe(3);
+    expect(page.matches).toBe(3);
     expect(page.line_numbers).toBeUndefined();
     expect(page.progress).toBe('matches 1-3 of 3 (100%)');
   });
@@ -245,7 +246,8 @@ describe('fuzzy', () => {
     );
     expect(page.truncated).toBe(true);
     expect(page.fuzzy_scanned_lines).toBe(3000);
-    expect(page.total_lines).toBe(3000);
+    expect(page.matches).toBe(3000);
+    expect(page.total_lines).toBe(10000);
     expect(page.note).toMatch(/^fuzzy search stopped after 3000 of 10000 lines/);
   });
 

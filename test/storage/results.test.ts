@@ -149,8 +149,8 @@ describe('ot.result scenarios (seed 002)', () => {
     const text = numbered(300, (i) => (i % 3 === 0 ? `${i} ERROR disk full` : `${i} ok`));
     const ref = await stored(store, text);
     const all = await store.queryResult(ref.handle, { search: 'error' });
-    expect(all.total_lines).toBe(100); // the filtered count (the reference's choice)
-    expect(all.stored_lines).toBe(300);
+    expect(all.matches).toBe(100);
+    expect(all.total_lines).toBe(300); // seed 002: total lines in the stored result, also when searching
     expect(all.lines.every((l) => /error/i.test(l))).toBe(true);
     const page = await store.queryResult(ref.handle, { search: 'error', offset: 11, limit: 5 });
     expect(page.lines).toEqual([33, 36, 39, 42, 45].map((i) => `${i} ERROR disk full`));
