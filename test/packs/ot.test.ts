@@ -137,14 +137,28 @@ describe('Requirement: Configuration Summary', () => {
       snippets: { foon: { description: 'Get foo() for n items' }, barn: { description: 'Get bar() for n items' } },
       servers: ['proxy_package_version'],
     });
-    expect(out).toContain('aliases: {alias_f: demo.foo, ws: brave.web_search}');
-    expect(out).toContain('servers: [proxy_package_version]');
+    // The spec's layout: config order, two levels of flow for the snippets. Its quotes around the descriptions are
+    // PyYAML's habit, not needed by YAML; the spec's text parses to the same value.
+    expect(out).toBe(
+      [
+        'aliases: {ws: brave.web_search, alias_f: demo.foo}',
+        'snippets: {foon: {description: Get foo() for n items}, barn: {description: Get bar() for n items}}',
+        'servers: [proxy_package_version]',
+      ].join('\n'),
+    );
+    expect(parse(out)).toEqual(
+      parse(
+        'aliases: {ws: brave.web_search, alias_f: demo.foo}\n' +
+          'snippets: {foon: {description: "Get foo() for n items"}, barn: {description: "Get bar() for n items"}}\n' +
+          'servers: [proxy_package_version]',
+      ),
+    );
     expect(out).not.toContain('sk-secret');
   });
 
   it('Scenario: Empty config — {aliases: {}, snippets: {}, servers: []}', async () => {
     const f = otFixture();
-    expect(parse(await text(f.call('ot.config')))).toEqual({ aliases: {}, snippets: {}, servers: [] });
+    expect(await text(f.call('ot.config'))).toBe('aliases: {}\nsnippets: {}\nservers: []');
     const json = otFixture({ output: { format: 'json' } });
     expect(await json.call('ot.config')).toBe('{"aliases":{},"snippets":{},"servers":[]}');
   });
@@ -168,13 +182,15 @@ describe('Requirement: Health Check', () => {
       { servers: { proxy_package_version: { url: 'https://mcp.example.com/mcp' } } },
       { servers: { state: (name) => (name === 'proxy_package_version' ? 'connected' : undefined) } },
     );
-    expect(await yaml(f.call('ot.health'))).toEqual({
-      version: '1.2.3',
-      browser: 'Chromium 140.0.7339.185',
-      extension_id: 'abcdefghijklmnopabcdefghijklmnop',
-      registry: { status: 'ok', tool_count: f.registry.size },
-      proxy: { status: 'ok', server_count: 1, servers: { proxy_package_version: 'connected' } },
-    });
+    expect(await text(f.call('ot.health'))).toBe(
+      [
+        'version: 1.2.3',
+        'browser: Chromium 140.0.7339.185',
+        'extension_id: abcdefghijklmnopabcdefghijklmnop',
+        `registry: {status: ok, tool_count: ${f.registry.size}}`,
+        'proxy: {status: ok, server_count: 1, servers: {proxy_package_version: connected}}',
+      ].join('\n'),
+    );
   });
 
   it('Scenario: Disconnected server — server "disconnected", proxy "degraded"', async () => {

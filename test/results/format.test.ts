@@ -17,11 +17,32 @@ describe('YAML Flow Style Output (seed 002)', () => {
     ).toBe('period: all\ntotal_calls: 3\ntools:\n  - {tool: dom.click, total_calls: 3}\nmodels: []');
   });
 
-  it('Readability: nested structures never exceed one level of flow, and the YAML parses back', () => {
+  it('Readability: nested structures never exceed 2 levels of flow, and the YAML parses back', () => {
     const value = { a: { b: { c: 1, d: [1, 2] } }, list: [[1, 2], [3]], s: 'x: y, "z" #' };
     const text = formatOutput(value);
     expect(parse(text)).toEqual(value);
-    for (const line of text.split('\n')) expect((line.match(/[{[]/g) ?? []).length).toBeLessThanOrEqual(1);
+    expect(text).toBe('a:\n  b: {c: 1, d: [1, 2]}\nlist:\n  - [1, 2]\n  - [3]\ns: \'x: y, "z" #\'');
+    for (const line of text.split('\n')) {
+      let depth = 0;
+      let max = 0;
+      for (const c of line) {
+        if (c === '{' || c === '[') max = Math.max(max, ++depth);
+        if (c === '}' || c === ']') depth--;
+      }
+      expect(max).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('a map of small maps is one flow line (the spec’s snippets and proxy lines); a wide one is a block', () => {
+    expect(
+      formatOutput({ proxy: { status: 'ok', server_count: 1, servers: { proxy_package_version: 'connected' } } }),
+    ).toBe('proxy: {status: ok, server_count: 1, servers: {proxy_package_version: connected}}');
+    const wide = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`snippet_${i}`, { description: `Snippet number ${i}` }]),
+    );
+    const text = formatOutput({ snippets: wide });
+    expect(text.split('\n')).toHaveLength(13);
+    expect(text.split('\n')[1]).toBe('  snippet_0: {description: Snippet number 0}');
   });
 
   it('a short list of scalars is inline; a long list of strings (lines of a result) is one item per line', () => {

@@ -15,14 +15,11 @@ export function configSummary(config: Readonly<OttoConfig>): {
   snippets: Record<string, { description?: string }>;
   servers: string[];
 } {
+  // In the order the user wrote them (the spec's example is not sorted): the summary mirrors the config.
   const snippets: Record<string, { description?: string }> = {};
-  for (const name of Object.keys(config.snippets).sort()) {
-    const d = config.snippets[name]?.description;
-    snippets[name] = d ? { description: d } : {};
-  }
-  const aliases: Record<string, string> = {};
-  for (const name of Object.keys(config.aliases).sort()) aliases[name] = config.aliases[name]!;
-  return { aliases, snippets, servers: Object.keys(config.servers).sort() };
+  for (const [name, snippet] of Object.entries(config.snippets))
+    snippets[name] = snippet.description ? { description: snippet.description } : {};
+  return { aliases: { ...config.aliases }, snippets, servers: Object.keys(config.servers) };
 }
 
 /** The effective config with every server header value redacted. */
