@@ -4,7 +4,7 @@
  * BaseTool.createToolDefinition() produces the nested Chat-Completions shape
  * `{type:'function', function:{name, description, strict?, parameters}}`; `/v1/responses` wants it flat:
  * `{type:'function', name, description, strict, parameters}`. Hosted tools (`{type:'web_search'}`, ...) pass through
- * unchanged. Anything invalid is dropped with a console warning rather than thrown, because one bad tool must not
+ * unchanged (less any `function` key: INV-1). Anything invalid is dropped with a console warning rather than thrown, because one bad tool must not
  * take the whole agent down — but it must not reach the API either, where it would fail the entire request.
  */
 
@@ -68,7 +68,8 @@ function flattenFunctionTool(tool: Record<string, unknown>): ResponsesFunctionTo
     return null;
   }
   if (!nonEmptyString(fn.name) || !nonEmptyString(fn.description)) {
-    console.warn(
+    // The seed's error case 2 says "log error" (case 1, an unknown type, is a warning).
+    console.error(
       `${LOG_PREFIX} Function tool missing required fields (function.name, function.description); dropped:`,
       tool,
     );
@@ -119,7 +120,11 @@ export function flattenToolsForResponsesApi(tools: unknown): ResponsesApiTool[] 
       names.add(flat.name);
       out.push(flat);
     } else if (typeof tool.type === 'string' && HOSTED_TOOL_TYPES.has(tool.type)) {
-      out.push(tool as ResponsesHostedTool);
+      // Verbatim except a stray `function` key, which no hosted tool has and INV-1 forbids in any output.
+      if ('function' in tool) {
+        const { function: _dropped, ...hosted } = tool;
+        out.push(hosted as ResponsesHostedTool);
+      } else out.push(tool as ResponsesHostedTool);
     } else {
       console.warn(`${LOG_PREFIX} Unknown tool type ${JSON.stringify(tool.type)}; dropped:`, tool);
     }

@@ -214,6 +214,10 @@ describe('Requirement: System Prompt', () => {
     const body = lastBody();
     expect(body.messages[0]).toEqual({ role: 'system', content: SYSTEM_PROMPT });
     expect(SYSTEM_PROMPT).toMatch(/Output ONLY the requested format, no explanations/);
+    expect(body.messages[0]!.content).toBe(
+      "You are a data transformation assistant. Follow the user's instructions precisely. Output ONLY the requested format, no explanations.",
+    );
+    expect(body.temperature).toBe(0.1);
     expect(body.temperature).toBe(TEMPERATURE);
     expect(body.messages[1]!.content).toBe('Input data:\na\n\nInstructions:\np');
   });
@@ -237,6 +241,8 @@ describe('Requirement: Error Handling', () => {
     ]);
     const out = await transform({ input: 'a', prompt: 'p' }, deps());
     expect(out).toBe(`Error: ${AUTH_ERROR}`);
+    // The spec's text, as a literal: a typo in the constant must fail here.
+    expect(out).toBe('Error: Authentication error - check OPENAI_API_KEY in secrets.yaml');
     expect(out).not.toContain(KEY);
     api.scriptChat([{ http: { status: 400, body: { error: { message: 'bad api_key parameter', type: 'x' } } } }]);
     expect(await transform({ input: 'a', prompt: 'p' }, deps())).toBe(`Error: ${AUTH_ERROR}`);

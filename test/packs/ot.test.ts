@@ -875,6 +875,13 @@ describe('Requirement: Unified Help', () => {
   it('Scenario: No matches — says so and suggests ot.tools() / ot.packs()', async () => {
     const out = await full().call('ot.help', { query: 'xyznonexistent' });
     expect(out).toBe(NO_MATCHES);
+    expect(out).toBe(
+      'No matches found.\n\nBrowse what is available instead:\n' +
+        '- `ot.tools()` lists every tool (`ot.tools(pattern="tab")` filters)\n' +
+        '- `ot.packs()` lists the packs\n' +
+        '- `ot.snippets()` lists the snippets\n' +
+        '- `ot.aliases()` lists the aliases',
+    );
     expect(NO_MATCHES.startsWith('No matches found.')).toBe(true);
     for (const s of ['ot.tools()', 'ot.packs()', 'ot.snippets()', 'ot.aliases()']) expect(NO_MATCHES).toContain(s);
   });
