@@ -21,7 +21,7 @@ export type Requirement =
   | { readonly kind: 'host'; readonly origins: readonly string[]; readonly fix?: string }
   | { readonly kind: 'host'; readonly fromArg: string; readonly fix?: string }
   | { readonly kind: 'secret'; readonly name: string; readonly fix?: string }
-  | { readonly kind: 'api'; readonly path: string; readonly fix?: string };
+  | { readonly kind: 'api'; readonly path: string; readonly fix?: string; readonly minChrome?: number };
 
 export type DependencyKind = Requirement['kind'];
 
@@ -34,6 +34,11 @@ export interface DepStatus {
   fix?: string;
   /** E.g. that a per-URL requirement is checked again on every call. */
   note?: string;
+  /**
+   * Browser APIs: the version of the browser that provides it (`Chromium 140.0.7339.185`) — the translation of the
+   * spec's CLI version check; a `minChrome` requirement is checked against it.
+   */
+  version?: string;
 }
 
 export interface ToolDeps {
@@ -73,9 +78,26 @@ export function secret(name: string, fix?: string): Requirement {
   return fix ? { kind: 'secret', name, fix } : { kind: 'secret', name };
 }
 
-/** A browser API, as a dotted path from the global object (`chrome.offscreen`, `navigator.gpu`). */
-export function browserApi(path: string, fix?: string): Requirement {
-  return fix ? { kind: 'api', path, fix } : { kind: 'api', path };
+/**
+ * A browser API, as a dotted path from the global object (`chrome.offscreen`, `navigator.gpu`); optionally the
+ * oldest Chrome major version that has it (`{minChrome: 116}`), checked against the running browser's version.
+ */
+export function browserApi(path: string, options: string | { fix?: string; minChrome?: number } = {}): Requirement {
+  const { fix, minChrome } = typeof options === 'string' ? { fix: options, minChrome: undefined } : options;
+  return { kind: 'api', path, ...(fix ? { fix } : {}), ...(minChrome !== undefined ? { minChrome } : {}) };
+}
+
+/** The running browser's name and version from `navigator` (userAgentData when it has the full version). */
+export function browserVersion(globals: unknown): { name: string; version: string; major: number } | undefined {
+  const nav = lookupPath(globals, 'navigator') as
+    { userAgent?: string; userAgentData?: { brands?: { brand: string; version: string }[] } } | undefined;
+  const brand = nav?.userAgentData?.brands?.find((b) => /^(Chromium|Google Chrome)$/.test(b.brand));
+  const fromUa = /(Chromium|Chrome)\/(\d+(?:\.\d+)*)/.exec(nav?.userAgent ?? '');
+  // The user agent carries the full version where userAgentData only has the major one.
+  const version = fromUa?.[2] ?? brand?.version;
+  if (!version) return undefined;
+  const name = brand?.brand ?? (fromUa?.[1] === 'Chromium' ? 'Chromium' : 'Chrome');
+  return { name, version, major: Number.parseInt(version, 10) };
 }
 
 export class MissingDependencyError extends Error {
@@ -235,9 +257,18 @@ export async function checkRequirements(
       case 'secret':
         push('secret', req.name, !!secrets?.getSecret(req.name), req.fix);
         break;
-      case 'api':
-        push('api', req.path, lookupPath(options.globals ?? sdkGlobals(), req.path) !== undefined, req.fix);
+      case 'api': {
+        const globals = options.globals ?? sdkGlobals();
+        const browser = browserVersion(globals);
+        const present = lookupPath(globals, req.path) !== undefined;
+        const recentEnough = req.minChrome === undefined || (browser !== undefined && browser.major >= req.minChrome);
+        const fix =
+          req.fix ??
+          (req.minChrome !== undefined && !recentEnough ? `Use Chrome ${req.minChrome} or newer` : undefined);
+        push('api', req.path, present && recentEnough, fix);
+        if (browser) out[out.length - 1]!.version = `${browser.name} ${browser.version}`;
         break;
+      }
       case 'host':
         if ('origins' in req) {
           for (const o of req.origins) push('host', o, await contains(perms, { origins: [o] }), req.fix);

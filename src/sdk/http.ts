@@ -2,7 +2,7 @@
  * `safe_request` (seed 004, "Safe HTTP Requests"): one HTTP request that never throws. It returns `[true, data]` or
  * `[false, message]` with the reference's messages:
  *
- *   HTTP error (<status>): <first 200 characters of the body>    4xx/5xx (`HTTP error (<status>)` when the body is empty)
+ *   HTTP error (<status>): <first 200 characters of the body>    4xx/5xx (nothing after `: ` when the body is empty)
  *   Request timeout: <url> did not answer within <s> s           the timeout (default 30 s) ran out
  *   Connection error: <reason>                                   the connection broke while reading the body, or the
  *                                                                 error names the connection
@@ -169,7 +169,8 @@ export async function safeRequest<T = unknown>(url: string, init: SafeRequestIni
     }
     if (!res.ok) {
       const text = decode(body.bytes, contentType).trim().slice(0, ERROR_BODY_CHARS);
-      return [false, text ? `HTTP error (${res.status}): ${text}` : `HTTP error (${res.status})`];
+      // The spec's form even when the body is empty: `HTTP error (503): `.
+      return [false, `HTTP error (${res.status}): ${text}`];
     }
     if (parse === 'full') {
       const headers: Record<string, string> = {};

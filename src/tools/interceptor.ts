@@ -67,8 +67,38 @@ export interface ExecutionMetadata {
 const TOOL_EXECUTION_SCHEMA = ConfigSchema.shape.tool_execution.unwrap();
 const PREFIX = '[TOOL EXECUTION]';
 // Argument keys whose values are never logged: a password typed into a page is no configured secret, so the
-// redactor would not know it.
-const SENSITIVE_KEY = /pass(word|phrase)?|secret|token|api[_-]?key|authorization|credential/i;
+// redactor would not know it. Matched on the key's words (`api_key`, `apiKey`, `X-Api-Key`, `client_secret`), so
+// that harmless keys that merely contain such letters (`max_tokens`, `passage`, `keyboard`) are still shown.
+const SENSITIVE_WORDS = new Set([
+  'password',
+  'passwd',
+  'passphrase',
+  'pass',
+  'pwd',
+  'secret',
+  'token',
+  'apikey',
+  'authorization',
+  'auth',
+  'credential',
+  'credentials',
+  'cookie',
+  'otp',
+  'pin',
+]);
+const SENSITIVE_PAIRS = [/\bapi key\b/, /\bprivate key\b/, /\bsecret key\b/, /\baccess key\b/];
+
+/** Whether an argument's key names something secret: its words, split at `_`, `-`, `.`, spaces and camelCase. */
+export function isSensitiveKey(key: string): boolean {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.some((w) => SENSITIVE_WORDS.has(w))) return true;
+  const phrase = words.join(' ');
+  return SENSITIVE_PAIRS.some((p) => p.test(phrase));
+}
 const defaultClock = (): number => performance.now();
 
 const round2 = (ms: number): number => Math.round(ms * 100) / 100;
@@ -90,7 +120,7 @@ export function formatArguments(args: unknown, max: number): string {
   if (!isPlainObject(args)) return cut(previewValue(args, max), max);
   let out = '';
   for (const key in args) {
-    const value = SENSITIVE_KEY.test(key) ? '[redacted]' : cut(previewValue(args[key], max), max);
+    const value = isSensitiveKey(key) ? '[redacted]' : cut(previewValue(args[key], max), max);
     out += out ? `, ${key}: ${value}` : `${key}: ${value}`;
   }
   return out;

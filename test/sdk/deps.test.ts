@@ -96,8 +96,42 @@ describe('Requirement: Dependency Declaration (CLI → permission, library → s
       status: 'missing',
     });
     expect(report.tools[0]!.dependencies[0]!.fix).toMatch(/provides chrome.offscreen/);
-    configureSdk({ globals: () => ({ chrome: { offscreen: { createDocument() {} } } }) });
-    expect((await checkDeps({ registry: h.registry, tool: 'media.capture' })).ok).toBe(true);
+    const ua =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.7339.185 Safari/537.36';
+    const brands = [{ brand: 'Chromium', version: '140' }];
+    configureSdk({
+      globals: () => ({
+        chrome: { offscreen: { createDocument() {} } },
+        navigator: { userAgent: ua, userAgentData: { brands } },
+      }),
+    });
+    const ok = await checkDeps({ registry: h.registry, tool: 'media.capture' });
+    expect(ok.ok).toBe(true);
+    // The "version" of a browser API is the browser's that provides it.
+    expect(ok.tools[0]!.dependencies[0]).toEqual({
+      kind: 'api',
+      name: 'chrome.offscreen',
+      status: 'ok',
+      version: 'Chromium 140.0.7339.185',
+    });
+  });
+
+  it('Scenario: Declare CLI with version check — a minimum Chrome version is checked against the browser', async () => {
+    const tool = requires(browserApi('chrome.sidePanel', { minChrome: 141 }))(plain('panel', 'open'));
+    const h = harness({ register: (r) => r.registerPack({ name: 'panel' }, [tool]) });
+    configureSdk({
+      globals: () => ({ chrome: { sidePanel: {} }, navigator: { userAgent: 'Chrome/140.0.7339.185' } }),
+    });
+    const old = await checkDeps({ registry: h.registry });
+    expect(old.tools[0]!.dependencies[0]).toEqual({
+      kind: 'api',
+      name: 'chrome.sidePanel',
+      status: 'missing',
+      fix: 'Use Chrome 141 or newer',
+      version: 'Chrome 140.0.7339.185',
+    });
+    configureSdk({ globals: () => ({ chrome: { sidePanel: {} }, navigator: { userAgent: 'Chrome/141.0.1.2' } }) });
+    expect((await checkDeps({ registry: h.registry })).ok).toBe(true);
   });
 
   it('Scenario: Declare library dependency — a secret requirement is discoverable', async () => {

@@ -68,7 +68,7 @@ describe('Requirement: Safe HTTP Requests', () => {
     const [ok, msg] = await safeRequest(`${base}/missing`);
     expect(ok).toBe(false);
     expect(msg).toBe(`HTTP error (404): ${`Not here. ${'x'.repeat(500)}`.slice(0, 200)}`);
-    expect(await safeRequest(`${base}/empty-error`)).toEqual([false, 'HTTP error (503)']);
+    expect(await safeRequest(`${base}/empty-error`)).toEqual([false, 'HTTP error (503): ']);
   });
 
   it('Scenario: Connection error — a refused connection is (false, "Request failed: <message>")', async () => {

@@ -5,7 +5,7 @@ import { z } from '../../src/shared/zod.ts';
 import { BaseTool } from '../../src/tools/BaseTool.ts';
 import type { ToolContext } from '../../src/tools/context.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
-import { ToolInterceptor, type ToolCallRecord } from '../../src/tools/interceptor.ts';
+import { ToolInterceptor, formatArguments, isSensitiveKey, type ToolCallRecord } from '../../src/tools/interceptor.ts';
 import type { Conveniences } from '../../src/tools/Tool.ts';
 import { ToolValidationError } from '../../src/tools/validate.ts';
 import { makeCtx, newLogger, toolLines } from './helpers.ts';
@@ -194,6 +194,23 @@ describe('2.2 / 2.3 before execution', () => {
     const text = JSON.stringify(logger.entries());
     expect(text).not.toContain('hunter2');
     expect(toolLines(logger)[1]).toBe('[TOOL EXECUTION] Arguments: ref: e1, password: [redacted]');
+  });
+
+  it('2.2 hides secret-named keys by their words, and shows harmless keys that only contain such letters', () => {
+    for (const key of [
+      'password',
+      'api_key',
+      'apiKey',
+      'X-Api-Key',
+      'client_secret',
+      'accessToken',
+      'Authorization',
+      'private_key',
+    ])
+      expect(isSensitiveKey(key), key).toBe(true);
+    for (const key of ['max_tokens', 'passage', 'keyboard', 'bypass_cache', 'author', 'keys', 'prompt'])
+      expect(isSensitiveKey(key), key).toBe(false);
+    expect(formatArguments({ max_tokens: 800, api_key: 'abc' }, 100)).toBe('max_tokens: 800, api_key: [redacted]');
   });
 
   it('2.3 the timer is high-resolution (performance.now, not Date)', async () => {
