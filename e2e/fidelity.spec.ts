@@ -49,6 +49,16 @@ test('Logs view: turned on in Settings, it lists the llm.transform span; a non-s
     text: 'llm.transform(input="x", prompt="Extract again")',
   });
   expect(failed.output).toBe('Error: 401 Invalid API Key: [redacted]');
+  // The transform's request counts in the statistics like the agent's own (it used to be missing).
+  await expect
+    .poll(async () => {
+      const s = await panelRequest<{ report: { models: { model: string; requests?: number }[] } }>(panel, {
+        type: 'stats.summary',
+        period: 'all',
+      });
+      return s.report.models.map((m) => m.model);
+    })
+    .toContain('gpt-transform');
 
   await panel.getByTestId('open-stats').click();
   await panel.getByTestId('tab-logs').click();
