@@ -23,13 +23,13 @@ export default defineConfig({
     },
     crx({ manifest }),
     {
-      // Building `reader.iife.ts?iife` also emits an ES-module copy of Readability that nothing loads (the worker
-      // injects src/content/reader.iife.js): drop it when no other output refers to it.
+      // Building `*.iife.ts?iife` also emits an ES-module copy of the script that nothing loads (the worker injects
+      // src/content/*.iife.js): drop it when no other output refers to it.
       name: 'otto-drop-orphan-reader-chunk',
       enforce: 'post',
       generateBundle(_options, bundle) {
         for (const [fileName, out] of Object.entries(bundle)) {
-          if (!/^assets\/reader\.iife\.ts-[\w-]+\.js$/.test(fileName) || out.type !== 'chunk') continue;
+          if (!/^assets\/[\w-]+\.iife\.ts-[\w-]+\.js$/.test(fileName) || out.type !== 'chunk') continue;
           const base = fileName.split('/').pop()!;
           const used = Object.values(bundle).some(
             (o) => o !== out && (o.type === 'chunk' ? o.code.includes(base) : String(o.source).includes(base)),

@@ -3,19 +3,35 @@
  * navigation started by the action (the content script saw the page unload, or the page went away before it could
  * answer) is followed until the new page has loaded, and reported with its URL and title.
  */
-import { ActionReply, DialogsReply, WaitReply, type ActionRequest, type Changes, type ContentRequest } from '../shared/contentMessages.ts';
+import {
+  ActionReply,
+  WaitReply,
+  type ActionRequest,
+  type Changes,
+  type ContentRequest,
+  type PageDialog,
+} from '../shared/contentMessages.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
 import { frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent } from './contentRouter.ts';
+import { guardDialogs, takeArmedDialog, type DialogAcceptance } from './pageDialogs.ts';
+
+export { pageDialogs } from './pageDialogs.ts';
 
 export interface ActionResult extends ActionReply {
   /** Set when the action led to a full page load. */
   navigation?: { from: string; to: string; title: string; complete: boolean };
+  /** The page's dialog report could not be read (its frame navigated or closed first). */
+  dialogsLost?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the tab has finished loading (or the timeout passes). */
-export async function waitForLoad(tabId: number, fromUrl: string | undefined, timeoutMs = 15_000): Promise<{ url: string; title: string; complete: boolean }> {
+export async function waitForLoad(
+  tabId: number,
+  fromUrl: string | undefined,
+  timeoutMs = 15_000,
+): Promise<{ url: string; title: string; complete: boolean }> {
   const start = Date.now();
   let sawLoading = false;
   for (;;) {
@@ -40,56 +56,121 @@ function emptyChanges(): Changes {
 
 /**
  * Runs an action (`dom.click`, `dom.type`, `dom.fill_form`, `dom.select`, `dom.check`, `dom.press`, `dom.hover`,
- * `dom.scroll`) in the tab. `frameId` applies to selector targets (refs carry their frame).
+ * `dom.scroll`) in the tab. `frameId` applies to selector targets (refs carry their frame). The page's
+ * alert/confirm/prompt are guarded in that frame for the action's duration only (pageDialogs.ts): cancelled, unless
+ * `acceptDialog` (or an acceptance armed with dom.dialogs) names the page's exact question.
  */
-export async function act(tabId: number, request: ActionRequest, opts: { frameId?: number; timeoutMs?: number } = {}): Promise<ActionResult> {
-  const frameId = request.type === 'dom.fill_form' ? frameFor(request.fields.find((f) => f.ref) ?? {}, opts.frameId) : frameFor(request, opts.frameId);
+export async function act(
+  tabId: number,
+  request: ActionRequest,
+  opts: { frameId?: number; timeoutMs?: number; acceptDialog?: DialogAcceptance } = {},
+): Promise<ActionResult> {
+  const frameId =
+    request.type === 'dom.fill_form'
+      ? frameFor(request.fields.find((f) => f.ref) ?? {}, opts.frameId)
+      : frameFor(request, opts.frameId);
   const before = await chrome.tabs.get(tabId).catch(() => undefined);
-  if (!before) throw new PageError(`Tab ${tabId} does not exist (it was closed). List tabs with tabs.list.`, PAGE_ERROR.gone);
+  if (!before)
+    throw new PageError(`Tab ${tabId} does not exist (it was closed). List tabs with tabs.list.`, PAGE_ERROR.gone);
   const fromUrl = before.url ?? '';
-  let reply: ActionResult;
-  try {
-    reply = ActionReply.parse(await requestContent(tabId, frameId, { ...request, prefix: prefixFor(frameId) } as ContentRequest, { timeoutMs: opts.timeoutMs ?? 30_000 }));
-  } catch (e) {
-    // The page unloaded before the content script could answer: the action navigated.
-    if (!(e instanceof PageError) || e.code !== PAGE_ERROR.gone) throw e;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const armed = takeArmedDialog(tabId);
+  const accept = opts.acceptDialog ?? armed;
+  const guarded = await guardDialogs(tabId, frameId, accept, timeoutMs + 5000, async () => {
+    try {
+      return {
+        reply: ActionReply.parse(
+          await requestContent(tabId, frameId, { ...request, prefix: prefixFor(frameId) } as ContentRequest, {
+            timeoutMs,
+          }),
+        ) as ActionResult,
+      };
+    } catch (e) {
+      // The page unloaded before the content script could answer: the action navigated.
+      if (!(e instanceof PageError) || e.code !== PAGE_ERROR.gone) throw e;
+      return { reply: undefined };
+    }
+  });
+  let reply = guarded.result.reply;
+  if (!reply) {
     const nav = await waitForLoad(tabId, fromUrl);
-    return {
+    reply = {
       action: request.type,
       summary: `${request.type.slice(4)} done; the page navigated before it could report details`,
       details: {},
       changes: emptyChanges(),
       navigation: { from: fromUrl, to: nav.url, title: nav.title, complete: nav.complete },
     };
-  }
-  if (reply.changes.unloading && frameId === 0) {
+  } else if (reply.changes.unloading && frameId === 0) {
     const nav = await waitForLoad(tabId, fromUrl);
     reply.navigation = { from: fromUrl, to: nav.url, title: nav.title, complete: nav.complete };
   }
+  reply.changes.pageDialogs = [...guarded.dialogs, ...reply.changes.pageDialogs];
+  if (guarded.lost) reply.dialogsLost = true;
   return reply;
+}
+
+function dialogAnswer(d: PageDialog): string {
+  if (d.type === 'alert') return 'dismissed';
+  if (d.type === 'beforeunload') return 'Chrome asks the user (Otto never answers it)';
+  if (d.type === 'confirm') return d.answer ? 'answered OK (as requested)' : 'answered Cancel';
+  return d.answer === null || d.answer === undefined
+    ? 'answered Cancel'
+    : `answered ${JSON.stringify(d.answer)} (as requested)`;
+}
+
+function dialogFacts(dialogs: PageDialog[]): string[] {
+  const facts: string[] = [];
+  const questions = dialogs.filter((d) => d.type === 'confirm' || d.type === 'prompt');
+  const cancelled = questions.filter((d) => d.answer === false || d.answer === null || d.answer === undefined).length;
+  const alerts = dialogs.filter((d) => d.type === 'alert').length;
+  if (cancelled)
+    facts.push(
+      `the page asked ${cancelled} question${cancelled === 1 ? '' : 's'} (confirm/prompt) and Otto answered Cancel — to answer OK, name the exact question in dom.click's accept_dialog, or in dom.dialogs(accept=…) before the action (the user is asked first)`,
+    );
+  if (questions.length > cancelled)
+    facts.push(
+      `${questions.length - cancelled} page question${questions.length - cancelled === 1 ? '' : 's'} answered OK as requested`,
+    );
+  if (alerts) facts.push(`the page showed ${alerts} alert${alerts === 1 ? '' : 's'} (dismissed)`);
+  if (dialogs.some((d) => d.type === 'beforeunload'))
+    facts.push('the page asked to confirm leaving it (Chrome asks the user)');
+  return facts;
 }
 
 /** An action's report for the model: Otto's facts first, page-derived text inside an untrusted boundary. */
 export function formatAction(r: ActionResult): string {
   const c = r.changes;
   const facts: string[] = [];
-  if (r.navigation) facts.push(r.navigation.complete ? 'the page navigated (new page loaded): take a new snapshot' : 'the page is still loading after navigating');
+  if (r.navigation)
+    facts.push(
+      r.navigation.complete
+        ? 'the page navigated (new page loaded): take a new snapshot'
+        : 'the page is still loading after navigating',
+    );
   else if (c.navigated) facts.push('the URL changed (same-document navigation)');
   if (c.dialogsOpened.length) facts.push(`${c.dialogsOpened.length} dialog opened`);
   if (c.dialogsClosed.length) facts.push(`${c.dialogsClosed.length} dialog closed`);
-  if (c.pageDialogs.length) facts.push(`the page showed ${c.pageDialogs.length} alert/confirm/prompt (answered automatically)`);
+  facts.push(...dialogFacts(c.pageDialogs));
+  if (r.dialogsLost && r.navigation) facts.push('the page navigated before Otto could read whether it showed a dialog');
   if (c.addedCount) facts.push(`${c.addedCount} elements appeared`);
   if (c.removedCount) facts.push(`${c.removedCount} removed`);
   const lines: string[] = [r.summary];
-  if (r.navigation) lines.push(`navigated: ${r.navigation.from} → ${r.navigation.to} (${JSON.stringify(r.navigation.title)})`);
+  if (r.navigation)
+    lines.push(`navigated: ${r.navigation.from} → ${r.navigation.to} (${JSON.stringify(r.navigation.title)})`);
   else if (c.navigated) lines.push(`url: ${c.navigated.from} → ${c.navigated.to}`);
   for (const d of c.dialogsOpened) lines.push(`dialog opened: ${d}`);
   for (const d of c.dialogsClosed) lines.push(`dialog closed: ${d}`);
-  for (const d of c.pageDialogs) {
-    const answer = d.type === 'alert' ? 'dismissed' : d.type === 'confirm' ? (d.answer ? 'answered OK' : 'answered Cancel') : d.answer === null ? 'cancelled' : `answered ${JSON.stringify(d.answer)}`;
-    lines.push(`${d.type}(${JSON.stringify(d.message)}) → ${answer}`);
-  }
-  if (c.added.length) lines.push(`appeared: ${c.added.join('; ')}${c.addedCount > c.added.length ? `; … ${c.addedCount - c.added.length} more` : ''}`);
+  for (const d of c.pageDialogs)
+    lines.push(
+      d.type === 'beforeunload'
+        ? `beforeunload → ${dialogAnswer(d)}`
+        : `${d.type}(${JSON.stringify(d.message)}) → ${dialogAnswer(d)}`,
+    );
+  if (c.added.length)
+    lines.push(
+      `appeared: ${c.added.join('; ')}${c.addedCount > c.added.length ? `; … ${c.addedCount - c.added.length} more` : ''}`,
+    );
   if (c.focus) lines.push(`focus: ${c.focus}`);
   const fields = r.details.fields;
   if (Array.isArray(fields)) for (const f of fields) lines.push(`- ${String(f)}`);
@@ -99,7 +180,14 @@ export function formatAction(r: ActionResult): string {
 /** Waits in the page for text, a ref or a selector to appear or disappear. */
 export async function waitFor(
   tabId: number,
-  opts: { text?: string; ref?: string; selector?: string; state?: 'appear' | 'disappear'; timeoutMs?: number; frameId?: number },
+  opts: {
+    text?: string;
+    ref?: string;
+    selector?: string;
+    state?: 'appear' | 'disappear';
+    timeoutMs?: number;
+    frameId?: number;
+  },
 ): Promise<WaitReply> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const frameId = opts.ref ? frameOfRef(opts.ref) : (opts.frameId ?? 0);
@@ -113,17 +201,4 @@ export async function waitFor(
     ...(opts.state ? { state: opts.state } : {}),
   };
   return WaitReply.parse(await requestContent(tabId, frameId, req, { timeoutMs: timeoutMs + 5000 }));
-}
-
-/**
- * Reads the dialog log of a frame (alert/confirm/prompt the page showed and how they were answered) and optionally
- * sets how the next ones are answered — in every frame, so a dialog from an iframe follows the same policy.
- */
-export async function pageDialogs(tabId: number, opts: { policy?: { confirm?: boolean; prompt?: string | null }; clear?: boolean; frameId?: number } = {}): Promise<DialogsReply> {
-  const req: ContentRequest = { type: 'dom.dialogs', ...(opts.policy ? { policy: opts.policy } : {}), ...(opts.clear ? { clear: true } : {}) };
-  if (opts.policy) {
-    const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) ?? [];
-    await Promise.all(frames.filter((f) => f.frameId !== (opts.frameId ?? 0)).map((f) => requestContent(tabId, f.frameId, req, { inject: false, timeoutMs: 5000 }).catch(() => undefined)));
-  }
-  return DialogsReply.parse(await requestContent(tabId, opts.frameId ?? 0, req));
 }

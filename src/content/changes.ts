@@ -2,12 +2,13 @@
  * What an action changed: a MutationObserver window around it (document and known shadow roots), then a short wait
  * for the page to settle. Reports same-document navigation, the page starting to unload (a full navigation), the
  * elements that appeared or went away (summarised), dialogs that opened or closed (role=dialog, aria-modal,
- * <dialog open>), alert/confirm/prompt calls answered meanwhile, and where focus went.
+ * <dialog open>), whether the page asked to confirm leaving (beforeunload), and where focus went. The
+ * alert/confirm/prompt calls answered meanwhile are added by the worker (background/pageDialogs.ts), which guards
+ * them from the page's world.
  */
 import { deepActiveElement, deepQueryAll, knownRoots, parentOf } from './env.ts';
 import { describeElement } from './describe.ts';
-import { dialogMark, dialogsSince } from './dialogs.ts';
-import type { DialogReport } from './dialogProtocol.ts';
+import type { PageDialog } from '../shared/contentMessages.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
 import { hiddenReason, withStyleCache } from './visibility.ts';
 
@@ -21,8 +22,8 @@ export interface Changes {
   removedCount: number;
   dialogsOpened: string[];
   dialogsClosed: string[];
-  /** alert/confirm/prompt calls the page made, with the answers they got. */
-  pageDialogs: DialogReport[];
+  /** Page dialogs: here only `beforeunload` (the worker adds alert/confirm/prompt with the answers they got). */
+  pageDialogs: PageDialog[];
   focus?: string;
 }
 
@@ -37,7 +38,10 @@ function visibleDialogs(): Element[] {
 }
 
 function dialogLabel(d: Element): string {
-  const name = accessibleName(d, 'dialog') || d.querySelector('h1,h2,h3,h4,[role="heading"]')?.textContent?.trim() || textOf(d, 60);
+  const name =
+    accessibleName(d, 'dialog') ||
+    d.querySelector('h1,h2,h3,h4,[role="heading"]')?.textContent?.trim() ||
+    textOf(d, 60);
   return `${d.getAttribute('role') === 'alertdialog' ? 'alertdialog' : 'dialog'}${name ? ` ${JSON.stringify(truncate(name, 80))}` : ''}`;
 }
 
@@ -48,12 +52,14 @@ export interface ObserveOptions {
   maxMs?: number;
 }
 
-export async function observeChanges<T>(action: () => T | Promise<T>, opts: ObserveOptions = {}): Promise<{ result: T; changes: Changes }> {
+export async function observeChanges<T>(
+  action: () => T | Promise<T>,
+  opts: ObserveOptions = {},
+): Promise<{ result: T; changes: Changes }> {
   const settleMs = opts.settleMs ?? 120;
   const maxMs = opts.maxMs ?? 1500;
   const urlBefore = location.href;
   const focusBefore = deepActiveElement();
-  const mark = dialogMark();
   const dialogsBefore = withStyleCache(visibleDialogs);
 
   const added = new Set<Node>();
@@ -78,14 +84,28 @@ export async function observeChanges<T>(action: () => T | Promise<T>, opts: Obse
       });
     }
   });
-  const options: MutationObserverInit = { childList: true, subtree: true, attributes: true, attributeFilter: ['open', 'hidden', 'aria-hidden', 'aria-modal', 'style', 'class'] };
+  const options: MutationObserverInit = {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['open', 'hidden', 'aria-hidden', 'aria-modal', 'style', 'class'],
+  };
   mo.observe(document, options);
   for (const root of knownRoots) if (root.host.isConnected) mo.observe(root, options);
+  let leaveAsked = false;
   const onUnload = (e: Event): void => {
     // Only the browser's own event counts: a page cannot fake a navigation report.
     if (e.isTrusted) unloading = true;
   };
+  // Added after the page's own beforeunload listeners, so it sees whether they asked Chrome to confirm leaving.
+  // Otto never answers that question: Chrome shows it to the user (when the page has had a user gesture).
+  const onBeforeUnload = (e: Event): void => {
+    if (!e.isTrusted) return;
+    const rv = (e as BeforeUnloadEvent).returnValue as unknown;
+    if (e.defaultPrevented || (typeof rv === 'string' && rv !== '') || rv === false) leaveAsked = true;
+  };
   window.addEventListener('beforeunload', onUnload, true);
+  window.addEventListener('beforeunload', onBeforeUnload);
   window.addEventListener('pagehide', onUnload, true);
 
   let result: T;
@@ -104,6 +124,7 @@ export async function observeChanges<T>(action: () => T | Promise<T>, opts: Obse
     mo.takeRecords();
     mo.disconnect();
     window.removeEventListener('beforeunload', onUnload, true);
+    window.removeEventListener('beforeunload', onBeforeUnload);
     window.removeEventListener('pagehide', onUnload, true);
   }
 
@@ -117,8 +138,10 @@ export async function observeChanges<T>(action: () => T | Promise<T>, opts: Obse
       addedCount: visibleTops.length,
       removedCount: removedTops.length,
       dialogsOpened: dialogsAfter.filter((d) => !dialogsBefore.includes(d)).map(dialogLabel),
-      dialogsClosed: dialogsBefore.filter((d) => !dialogsAfter.includes(d)).map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)')),
-      pageDialogs: dialogsSince(mark),
+      dialogsClosed: dialogsBefore
+        .filter((d) => !dialogsAfter.includes(d))
+        .map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)')),
+      pageDialogs: leaveAsked ? [{ type: 'beforeunload', message: '', at: Date.now(), url: urlBefore }] : [],
     };
     if (location.href !== urlBefore) c.navigated = { from: urlBefore, to: location.href };
     if (unloading) c.unloading = true;

@@ -105,11 +105,6 @@ export const ContentRequest = z.discriminatedUnion('type', [
     state: z.optional(z.enum(['appear', 'disappear'])),
     timeoutMs: z.optional(int(0, 60_000)),
   }),
-  z.object({
-    type: z.literal('dom.dialogs'),
-    policy: z.optional(z.object({ confirm: z.optional(z.boolean()), prompt: z.optional(z.nullable(upTo(10_000))) })),
-    clear: z.optional(z.boolean()),
-  }),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
 export type ContentRequestType = ContentRequest['type'];
@@ -224,14 +219,6 @@ export const WaitReply = z.object({
   summary: z.string(),
 });
 export type WaitReply = z.infer<typeof WaitReply>;
-
-export const DialogsReply = z.object({
-  ready: z.boolean(),
-  policy: z.object({ confirm: z.boolean(), prompt: z.nullable(z.string()) }),
-  log: z.array(PageDialog),
-  total: z.int(),
-});
-export type DialogsReply = z.infer<typeof DialogsReply>;
 
 export const ContentReply = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), data: z.unknown() }),

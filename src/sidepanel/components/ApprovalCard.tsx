@@ -7,7 +7,20 @@ export interface ApprovalActions {
   deny(): void;
 }
 
+/** The page question a call asks to accept (`dom.click` accept_dialog, `dom.dialogs` accept), if any. */
+function acceptedQuestion(name: string, args: string): { question: string; text?: string } | undefined {
+  try {
+    const a = JSON.parse(args || '{}') as Record<string, unknown>;
+    const q = name === 'dom.dialogs' ? a.accept : a.accept_dialog;
+    if (typeof q !== 'string') return undefined;
+    return typeof a.text === 'string' && name === 'dom.dialogs' ? { question: q, text: a.text } : { question: q };
+  } catch {
+    return undefined;
+  }
+}
+
 export function ApprovalCard({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
+  const dialog = acceptedQuestion(approval.name, approval.arguments);
   return (
     <section class="approval" role="group" aria-label={`Approve ${approval.name}?`} data-testid="approval">
       <p class="approval-title">
@@ -22,6 +35,14 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
         )}
         .
       </p>
+      {dialog ? (
+        <p class="approval-dialog" data-testid="approval-dialog">
+          The page asks: <q>{truncate(dialog.question, 600).text}</q> — Otto will answer{' '}
+          {dialog.text !== undefined ? <q>{truncate(dialog.text, 200).text}</q> : 'OK'} for you.
+        </p>
+      ) : (
+        ''
+      )}
       <pre class="approval-args">{truncate(prettyJson(approval.arguments || '{}'), 800).text}</pre>
       <p class="approval-hint">This action can change things. Allow it?</p>
       <div class="actions">

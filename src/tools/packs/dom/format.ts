@@ -3,8 +3,8 @@
  * from the page inside an untrusted-content boundary (`wrapUntrusted`). Snapshots and action reports use the
  * router's own `formatSnapshot` / `formatAction`, which follow the same rule.
  */
+import type { DialogsReply } from '../../../background/pageDialogs.ts';
 import type {
-  DialogsReply,
   FindReply,
   PageDialog,
   QueryReply,
@@ -87,24 +87,33 @@ export function formatWait(r: WaitReply, state: 'appear' | 'disappear'): string 
 
 function dialogLine(d: PageDialog): string {
   const answer =
-    d.type === 'alert' || d.type === 'beforeunload'
+    d.type === 'alert'
       ? 'dismissed'
-      : d.type === 'confirm'
-        ? d.answer
-          ? 'answered OK'
-          : 'answered Cancel'
-        : d.answer === null || d.answer === undefined
-          ? 'cancelled'
-          : `answered ${JSON.stringify(d.answer)}`;
+      : d.type === 'beforeunload'
+        ? 'Chrome asks the user'
+        : d.type === 'confirm'
+          ? d.answer
+            ? 'answered OK (as requested)'
+            : 'answered Cancel'
+          : d.answer === null || d.answer === undefined
+            ? 'answered Cancel'
+            : `answered ${JSON.stringify(d.answer)} (as requested)`;
   return `- ${new Date(d.at).toISOString()} ${d.type}(${JSON.stringify(d.message)}) → ${answer}`;
 }
 
-export function formatDialogs(r: DialogsReply, changed: boolean): string {
-  const policy = `confirm() → ${r.policy.confirm ? 'OK' : 'Cancel'}, prompt() → ${r.policy.prompt === null ? 'Cancel' : JSON.stringify(r.policy.prompt)}`;
-  const facts =
-    `${changed ? 'Policy set' : 'Policy'}: ${policy}. alert() is always dismissed; dialogs never block the page.` +
-    `${r.ready ? '' : ' (The dialog guard is not active in this page yet: reload it for dialogs to be caught.)'}` +
-    ` ${r.total} dialog${r.total === 1 ? '' : 's'} logged${r.log.length < r.total ? ` (last ${r.log.length} shown)` : ''}.`;
-  if (!r.log.length) return facts;
-  return `${facts}\n${wrapUntrusted(r.log.map(dialogLine).join('\n'))}`;
+export function formatDialogs(r: DialogsReply, armed: boolean): string {
+  const rule =
+    'Outside Otto’s actions the page’s dialogs are the user’s; during an action confirm/prompt are answered Cancel and alert dismissed, unless the question was accepted.';
+  const next = r.armed
+    ? `${armed ? 'Armed' : 'Armed already'}: the next action on this tab answers OK to the question below${r.armed.text !== undefined && r.armed.text !== null ? ' (prompt text below)' : ''}, once.`
+    : 'Nothing is accepted for the next action.';
+  const facts = `${rule} ${next} ${r.total} dialog${r.total === 1 ? '' : 's'} logged${r.log.length < r.total ? ` (last ${r.log.length} shown)` : ''}.`;
+  const parts: string[] = [];
+  if (r.armed) {
+    parts.push(`accept: ${JSON.stringify(r.armed.message)}`);
+    if (r.armed.text !== undefined && r.armed.text !== null) parts.push(`text: ${JSON.stringify(r.armed.text)}`);
+  }
+  parts.push(...r.log.map(dialogLine));
+  if (!parts.length) return facts;
+  return `${facts}\n${wrapUntrusted(parts.join('\n'))}`;
 }

@@ -41,6 +41,14 @@ const ref = z
   .regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)')
   .optional()
   .describe('Element ref from dom.snapshot / dom.find / dom.query (e12; f3e12 inside a frame)');
+const acceptDialog = z
+  .string()
+  .min(1)
+  .max(2000)
+  .optional()
+  .describe(
+    'The exact question of a confirm()/prompt() this click will raise (from an earlier report) to answer OK; the user is asked first',
+  );
 const selector = z
   .string()
   .min(1)
@@ -68,12 +76,13 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
   const tab = (args: { tab_id?: number | undefined }, ctx: ToolContext): Promise<number> =>
     page().resolveTabId(args.tab_id ?? ctx.tabId);
   const act = async (
-    args: { tab_id?: number | undefined },
+    args: { tab_id?: number | undefined; accept_dialog?: string | undefined },
     ctx: ToolContext,
     request: ActionRequest,
   ): Promise<string> => {
     const p = page();
-    return p.formatAction(await p.act(await tab(args, ctx), request));
+    const opts = args.accept_dialog ? { acceptDialog: { message: args.accept_dialog } } : {};
+    return p.formatAction(await p.act(await tab(args, ctx), request, opts));
   };
 
   const snapshot = defineTool({
@@ -218,7 +227,8 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     name: 'click',
     description:
       'Click an element like a person: scrolls it into view, then the full pointer and mouse event sequence. Refuses, saying why, when the element is hidden, disabled or covered (naming what covers it). ' +
-      'Reports what changed: navigation, elements that appeared or went, dialogs. Clicking a submit button or a link to another site asks the user first.',
+      'Reports what changed: navigation, elements that appeared or went, dialogs. Clicking a submit button or a link to another site asks the user first. ' +
+      'A confirm()/prompt() the page raises is answered Cancel unless accept_dialog names its exact question.',
     parameters: z.object({
       ref,
       selector,
@@ -229,10 +239,12 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
         .max(4)
         .optional()
         .describe('Keys held during the click'),
+      accept_dialog: acceptDialog,
       tab_id: tabId,
     }),
     readOnly: false,
-    isDestructive: async (args, ctx) => clickIsDestructive(page(), await tab(args, ctx), args, args.button),
+    isDestructive: async (args, ctx) =>
+      args.accept_dialog !== undefined || clickIsDestructive(page(), await tab(args, ctx), args, args.button),
     examples: [
       "dom.click(ref='e12')",
       "dom.click(selector='#menu', button='right')",
@@ -489,34 +501,38 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     pack: 'dom',
     name: 'dialogs',
     description:
-      'The page’s alert/confirm/prompt dialogs: Otto answers them at once so they never block (confirm → OK and prompt → "" unless set here), logs them, and reports them with the action that caused them. ' +
-      'Read the log, and set how the next confirm/prompt dialogs in this tab are answered.',
+      'The page’s alert/confirm/prompt dialogs during Otto’s actions: answered at once so they never block — confirm and prompt with Cancel, alert dismissed — logged, and reported with the action. ' +
+      'Read the log, or answer OK to one question in the next action on this tab: accept names its exact text (the user is asked first).',
     parameters: z.object({
-      confirm: z.boolean().optional().describe('Answer the next confirm() dialogs with OK (true) or Cancel (false)'),
-      prompt: z
+      accept: z
         .string()
-        .max(10_000)
-        .nullable()
+        .min(1)
+        .max(2000)
         .optional()
-        .describe('Text to answer the next prompt() dialogs with; null cancels them'),
+        .describe('The exact question to answer OK (confirm) or with text (prompt) in the next action on this tab'),
+      text: z.string().max(10_000).optional().describe('The answer to that prompt() (default: the page’s suggestion)'),
       clear: z.boolean().default(false).describe('Empty the log after reading it'),
       tab_id: tabId,
     }),
     readOnly: false,
-    isDestructive: () => false,
-    examples: ['dom.dialogs()', 'dom.dialogs(confirm=False)', "dom.dialogs(prompt='Ada')"],
+    isDestructive: (args) => args.accept !== undefined,
+    examples: [
+      'dom.dialogs()',
+      "dom.dialogs(accept='Delete this item?')",
+      "dom.dialogs(accept='Your name?', text='Ada')",
+    ],
     returns:
-      'The answering policy in force and the dialogs the page showed (messages inside an <external-content-…> boundary).',
+      'What is armed for the next action, and the dialogs the page showed (messages inside an <external-content-…> boundary).',
     async execute(args, ctx) {
-      const policy: { confirm?: boolean; prompt?: string | null } = {};
-      if (args.confirm !== undefined) policy.confirm = args.confirm;
-      if (args.prompt !== undefined) policy.prompt = args.prompt;
-      const changed = Object.keys(policy).length > 0;
+      if (args.text !== undefined && args.accept === undefined)
+        throw new Error('dom.dialogs: text answers the question named by accept; give accept too.');
       const r = await page().dialogs(await tab(args, ctx), {
-        ...(changed ? { policy } : {}),
+        ...(args.accept !== undefined
+          ? { accept: { message: args.accept, ...(args.text !== undefined ? { text: args.text } : {}) } }
+          : {}),
         ...(args.clear ? { clear: true } : {}),
       });
-      return formatDialogs(r, changed);
+      return formatDialogs(r, args.accept !== undefined);
     },
   });
 
