@@ -3,14 +3,7 @@
  * navigation started by the action (the content script saw the page unload, or the page went away before it could
  * answer) is followed until the new page has loaded, and reported with its URL and title.
  */
-import {
-  ActionReply,
-  WaitReply,
-  type ActionRequest,
-  type Changes,
-  type ContentRequest,
-  type PageDialog,
-} from '../shared/contentMessages.ts';
+import { ActionReply, WaitReply, type ActionRequest, type Changes, type ContentRequest, type PageDialog } from '../shared/contentMessages.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
 import { frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent } from './contentRouter.ts';
 import { guardDialogs, takeArmedDialog, type DialogAcceptance } from './pageDialogs.ts';
@@ -27,11 +20,7 @@ export interface ActionResult extends ActionReply {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the tab has finished loading (or the timeout passes). */
-export async function waitForLoad(
-  tabId: number,
-  fromUrl: string | undefined,
-  timeoutMs = 15_000,
-): Promise<{ url: string; title: string; complete: boolean }> {
+export async function waitForLoad(tabId: number, fromUrl: string | undefined, timeoutMs = 15_000): Promise<{ url: string; title: string; complete: boolean }> {
   const start = Date.now();
   let sawLoading = false;
   for (;;) {
@@ -142,12 +131,7 @@ function dialogFacts(dialogs: PageDialog[]): string[] {
 export function formatAction(r: ActionResult): string {
   const c = r.changes;
   const facts: string[] = [];
-  if (r.navigation)
-    facts.push(
-      r.navigation.complete
-        ? 'the page navigated (new page loaded): take a new snapshot'
-        : 'the page is still loading after navigating',
-    );
+  if (r.navigation) facts.push(r.navigation.complete ? 'the page navigated (new page loaded): take a new snapshot' : 'the page is still loading after navigating');
   else if (c.navigated) facts.push('the URL changed (same-document navigation)');
   if (c.dialogsOpened.length) facts.push(`${c.dialogsOpened.length} dialog opened`);
   if (c.dialogsClosed.length) facts.push(`${c.dialogsClosed.length} dialog closed`);
@@ -156,21 +140,12 @@ export function formatAction(r: ActionResult): string {
   if (c.addedCount) facts.push(`${c.addedCount} elements appeared`);
   if (c.removedCount) facts.push(`${c.removedCount} removed`);
   const lines: string[] = [r.summary];
-  if (r.navigation)
-    lines.push(`navigated: ${r.navigation.from} → ${r.navigation.to} (${JSON.stringify(r.navigation.title)})`);
+  if (r.navigation) lines.push(`navigated: ${r.navigation.from} → ${r.navigation.to} (${JSON.stringify(r.navigation.title)})`);
   else if (c.navigated) lines.push(`url: ${c.navigated.from} → ${c.navigated.to}`);
   for (const d of c.dialogsOpened) lines.push(`dialog opened: ${d}`);
   for (const d of c.dialogsClosed) lines.push(`dialog closed: ${d}`);
-  for (const d of c.pageDialogs)
-    lines.push(
-      d.type === 'beforeunload'
-        ? `beforeunload → ${dialogAnswer(d)}`
-        : `${d.type}(${JSON.stringify(d.message)}) → ${dialogAnswer(d)}`,
-    );
-  if (c.added.length)
-    lines.push(
-      `appeared: ${c.added.join('; ')}${c.addedCount > c.added.length ? `; … ${c.addedCount - c.added.length} more` : ''}`,
-    );
+  for (const d of c.pageDialogs) lines.push(d.type === 'beforeunload' ? `beforeunload → ${dialogAnswer(d)}` : `${d.type}(${JSON.stringify(d.message)}) → ${dialogAnswer(d)}`);
+  if (c.added.length) lines.push(`appeared: ${c.added.join('; ')}${c.addedCount > c.added.length ? `; … ${c.addedCount - c.added.length} more` : ''}`);
   if (c.focus) lines.push(`focus: ${c.focus}`);
   const fields = r.details.fields;
   if (Array.isArray(fields)) for (const f of fields) lines.push(`- ${String(f)}`);
@@ -180,14 +155,7 @@ export function formatAction(r: ActionResult): string {
 /** Waits in the page for text, a ref or a selector to appear or disappear. */
 export async function waitFor(
   tabId: number,
-  opts: {
-    text?: string;
-    ref?: string;
-    selector?: string;
-    state?: 'appear' | 'disappear';
-    timeoutMs?: number;
-    frameId?: number;
-  },
+  opts: { text?: string; ref?: string; selector?: string; state?: 'appear' | 'disappear'; timeoutMs?: number; frameId?: number },
 ): Promise<WaitReply> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const frameId = opts.ref ? frameOfRef(opts.ref) : (opts.frameId ?? 0);

@@ -4,27 +4,10 @@
  * `window.frames`, or by URL). Then the caller's character budget is applied to the stitched outline. Also search
  * (find, query) across frames, visible text and the article reader.
  */
-import {
-  FindReply,
-  QueryReply,
-  ReadReply,
-  SnapshotReply,
-  TextReply,
-  type ContentRequest,
-  type FrameSlot,
-} from '../shared/contentMessages.ts';
+import { FindReply, QueryReply, ReadReply, SnapshotReply, TextReply, type ContentRequest, type FrameSlot } from '../shared/contentMessages.ts';
 import { FRAME_MARKER, indentText, truncateOutline } from '../content/outline.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
-import {
-  ensureContentScript,
-  ensureReader,
-  frameOfRef,
-  PAGE_ERROR,
-  PageError,
-  prefixFor,
-  requestContent,
-  requestForRef,
-} from './contentRouter.ts';
+import { ensureContentScript, ensureReader, frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent, requestForRef } from './contentRouter.ts';
 
 export const DEFAULT_SNAPSHOT_CHARS = 40_000;
 const MAX_FRAME_DEPTH = 6;
@@ -75,9 +58,7 @@ interface Stitched {
 }
 
 async function snapshotFrame(tabId: number, frameId: number, root?: string): Promise<SnapshotReply> {
-  const req: ContentRequest = root
-    ? { type: 'dom.snapshot', prefix: prefixFor(frameId), root }
-    : { type: 'dom.snapshot', prefix: prefixFor(frameId) };
+  const req: ContentRequest = root ? { type: 'dom.snapshot', prefix: prefixFor(frameId), root } : { type: 'dom.snapshot', prefix: prefixFor(frameId) };
   return SnapshotReply.parse(await requestContent(tabId, frameId, req));
 }
 
@@ -92,14 +73,7 @@ function sameUrl(a: string, b: string): boolean {
   }
 }
 
-async function stitch(
-  tabId: number,
-  reply: SnapshotReply,
-  frameId: number,
-  all: FrameInfo[],
-  depth: number,
-  budget: { frames: number },
-): Promise<Stitched> {
+async function stitch(tabId: number, reply: SnapshotReply, frameId: number, all: FrameInfo[], depth: number, budget: { frames: number }): Promise<Stitched> {
   const out: Stitched = { text: reply.text, refs: reply.refs, newRefs: reply.newRefs, frames: 0 };
   if (!reply.frames.length) return out;
   const children = all.filter((f) => f.parentFrameId === frameId);
@@ -117,13 +91,8 @@ async function stitch(
   );
   const used = new Set<Child>();
   const match = (slot: FrameSlot): Child | undefined => {
-    const byIndex =
-      slot.index >= 0 ? results.find((c) => !used.has(c) && c.reply?.frameIndex === slot.index) : undefined;
-    const byUrl =
-      byIndex ??
-      results.find(
-        (c) => !used.has(c) && (sameUrl(c.reply?.url ?? c.info.url, slot.src) || sameUrl(c.info.url, slot.src)),
-      );
+    const byIndex = slot.index >= 0 ? results.find((c) => !used.has(c) && c.reply?.frameIndex === slot.index) : undefined;
+    const byUrl = byIndex ?? results.find((c) => !used.has(c) && (sameUrl(c.reply?.url ?? c.info.url, slot.src) || sameUrl(c.info.url, slot.src)));
     if (byUrl) used.add(byUrl);
     return byUrl;
   };
@@ -140,9 +109,7 @@ async function stitch(
     const slot = reply.frames[Number(m[3])];
     const child = slot ? match(slot) : undefined;
     if (!child?.reply) {
-      const why = child?.error
-        ? `content unavailable: ${child.error.slice(0, 160)}`
-        : 'content unavailable (the frame has no readable document)';
+      const why = child?.error ? `content unavailable: ${child.error.slice(0, 160)}` : 'content unavailable (the frame has no readable document)';
       rendered.push(`${indent}- ${head}:`, `${indent}  - text: (${why})`);
       continue;
     }
@@ -161,10 +128,7 @@ async function stitch(
 export async function snapshotPage(tabId: number, opts: SnapshotOptions = {}): Promise<PageSnapshot> {
   const t0 = performance.now();
   const frameId = opts.root && isRef(opts.root) ? frameOfRef(opts.root) : (opts.frameId ?? 0);
-  const [reply, all] = await Promise.all([
-    snapshotFrame(tabId, frameId, opts.root),
-    opts.frames === false ? Promise.resolve([]) : framesOf(tabId),
-  ]);
+  const [reply, all] = await Promise.all([snapshotFrame(tabId, frameId, opts.root), opts.frames === false ? Promise.resolve([]) : framesOf(tabId)]);
   const stitched = await stitch(tabId, reply, frameId, all, 0, { frames: MAX_FRAMES });
   const maxChars = opts.maxChars ?? DEFAULT_SNAPSHOT_CHARS;
   const t = truncateOutline(stitched.text || '- text: (nothing visible)', maxChars);
@@ -230,55 +194,33 @@ export async function findInPage(tabId: number, opts: FindOptions): Promise<Page
       }
     }),
   );
-  return {
-    matches: replies.flatMap((r) => r.matches).slice(0, limit),
-    total: replies.reduce((n, r) => n + r.total, 0),
-    skipped,
-  };
+  return { matches: replies.flatMap((r) => r.matches).slice(0, limit), total: replies.reduce((n, r) => n + r.total, 0), skipped };
 }
 
 /** CSS selector → matching elements with refs, in every frame (or one). */
-export async function queryPage(
-  tabId: number,
-  selector: string,
-  opts: { limit?: number; frameId?: number } = {},
-): Promise<QueryReply> {
+export async function queryPage(tabId: number, selector: string, opts: { limit?: number; frameId?: number } = {}): Promise<QueryReply> {
   const limit = opts.limit ?? 50;
   if (opts.frameId === undefined) await ensureContentScript(tabId);
   const ids = opts.frameId !== undefined ? [opts.frameId] : (await framesOf(tabId)).map((f) => f.frameId);
   const replies = await Promise.all(
     (ids.length ? ids : [0]).map(async (frameId) => {
       try {
-        return QueryReply.parse(
-          await requestContent(tabId, frameId, { type: 'dom.query', prefix: prefixFor(frameId), selector, limit }),
-        );
+        return QueryReply.parse(await requestContent(tabId, frameId, { type: 'dom.query', prefix: prefixFor(frameId), selector, limit }));
       } catch (e) {
         if (frameId === 0 || opts.frameId !== undefined) throw e;
         return { matches: [], total: 0 };
       }
     }),
   );
-  return {
-    matches: replies.flatMap((r) => r.matches).slice(0, limit),
-    total: replies.reduce((n, r) => n + r.total, 0),
-  };
+  return { matches: replies.flatMap((r) => r.matches).slice(0, limit), total: replies.reduce((n, r) => n + r.total, 0) };
 }
 
 /** Visible text of a ref, a selector (top frame unless frameId) or the page. */
-export async function pageText(
-  tabId: number,
-  opts: { ref?: string; selector?: string; maxChars?: number; frameId?: number } = {},
-): Promise<TextReply> {
+export async function pageText(tabId: number, opts: { ref?: string; selector?: string; maxChars?: number; frameId?: number } = {}): Promise<TextReply> {
   const req: ContentRequest = { type: 'dom.text', maxChars: opts.maxChars ?? 20_000 };
   if (opts.ref) return TextReply.parse(await requestForRef(tabId, opts.ref, { ...req, ref: opts.ref }));
   const frameId = opts.frameId ?? 0;
-  return TextReply.parse(
-    await requestContent(tabId, frameId, {
-      ...req,
-      prefix: prefixFor(frameId),
-      ...(opts.selector ? { selector: opts.selector } : {}),
-    }),
-  );
+  return TextReply.parse(await requestContent(tabId, frameId, { ...req, prefix: prefixFor(frameId), ...(opts.selector ? { selector: opts.selector } : {}) }));
 }
 
 /** The main article as Markdown (Readability), loading the reader into the frame on first use. */

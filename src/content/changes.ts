@@ -38,10 +38,7 @@ function visibleDialogs(): Element[] {
 }
 
 function dialogLabel(d: Element): string {
-  const name =
-    accessibleName(d, 'dialog') ||
-    d.querySelector('h1,h2,h3,h4,[role="heading"]')?.textContent?.trim() ||
-    textOf(d, 60);
+  const name = accessibleName(d, 'dialog') || d.querySelector('h1,h2,h3,h4,[role="heading"]')?.textContent?.trim() || textOf(d, 60);
   return `${d.getAttribute('role') === 'alertdialog' ? 'alertdialog' : 'dialog'}${name ? ` ${JSON.stringify(truncate(name, 80))}` : ''}`;
 }
 
@@ -52,10 +49,7 @@ export interface ObserveOptions {
   maxMs?: number;
 }
 
-export async function observeChanges<T>(
-  action: () => T | Promise<T>,
-  opts: ObserveOptions = {},
-): Promise<{ result: T; changes: Changes }> {
+export async function observeChanges<T>(action: () => T | Promise<T>, opts: ObserveOptions = {}): Promise<{ result: T; changes: Changes }> {
   const settleMs = opts.settleMs ?? 120;
   const maxMs = opts.maxMs ?? 1500;
   const urlBefore = location.href;
@@ -84,12 +78,7 @@ export async function observeChanges<T>(
       });
     }
   });
-  const options: MutationObserverInit = {
-    childList: true,
-    subtree: true,
-    attributes: true,
-    attributeFilter: ['open', 'hidden', 'aria-hidden', 'aria-modal', 'style', 'class'],
-  };
+  const options: MutationObserverInit = { childList: true, subtree: true, attributes: true, attributeFilter: ['open', 'hidden', 'aria-hidden', 'aria-modal', 'style', 'class'] };
   mo.observe(document, options);
   for (const root of knownRoots) if (root.host.isConnected) mo.observe(root, options);
   let leaveAsked = false;
@@ -138,9 +127,7 @@ export async function observeChanges<T>(
       addedCount: visibleTops.length,
       removedCount: removedTops.length,
       dialogsOpened: dialogsAfter.filter((d) => !dialogsBefore.includes(d)).map(dialogLabel),
-      dialogsClosed: dialogsBefore
-        .filter((d) => !dialogsAfter.includes(d))
-        .map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)')),
+      dialogsClosed: dialogsBefore.filter((d) => !dialogsAfter.includes(d)).map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)')),
       pageDialogs: leaveAsked ? [{ type: 'beforeunload', message: '', at: Date.now(), url: urlBefore }] : [],
     };
     if (location.href !== urlBefore) c.navigated = { from: urlBefore, to: location.href };

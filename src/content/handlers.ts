@@ -2,16 +2,7 @@
  * One function per content request: page reading (snapshot, find, query, text, read) and actions. Every action runs
  * inside a change-observation window and replies with what it did and what changed.
  */
-import type {
-  ActionReply,
-  ContentRequest,
-  FindReply,
-  QueryReply,
-  ReadReply,
-  SnapshotReply,
-  TextReply,
-  WaitReply,
-} from '../shared/contentMessages.ts';
+import type { ActionReply, ContentRequest, FindReply, QueryReply, ReadReply, SnapshotReply, TextReply, WaitReply } from '../shared/contentMessages.ts';
 import { observeChanges } from './changes.ts';
 import { describeElement } from './describe.ts';
 import { find, query } from './find.ts';
@@ -62,13 +53,9 @@ function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>): Snaps
 }
 
 function typeSummary(el: Element, text: string, r: TypeResult): string {
-  const shown =
-    el.localName === 'input' && (el as HTMLInputElement).type === 'password'
-      ? `${text.length} characters`
-      : JSON.stringify(text.length > 80 ? text.slice(0, 79) + '…' : text);
+  const shown = el.localName === 'input' && (el as HTMLInputElement).type === 'password' ? `${text.length} characters` : JSON.stringify(text.length > 80 ? text.slice(0, 79) + '…' : text);
   let s = `typed ${shown} into ${describeElement(el)}`;
-  if (!r.verified)
-    s += `; but the field now shows ${JSON.stringify(r.actual)} instead of ${JSON.stringify(r.expected)} (${r.note})`;
+  if (!r.verified) s += `; but the field now shows ${JSON.stringify(r.actual)} instead of ${JSON.stringify(r.expected)} (${r.note})`;
   if (r.submitted) s += '; submitted';
   else if (r.submitNote) s += `; not submitted: ${r.submitNote}`;
   return s;
@@ -84,14 +71,7 @@ async function act(req: ContentRequest): Promise<ActionReply> {
         const el = resolveTarget(req);
         target = describeElement(el);
         clickElement(el, { button: req.button, clickCount: req.clickCount, modifiers: req.modifiers });
-        const kind =
-          req.button === 'right'
-            ? 'right-clicked'
-            : req.clickCount === 2
-              ? 'double-clicked'
-              : req.clickCount === 3
-                ? 'triple-clicked'
-                : 'clicked';
+        const kind = req.button === 'right' ? 'right-clicked' : req.clickCount === 2 ? 'double-clicked' : req.clickCount === 3 ? 'triple-clicked' : 'clicked';
         summary = `${kind} ${target}`;
         break;
       }
@@ -119,11 +99,7 @@ async function act(req: ContentRequest): Promise<ActionReply> {
             const el = resolveTarget(f);
             last = el;
             if (typeof f.value === 'boolean') results.push(setChecked(el, f.value).summary);
-            else if (
-              Array.isArray(f.value) ||
-              el.localName === 'select' ||
-              (el.localName !== 'input' && el.getAttribute('role') === 'listbox')
-            ) {
+            else if (Array.isArray(f.value) || el.localName === 'select' || (el.localName !== 'input' && el.getAttribute('role') === 'listbox')) {
               const values = Array.isArray(f.value) ? f.value : [f.value];
               results.push((await selectOptions(el, values)).summary);
             } else {
@@ -214,13 +190,7 @@ export async function handle(req: ContentRequest): Promise<unknown> {
       return r;
     }
     case 'dom.wait_for': {
-      const r: WaitReply = await waitFor({
-        text: req.text,
-        ref: req.ref,
-        selector: req.selector,
-        state: req.state,
-        timeoutMs: req.timeoutMs,
-      });
+      const r: WaitReply = await waitFor({ text: req.text, ref: req.ref, selector: req.selector, state: req.state, timeoutMs: req.timeoutMs });
       return r;
     }
     default:
