@@ -139,9 +139,7 @@ function stubPage(opts: { url?: string; frames?: Record<number, string> } = {}) 
       summary: 'text "Saved" appeared after 120 ms',
     })),
     dialogs: vi.fn(async () => ({
-      ready: true,
-      policy: { confirm: true, prompt: '' },
-      log: [{ type: 'confirm' as const, message: 'Delete?', answer: true, at: 0, url: PAGE_URL }],
+      log: [{ type: 'confirm' as const, message: 'Delete?', answer: false, at: 0, url: PAGE_URL }],
       total: 1,
     })),
     tabUrl: vi.fn(async () => opts.url ?? PAGE_URL),
@@ -363,15 +361,28 @@ describe('dom pack: arguments → router', () => {
     await expect(run('wait_for', {})).rejects.toThrow(/needs text, ref or selector/);
   });
 
-  it('dialogs reads the log, and sets the policy only when asked', async () => {
+  it('dialogs reads the log, and arms an acceptance only when asked', async () => {
     const { api, run } = setup();
     const out = await run('dialogs', {});
     expect(api.dialogs).toHaveBeenLastCalledWith(7, {});
-    expect(out).toMatch(/^Policy: confirm\(\) → OK, prompt\(\) → ""/);
-    expect(out).toContain('confirm("Delete?") → answered OK');
+    expect(out).toMatch(
+      /^Outside Otto’s actions the page’s dialogs are the user’s; during an action confirm\/prompt are answered Cancel and alert dismissed, unless the question was accepted\. Nothing is accepted for the next action\. 1 dialog logged\./,
+    );
+    expect(out).toContain('confirm("Delete?") → answered Cancel');
     expect(out).toMatch(BOUNDARY);
-    await run('dialogs', { confirm: false, prompt: null, clear: true });
-    expect(api.dialogs).toHaveBeenLastCalledWith(7, { policy: { confirm: false, prompt: null }, clear: true });
+    await run('dialogs', { accept: 'Your name?', text: 'Ada', clear: true });
+    expect(api.dialogs).toHaveBeenLastCalledWith(7, { accept: { message: 'Your name?', text: 'Ada' }, clear: true });
+    await expect(run('dialogs', { text: 'Ada' })).rejects.toThrow(/give accept too/);
+  });
+
+  it('click passes accept_dialog to the router only when given', async () => {
+    const { api, run } = setup();
+    await run('click', { ref: 'e3', accept_dialog: 'Delete?' });
+    expect(api.act).toHaveBeenLastCalledWith(
+      7,
+      { type: 'dom.click', ref: 'e3', button: 'left', clickCount: 1 },
+      { acceptDialog: { message: 'Delete?' } },
+    );
   });
 
   it('the interceptor rejects malformed refs and keys with a clear message', async () => {
@@ -396,13 +407,20 @@ describe('dom pack: which calls are destructive', () => {
       ['scroll', { to: 'top' }],
       ['select', { ref: 'e1', value: 'x' }],
       ['check', { ref: 'e1' }],
-      ['dialogs', { confirm: false }],
+      ['dialogs', {}],
+      ['dialogs', { clear: true }],
       ['snapshot', {}],
       ['text', {}],
     ] as const) {
       expect(await destructive(name, args), name).toBe(false);
     }
     expect(api.query).not.toHaveBeenCalled();
+  });
+
+  it('accepting a page question is: dom.dialogs(accept) and dom.click(accept_dialog)', async () => {
+    const { destructive } = setup();
+    expect(await destructive('dialogs', { accept: 'Delete?' })).toBe(true);
+    expect(await destructive('click', { ref: 'e1', accept_dialog: 'Delete?' })).toBe(true);
   });
 
   it('typing into a password field (by ref, by selector, through its label, new-password) is; other fields are not', async () => {

@@ -81,8 +81,11 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     request: ActionRequest,
   ): Promise<string> => {
     const p = page();
-    const opts = args.accept_dialog ? { acceptDialog: { message: args.accept_dialog } } : {};
-    return p.formatAction(await p.act(await tab(args, ctx), request, opts));
+    const tabId = await tab(args, ctx);
+    const result = args.accept_dialog
+      ? await p.act(tabId, request, { acceptDialog: { message: args.accept_dialog } })
+      : await p.act(tabId, request);
+    return p.formatAction(result);
   };
 
   const snapshot = defineTool({
