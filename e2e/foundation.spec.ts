@@ -1,5 +1,6 @@
 /** Issue 2's first e2e tests: the built extension in real Chromium. */
 import { test, expect, panelRequest, currentServiceWorker, stopServiceWorker } from './support/fixtures.ts';
+import { call } from './page-tools.helpers.ts';
 
 type Traffic = Record<'port' | 'runtime', { accepted: number; rejected: number }>;
 const readTraffic = (sw: import('@playwright/test').Worker) =>
@@ -33,9 +34,10 @@ test('the panel page renders and round-trips a typed message over its port', asy
   expect(error).toMatch(/invalid message at yaml/);
 });
 
-test('the content script answers in a page and inside same-origin and cross-origin iframes', async ({
+test('an idle page runs nothing of Otto; after a page tool call the page and its same- and cross-origin iframes answer', async ({
   context,
   panel,
+  serviceWorker,
   pages,
   otherOrigin,
 }) => {
@@ -45,10 +47,11 @@ test('the content script answers in a page and inside same-origin and cross-orig
   const tabId = await panel.evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, page.url());
   expect(tabId).toBeDefined();
   type Pong = { url: string; isTop: boolean };
-  await expect
-    .poll(async () => ((await panelRequest<Pong[]>(panel, { type: 'frames.ping', tabId })) ?? []).length, { timeout: 10_000 })
-    .toBe(3);
+  // No content script in the manifest: a page Otto has not worked on has none of its scripts, in any frame.
+  expect(await panelRequest<Pong[]>(panel, { type: 'frames.ping', tabId })).toEqual([]);
+  await call(serviceWorker, 'snapshot', tabId);
   const pongs = await panelRequest<Pong[]>(panel, { type: 'frames.ping', tabId });
+  expect(pongs).toHaveLength(3);
   expect(pongs.find((p) => p.isTop)?.url).toBe(page.url());
   expect(pongs.some((p) => !p.isTop && p.url === `${pages.origin}/child.html?name=same`)).toBe(true);
   expect(pongs.some((p) => !p.isTop && p.url === `${otherOrigin.origin}/child.html?name=cross`)).toBe(true);
@@ -82,12 +85,14 @@ test('IndexedDB reads back what the worker wrote after the worker restarts', asy
   expect(readBack).toEqual(value);
 });
 
-test('a forged message from a web page reaches nothing', async ({ context, extensionId, panel, pages }) => {
+test('a forged message from a web page reaches nothing', async ({ context, extensionId, panel, serviceWorker, pages }) => {
   const page = await context.newPage();
   await page.goto(`${pages.origin}/hostile.html`);
-  // The content script is in the page (it answers the worker) — so it could have listened, and must not have.
+  // Otto has worked on the page, so its content script is there (it answers the worker) — it could have listened,
+  // and must not have.
   const tabId = await panel.evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, page.url());
-  await expect.poll(async () => (await panelRequest<unknown[]>(panel, { type: 'frames.ping', tabId })).length).toBe(1);
+  await call(serviceWorker, 'snapshot', tabId);
+  expect((await panelRequest<unknown[]>(panel, { type: 'frames.ping', tabId })).length).toBe(1);
 
   const sw = await currentServiceWorker(context, extensionId);
   const before = await readTraffic(sw);

@@ -1,8 +1,8 @@
 /**
- * A tab that was open before Otto was installed has no content script (Chrome injects manifest content scripts only
- * into pages loaded afterwards). This launches Chromium without Otto, opens a page, then installs the built
+ * A tab that was open before Otto was installed is like any other: Otto has no manifest content scripts, so every
+ * tab gets its content script on demand. This launches Chromium without Otto, opens a page, then installs the built
  * extension at runtime (CDP `Extensions.loadUnpacked`), and drives that tab: the router injects the content
- * script on demand and the page tools work there like anywhere else.
+ * script on the first call and the page tools work there like anywhere else.
  */
 import { chromium, expect, type Worker } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { test } from './support/fixtures.ts';
 import { DIST, chromiumPath, extensionArgs } from './support/browser.ts';
 import { call, refIn, tabIdOf, type ActionResult, type Snap } from './page-tools.helpers.ts';
 
-test('a tab opened before Otto was installed gets the content script on demand: snapshot, then typing into React', async ({
+test('a tab opened before Otto was installed gets the content script on the first call: snapshot, then typing into React', async ({
   pages,
 }) => {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'otto-install-'));

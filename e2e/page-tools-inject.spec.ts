@@ -1,7 +1,7 @@
 /**
- * Frames without our content script — as in tabs that were open before Otto was installed or updated, and in
- * opaque-origin frames (sandboxed srcdoc, data: URLs) that manifest content scripts skip — get it injected on
- * demand, then answer like any other frame.
+ * Otto's content script is injected on demand: into every frame of a tab when a run first reads or acts on it, and
+ * into frames that appear afterwards (here opaque-origin ones: a sandboxed srcdoc and a data: URL) the first time
+ * a request reaches them. Injecting again changes nothing.
  */
 import { test, expect } from './support/fixtures.ts';
 import { call, refIn, tabIdOf, type ActionResult, type Snap } from './page-tools.helpers.ts';
@@ -9,6 +9,11 @@ import { call, refIn, tabIdOf, type ActionResult, type Snap } from './page-tools
 test('the router injects the content script into frames that lack it, then acts there', async ({ context, serviceWorker: sw, pages }) => {
   const page = await context.newPage();
   await page.goto(`${pages.origin}/apps/login.html`);
+  const tabId = await tabIdOf(sw, page);
+  // An untouched tab: nothing of Otto in it. The first call injects into the top frame.
+  expect(await call<unknown[]>(sw, 'pingFrames', tabId)).toEqual([]);
+  await call<Snap>(sw, 'snapshot', tabId);
+  expect((await call<unknown[]>(sw, 'pingFrames', tabId)).length).toBe(1);
   await page.evaluate(() => {
     const sandboxed = document.createElement('iframe');
     sandboxed.title = 'Sandboxed';
@@ -20,13 +25,12 @@ test('the router injects the content script into frames that lack it, then acts 
     document.body.append(sandboxed, data);
   });
   await expect(page.frameLocator('iframe[title="Data frame"]').locator('#d')).toBeVisible();
-  const tabId = await tabIdOf(sw, page);
-  // Only the top frame has the manifest content script.
+  // The frames added since have none yet.
   expect((await call<unknown[]>(sw, 'pingFrames', tabId)).length).toBe(1);
 
   const s = await call<Snap>(sw, 'snapshot', tabId);
   expect(s.frames).toBe(2);
-  expect(s.text).toMatch(/- iframe "Sandboxed" \[ref=e\d+\]:\n {2}- text: sandboxed\n {2}- button "Sandbox button" \[ref=f\d+e1\]/);
+  expect(s.text).toMatch(/- iframe "Sandboxed" \[ref=e\d+\] \[new\]:\n {2}- text: sandboxed\n {2}- button "Sandbox button" \[ref=f\d+e1\]/);
   expect((await call<unknown[]>(sw, 'pingFrames', tabId)).length).toBe(3);
 
   await call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s.text, 'Sandbox button') });
