@@ -4,7 +4,9 @@ import { call } from './page-tools.helpers.ts';
 
 type Traffic = Record<'port' | 'runtime', { accepted: number; rejected: number }>;
 const readTraffic = (sw: import('@playwright/test').Worker) =>
-  sw.evaluate(() => JSON.parse(JSON.stringify((globalThis as unknown as { otto: { traffic: Traffic } }).otto.traffic)) as Traffic);
+  sw.evaluate(
+    () => JSON.parse(JSON.stringify((globalThis as unknown as { otto: { traffic: Traffic } }).otto.traffic)) as Traffic,
+  );
 
 test('the service worker starts and answers', async ({ serviceWorker }) => {
   const info = await serviceWorker.evaluate(() => {
@@ -58,11 +60,19 @@ test('an idle page runs nothing of Otto; after a page tool call the page and its
   await page.close();
 });
 
-test('IndexedDB reads back what the worker wrote after the worker restarts', async ({ context, extensionId, panel }) => {
+test('IndexedDB reads back what the worker wrote after the worker restarts', async ({
+  context,
+  extensionId,
+  panel,
+}) => {
   const before = await currentServiceWorker(context, extensionId);
   const value = { n: Math.random(), at: Date.now() };
   const firstStart = await before.evaluate(async (v) => {
-    const o = (globalThis as unknown as { otto: { startedAt: number; storage: { putMeta(k: string, v: unknown): Promise<void> } } }).otto;
+    const o = (
+      globalThis as unknown as {
+        otto: { startedAt: number; storage: { putMeta(k: string, v: unknown): Promise<void> } };
+      }
+    ).otto;
     await o.storage.putMeta('e2e-restart', v);
     return o.startedAt;
   }, value);
@@ -73,19 +83,29 @@ test('IndexedDB reads back what the worker wrote after the worker restarts', asy
   const pong = await panel.evaluate(() => {
     const port = chrome.runtime.connect({ name: 'otto-panel' });
     return new Promise<{ startedAt: number }>((resolve) => {
-      port.onMessage.addListener((m: { type: string; data?: { startedAt: number } }) => m.type === 'result' && resolve(m.data!));
+      port.onMessage.addListener(
+        (m: { type: string; data?: { startedAt: number } }) => m.type === 'result' && resolve(m.data!),
+      );
       port.postMessage({ type: 'ping', id: 'after-restart' });
     });
   });
   const after = await currentServiceWorker(context, extensionId);
   expect(pong.startedAt).toBeGreaterThan(firstStart);
   const readBack = await after.evaluate(() =>
-    (globalThis as unknown as { otto: { storage: { getMeta(k: string): Promise<unknown> } } }).otto.storage.getMeta('e2e-restart'),
+    (globalThis as unknown as { otto: { storage: { getMeta(k: string): Promise<unknown> } } }).otto.storage.getMeta(
+      'e2e-restart',
+    ),
   );
   expect(readBack).toEqual(value);
 });
 
-test('a forged message from a web page reaches nothing', async ({ context, extensionId, panel, serviceWorker, pages }) => {
+test('a forged message from a web page reaches nothing', async ({
+  context,
+  extensionId,
+  panel,
+  serviceWorker,
+  pages,
+}) => {
   const page = await context.newPage();
   await page.goto(`${pages.origin}/hostile.html`);
   // Otto has worked on the page, so its content script is there (it answers the worker) — it could have listened,
@@ -96,7 +116,9 @@ test('a forged message from a web page reaches nothing', async ({ context, exten
 
   const sw = await currentServiceWorker(context, extensionId);
   const before = await readTraffic(sw);
-  const { runtimeReachable } = await page.evaluate(() => (window as unknown as { forgeAll(): { runtimeReachable: boolean } }).forgeAll());
+  const { runtimeReachable } = await page.evaluate(() =>
+    (window as unknown as { forgeAll(): { runtimeReachable: boolean } }).forgeAll(),
+  );
   await page.waitForTimeout(500);
   const after = await readTraffic(sw);
 

@@ -384,7 +384,7 @@ test('tabs.screenshot scales the capture to what the model looks at (detail=low:
   await page.close();
 });
 
-test('a page’s confirm() never hangs the run: answered, reported, and the policy can be changed', async ({
+test('a page’s confirm() never hangs the run: cancelled and quoted; dom.dialogs(accept) asks the user, then the next click gets OK', async ({
   context,
   panel,
   fakeApi,
@@ -398,34 +398,39 @@ test('a page’s confirm() never hangs the run: answered, reported, and the poli
     reading(/^Page snapshot/, (snap) => [
       { name: 'dom__click', arguments: { ref: (deleteRef = refIn(snap, 'button "Delete item"')) } },
     ]),
-    { match: /confirm/, text: 'Deleted (the page asked to confirm; I said OK).' },
+    { match: /confirm/, text: 'The page asked to confirm; Otto answered Cancel.' },
   ]);
   const id = await send(panel, 'delete the item', { tabId });
   await waitForStatus(panel, id, 'completed');
-  await expect(page.locator('#status')).toHaveText('Deleted');
+  await expect(page.locator('#status')).toHaveText('Kept');
   const report = lastOutputSent(fakeApi);
-  expect(report).toMatch(/^dom\.click ok — the page showed 1 alert\/confirm\/prompt \(answered automatically\)/);
-  expect(report).toContain('confirm("Delete this item?") → answered OK');
+  expect(report).toMatch(/^dom\.click ok — the page asked 1 question \(confirm\/prompt\) and Otto answered Cancel/);
+  expect(report).toContain('confirm("Delete this item?") → answered Cancel');
 
-  // The model sets confirm() to Cancel, clicks again, and reads the log.
+  // The model asks to accept that question: the user approves, and the next click gets OK.
   fakeApi.script([
     {
-      match: 'keep it this time',
+      match: 'delete it after all',
       calls: [
-        { name: 'dom__dialogs', arguments: { confirm: false } },
+        { name: 'dom__dialogs', arguments: { accept: 'Delete this item?' } },
         { name: 'dom__click', arguments: { ref: deleteRef } },
         { name: 'dom__dialogs', arguments: {} },
       ],
     },
-    { match: /dialogs logged/, text: 'Kept it.' },
+    { match: /dialogs logged/, text: 'Deleted it.' },
   ]);
-  const id2 = await send(panel, 'keep it this time', { tabId });
+  const id2 = await send(panel, 'delete it after all', { tabId });
+  const asked = await waitForEvent(panel, id2, 'approval.required');
+  const approval = asked.approval as { callId: string; name: string; arguments: string };
+  expect(approval.name).toBe('dom.dialogs');
+  expect(JSON.parse(approval.arguments)).toEqual({ accept: 'Delete this item?' });
+  await approve(panel, id2, approval.callId);
   await waitForStatus(panel, id2, 'completed');
-  await expect(page.locator('#status')).toHaveText('Kept');
-  const [setPolicy, clicked, log] = outputsSent(fakeApi.responsesRequests().at(-1)!).slice(-3) as string[];
-  expect(setPolicy).toMatch(/^Policy set: confirm\(\) → Cancel/);
-  expect(clicked).toContain('confirm("Delete this item?") → answered Cancel');
-  expect(log).toMatch(/2 dialogs logged/);
+  await expect(page.locator('#status')).toHaveText('Deleted');
+  const [armed, clicked, log] = outputsSent(fakeApi.responsesRequests().at(-1)!).slice(-3) as string[];
+  expect(armed).toMatch(/Armed: the next action on this tab answers OK to the question below, once\./);
+  expect(clicked).toContain('confirm("Delete this item?") → answered OK (as requested)');
+  expect(log).toMatch(/Nothing is accepted for the next action\. 2 dialogs logged/);
   expect(log).toMatch(BOUNDARY);
   await page.close();
 });

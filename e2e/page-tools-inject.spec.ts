@@ -6,7 +6,11 @@
 import { test, expect } from './support/fixtures.ts';
 import { call, refIn, tabIdOf, type ActionResult, type Snap } from './page-tools.helpers.ts';
 
-test('the router injects the content script into frames that lack it, then acts there', async ({ context, serviceWorker: sw, pages }) => {
+test('the router injects the content script into frames that lack it, then acts there', async ({
+  context,
+  serviceWorker: sw,
+  pages,
+}) => {
   const page = await context.newPage();
   await page.goto(`${pages.origin}/apps/login.html`);
   const tabId = await tabIdOf(sw, page);
@@ -30,12 +34,18 @@ test('the router injects the content script into frames that lack it, then acts 
 
   const s = await call<Snap>(sw, 'snapshot', tabId);
   expect(s.frames).toBe(2);
-  expect(s.text).toMatch(/- iframe "Sandboxed" \[ref=e\d+\] \[new\]:\n {2}- text: sandboxed\n {2}- button "Sandbox button" \[ref=f\d+e1\]/);
+  expect(s.text).toMatch(
+    /- iframe "Sandboxed" \[ref=e\d+\] \[new\]:\n {2}- text: sandboxed\n {2}- button "Sandbox button" \[ref=f\d+e1\]/,
+  );
   expect((await call<unknown[]>(sw, 'pingFrames', tabId)).length).toBe(3);
 
   await call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s.text, 'Sandbox button') });
   await expect(page.frameLocator('iframe[title="Sandboxed"]').locator('#p')).toHaveText('clicked in sandbox');
-  const typed = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.type', ref: refIn(s.text, 'textbox "Data field"'), text: 'injected' });
+  const typed = await call<ActionResult>(sw, 'act', tabId, {
+    type: 'dom.type',
+    ref: refIn(s.text, 'textbox "Data field"'),
+    text: 'injected',
+  });
   expect(typed.details.verified).toBe(true);
   await expect(page.frameLocator('iframe[title="Data frame"]').locator('#d')).toHaveValue('injected');
 

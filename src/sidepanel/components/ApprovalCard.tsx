@@ -37,8 +37,8 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
       </p>
       {dialog ? (
         <p class="approval-dialog" data-testid="approval-dialog">
-          The page asks: <q>{truncate(dialog.question, 600).text}</q> — Otto will answer{' '}
-          {dialog.text !== undefined ? <q>{truncate(dialog.text, 200).text}</q> : 'OK'} for you.
+          The page asks: “{truncate(dialog.question, 600).text}” — Otto will answer{' '}
+          {dialog.text !== undefined ? `“${truncate(dialog.text, 200).text}”` : 'OK'} for you.
         </p>
       ) : (
         ''
