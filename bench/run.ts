@@ -19,10 +19,11 @@ import * as coldstart from './coldstart.bench.ts';
 import * as loopChromium from './loopChromium.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as storage from './storage.bench.ts';
+import * as pageload from './pageload.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
-const MODULES: BenchModule[] = [interceptor, loop, loopChromium, coldstart, results, stats, storage, help, snapshot, bundle];
+const MODULES: BenchModule[] = [interceptor, loop, loopChromium, coldstart, results, stats, storage, help, snapshot, pageload, bundle];
 
 interface Summary {
   module: string;
