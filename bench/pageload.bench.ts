@@ -90,15 +90,18 @@ interface Browsers {
   close(): Promise<void>;
 }
 
+/** The extension to measure: dist/, or another build (OTTO_BENCH_DIST) to compare, e.g. an older commit's. */
+const EXT_DIST = process.env.OTTO_BENCH_DIST ?? DIST;
+
 async function openBrowsers(): Promise<Browsers> {
-  if (!existsSync(path.join(DIST, 'manifest.json'))) throw new Error('pageload bench needs dist/: run `npm run build` first');
+  if (!existsSync(path.join(EXT_DIST, 'manifest.json'))) throw new Error(`pageload bench needs ${EXT_DIST}: run \`npm run build\` first`);
   // The same kind of browser on both sides (a persistent profile each), differing only in Otto being loaded.
   const profile = mkdtempSync(path.join(os.tmpdir(), 'otto-bench-pageload-'));
   const plainProfile = mkdtempSync(path.join(os.tmpdir(), 'otto-bench-pageload-plain-'));
   const otto = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless: true,
-    args: [...extensionArgs(), HOST_RULES],
+    args: [...extensionArgs(EXT_DIST), HOST_RULES],
   });
   const sw = otto.serviceWorkers()[0] ?? (await otto.waitForEvent('serviceworker'));
   const plain = await chromium.launchPersistentContext(plainProfile, { executablePath: chromiumPath(), headless: true, args: COMMON });
