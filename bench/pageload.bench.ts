@@ -14,6 +14,9 @@
  * First call: in the Otto browser, a fresh tab of `frames30` (31 frames) and of one corpus page; the first
  * `dom.snapshot` (finds no content script, injects it into every frame, snapshots) beside the next one (warm), and
  * the injection alone on another fresh tab (corpus: the median over its first five pages).
+ *
+ * PAGELOAD_AA=1 runs the same comparison with Otto in neither browser (an A/A control for the bias between two
+ * browsers on a busy machine); OTTO_BENCH_DIST=<dir> measures another build (a before/after).
  */
 import http from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -31,9 +34,11 @@ export const rounds = 3;
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CORPUS =
-  [process.env.OTTO_READABILITY_CORPUS, path.resolve(ROOT, '../shared/corpora/readability'), '/work/shared/corpora/readability'].find(
-    (p): p is string => !!p && existsSync(p),
-  ) ?? '';
+  [
+    process.env.OTTO_READABILITY_CORPUS,
+    path.resolve(ROOT, '../shared/corpora/readability'),
+    '/work/shared/corpora/readability',
+  ].find((p): p is string => !!p && existsSync(p)) ?? '';
 const FRAME_LOADS = Number(process.env.PAGELOAD_FRAME_LOADS ?? (process.env.BENCH_QUICK ? 2 : 6));
 const CORPUS_PAGES = Number(process.env.PAGELOAD_CORPUS_PAGES ?? (process.env.BENCH_QUICK ? 10 : 1000));
 const FRAMES = 30;
@@ -41,7 +46,8 @@ const FRAMES = 30;
 function framesPage(port: number): string {
   const frames = Array.from(
     { length: FRAMES },
-    (_, i) => `<iframe title="frame ${i + 1}" src="http://site${i + 1}.test:${port}/child.html?n=${i + 1}" width="160" height="90"></iframe>`,
+    (_, i) =>
+      `<iframe title="frame ${i + 1}" src="http://site${i + 1}.test:${port}/child.html?n=${i + 1}" width="160" height="90"></iframe>`,
   ).join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>30 frames</title></head><body><h1>30 cross-site frames</h1>${frames}</body></html>`;
 }
@@ -81,7 +87,15 @@ async function startServer(): Promise<{ port: number; close(): Promise<void> }> 
 }
 
 const HOST_RULES = '--host-resolver-rules=MAP *.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1';
-const COMMON = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', HOST_RULES];
+const COMMON = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  HOST_RULES,
+];
 
 interface Browsers {
   otto: BrowserContext;
@@ -92,19 +106,28 @@ interface Browsers {
 
 /** The extension to measure: dist/, or another build (OTTO_BENCH_DIST) to compare, e.g. an older commit's. */
 const EXT_DIST = process.env.OTTO_BENCH_DIST ?? DIST;
+/** A/A control (PAGELOAD_AA=1): both browsers without Otto, to see the bias between two browsers on this machine. */
+const AA = process.env.PAGELOAD_AA === '1';
 
 async function openBrowsers(): Promise<Browsers> {
-  if (!existsSync(path.join(EXT_DIST, 'manifest.json'))) throw new Error(`pageload bench needs ${EXT_DIST}: run \`npm run build\` first`);
+  if (!existsSync(path.join(EXT_DIST, 'manifest.json')))
+    throw new Error(`pageload bench needs ${EXT_DIST}: run \`npm run build\` first`);
   // The same kind of browser on both sides (a persistent profile each), differing only in Otto being loaded.
   const profile = mkdtempSync(path.join(os.tmpdir(), 'otto-bench-pageload-'));
   const plainProfile = mkdtempSync(path.join(os.tmpdir(), 'otto-bench-pageload-plain-'));
   const otto = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless: true,
-    args: [...extensionArgs(EXT_DIST), HOST_RULES],
+    args: AA ? COMMON : [...extensionArgs(EXT_DIST), HOST_RULES],
   });
-  const sw = otto.serviceWorkers()[0] ?? (await otto.waitForEvent('serviceworker'));
-  const plain = await chromium.launchPersistentContext(plainProfile, { executablePath: chromiumPath(), headless: true, args: COMMON });
+  const sw = AA
+    ? (undefined as unknown as Worker)
+    : (otto.serviceWorkers()[0] ?? (await otto.waitForEvent('serviceworker')));
+  const plain = await chromium.launchPersistentContext(plainProfile, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: COMMON,
+  });
   return {
     otto,
     plain,
@@ -123,7 +146,10 @@ let loadCounter = 0;
 async function timeLoad(newPage: () => Promise<Page>, url: string): Promise<number> {
   const page = await newPage();
   try {
-    await page.goto(`${url}${url.includes('?') ? '&' : '?'}load=${++loadCounter}`, { waitUntil: 'load', timeout: 60_000 });
+    await page.goto(`${url}${url.includes('?') ? '&' : '?'}load=${++loadCounter}`, {
+      waitUntil: 'load',
+      timeout: 60_000,
+    });
     return await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
       return nav ? nav.loadEventEnd - nav.startTime : NaN;
@@ -143,7 +169,11 @@ function median(xs: number[]): number {
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 
 /** Alternating loads of each URL with and without Otto; returns the medians. */
-async function compare(b: Browsers, urls: string[], reps: number): Promise<{ otto: number; plain: number; perUrlRatio: number }> {
+async function compare(
+  b: Browsers,
+  urls: string[],
+  reps: number,
+): Promise<{ otto: number; plain: number; perUrlRatio: number }> {
   const ottoTimes: number[] = [];
   const plainTimes: number[] = [];
   const ratios: number[] = [];
@@ -171,7 +201,9 @@ async function compare(b: Browsers, urls: string[], reps: number): Promise<{ ott
 }
 
 async function tabIdOf(sw: Worker, url: string): Promise<number> {
-  return sw.evaluate(`(async () => (await chrome.tabs.query({})).find((t) => t.url === ${JSON.stringify(url)}).id)()`) as Promise<number>;
+  return sw.evaluate(
+    `(async () => (await chrome.tabs.query({})).find((t) => t.url === ${JSON.stringify(url)}).id)()`,
+  ) as Promise<number>;
 }
 
 /** ms of one call of `otto.page.<fn>(tabId)` in the worker. */
@@ -210,15 +242,18 @@ export async function run(): Promise<BenchMetric[]> {
       { name: 'frames30_load_no_otto', value: r2(frames.plain), unit: 'ms' },
       { name: 'frames30_overhead', value: r2((frames.otto / frames.plain - 1) * 100), unit: '%', budget: 2 },
     );
-    const fc = await firstCall(b, `${origin}/frames30.html`);
-    metrics.push(
-      { name: 'frames30_first_snapshot', value: r2(fc.first), unit: 'ms' },
-      { name: 'frames30_warm_snapshot', value: r2(fc.warm), unit: 'ms' },
-      { name: 'frames30_inject_all_frames', value: r2(fc.inject), unit: 'ms' },
-    );
+    const fc = AA ? { first: NaN, warm: NaN, inject: NaN } : await firstCall(b, `${origin}/frames30.html`);
+    if (!AA)
+      metrics.push(
+        { name: 'frames30_first_snapshot', value: r2(fc.first), unit: 'ms' },
+        { name: 'frames30_warm_snapshot', value: r2(fc.warm), unit: 'ms' },
+        { name: 'frames30_inject_all_frames', value: r2(fc.inject), unit: 'ms' },
+      );
 
     if (!CORPUS) {
-      console.error('[pageload bench] corpus pages skipped: ../shared/corpora/readability not found (set OTTO_READABILITY_CORPUS).');
+      console.error(
+        '[pageload bench] corpus pages skipped: ../shared/corpora/readability not found (set OTTO_READABILITY_CORPUS).',
+      );
     } else {
       const cases = readdirSync(CORPUS, { withFileTypes: true })
         .filter((d) => d.isDirectory() && existsSync(path.join(CORPUS, d.name, 'source.html')))
@@ -235,12 +270,13 @@ export async function run(): Promise<BenchMetric[]> {
         { name: 'corpus_pages', value: urls.length, unit: 'pages' },
       );
       const firsts: { first: number; warm: number; inject: number }[] = [];
-      for (const url of urls.slice(0, 5)) firsts.push(await firstCall(b, url));
-      metrics.push(
-        { name: 'corpus_first_snapshot', value: r2(median(firsts.map((f) => f.first))), unit: 'ms' },
-        { name: 'corpus_warm_snapshot', value: r2(median(firsts.map((f) => f.warm))), unit: 'ms' },
-        { name: 'corpus_inject', value: r2(median(firsts.map((f) => f.inject))), unit: 'ms' },
-      );
+      for (const url of AA ? [] : urls.slice(0, 5)) firsts.push(await firstCall(b, url));
+      if (firsts.length)
+        metrics.push(
+          { name: 'corpus_first_snapshot', value: r2(median(firsts.map((f) => f.first))), unit: 'ms' },
+          { name: 'corpus_warm_snapshot', value: r2(median(firsts.map((f) => f.warm))), unit: 'ms' },
+          { name: 'corpus_inject', value: r2(median(firsts.map((f) => f.inject))), unit: 'ms' },
+        );
     }
   } finally {
     await b.close();
