@@ -19,12 +19,26 @@
  *       applies it like config.save (connects, registers its pack); `enabled: false` disables it
  *   servers.remove {name} → {removed: boolean, servers}
  *   servers.reconnect {name?} → {servers}        reconnects one server (or all), as ot.reload does for all
+ *   servers.tool {name, tool, enabled} → {servers}   turns a tool on (approving its current definition: after a
+ *       change, or a tool that appeared later) or off
+ *
+ * Events: `servers.review {server, tool, message}` when a server changes a tool or adds one (it is off until the
+ * user reviews it); the panel shows the message as a notice. Its pins are in `meta` too (`mcp.pins.<server>`).
  *   deps.check {tool?} → DepsReport             the SDK's check_deps: every declared dependency ok | missing + fix
  */
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
-import { redact } from './settings.ts';
-import { McpManager, editServerYaml, type CachedTools, type ServerStatus, type ToolCache } from '../mcp/index.ts';
+import { knownSecretValues, redact } from './settings.ts';
+import { broadcast } from './panelHub.ts';
+import {
+  McpManager,
+  editServerYaml,
+  reviewNotice,
+  type CachedTools,
+  type PinRecord,
+  type ServerStatus,
+  type ToolCache,
+} from '../mcp/index.ts';
 import { checkDeps } from '../sdk/index.ts';
 import { getMeta, putMeta } from '../storage/meta.ts';
 import { loadConfig, saveConfig } from '../config/store.ts';
@@ -34,6 +48,8 @@ import { log } from '../shared/log.ts';
 const cache: ToolCache = {
   load: (server) => getMeta<CachedTools>(`mcp.tools.${server}`),
   save: (server, value) => putMeta(`mcp.tools.${server}`, value),
+  loadPins: (server) => getMeta<PinRecord>(`mcp.pins.${server}`),
+  savePins: (server, value) => putMeta(`mcp.pins.${server}`, value),
 };
 
 let changed: () => void = () => undefined;
@@ -45,7 +61,12 @@ export const mcp = new McpManager({
   cache,
   logger: log,
   redact,
+  secrets: knownSecretValues,
   onChange: () => changed(),
+  // No allowance outlives a change: the tool is off (so nothing runs it) until the user approves the new version,
+  // which pins it anew. The panel is told.
+  onReview: (server, tool, kind) =>
+    broadcast({ type: 'servers.review', server, tool, message: reviewNotice(server, tool, kind) }),
 });
 
 /** Called when a server's tools changed after a sync returned (a slow server connected): rebuild the registry. */
@@ -68,7 +89,7 @@ export interface McpHandlerDeps {
 
 type McpHandlers = Pick<
   Handlers,
-  'servers.list' | 'servers.test' | 'servers.set' | 'servers.remove' | 'servers.reconnect' | 'deps.check'
+  'servers.list' | 'servers.test' | 'servers.set' | 'servers.remove' | 'servers.reconnect' | 'servers.tool' | 'deps.check'
 >;
 
 export function mcpHandlers(deps: McpHandlerDeps): McpHandlers {
@@ -116,6 +137,11 @@ export function mcpHandlers(deps: McpHandlerDeps): McpHandlers {
     'servers.reconnect': async (req) => {
       deps.invalidate();
       await deps.refresh({ reconnect: req.name ? [req.name] : true });
+      return list();
+    },
+    'servers.tool': async (req) => {
+      await manager.setToolEnabled(req.name, req.tool, req.enabled);
+      await deps.refresh();
       return list();
     },
     'deps.check': async (req) => {

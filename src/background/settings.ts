@@ -30,6 +30,11 @@ export function invalidateSettings(): void {
   cached = undefined;
 }
 
+/** Every stored secret value (for redacting what MCP servers send back). */
+export function knownSecretValues(): readonly string[] {
+  return secretValues;
+}
+
 /** Removes every known secret (and key-shaped text) from a string bound for a log, an error or the panel. */
 export function redact(text: string): string {
   return redactSecrets(text, secretValues);

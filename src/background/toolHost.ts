@@ -32,6 +32,7 @@ async function keepLargeOutOfContext(qualifiedName: string, result: unknown, con
 }
 import { runTab } from './runTabs.ts';
 import { modeDefinitions, type AgentMode } from './codeMode.ts';
+import { toolBudget } from '../tools/toolBudget.ts';
 
 export interface ToolHostDeps {
   registry: () => ToolRegistry;
@@ -82,7 +83,15 @@ export async function toolContext(
 
 export function createToolHost(deps: ToolHostDeps): AgentToolHost {
   return {
-    definitions: () => modeDefinitions(deps.registry(), deps.mode?.() ?? 'tools'),
+    // Within the request budget: deferred groups (MCP servers past it) send only what a search loaded.
+    definitions: () => {
+      const registry = deps.registry();
+      return toolBudget.filter(modeDefinitions(registry, deps.mode?.() ?? 'tools'), (d) => {
+        const qualified = registry.qualifiedNameOf(d.function.name);
+        const tool = qualified ? registry.get(qualified) : undefined;
+        return tool && qualified ? { group: tool.pack, name: qualified } : undefined;
+      });
+    },
     lookup(apiName) {
       const tool = deps.registry().resolve(apiName);
       return tool ? { qualifiedName: `${tool.pack}.${tool.name}`, readOnly: tool.readOnly } : undefined;

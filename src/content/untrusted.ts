@@ -12,12 +12,14 @@ function randomHex(bytes: number): string {
   return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
-export function wrapUntrusted(text: string): string {
-  const tag = newTag();
+/** `tag` (from `untrustedTag`): a boundary kept across calls, for text that must stay byte-stable (tool definitions). */
+export function wrapUntrusted(text: string, tag = newTag()): string {
   return `<${tag}>\n${defuse(text)}\n</${tag}>`;
 }
 
 const newTag = (): string => `${UNTRUSTED_TAG_PREFIX}${randomHex(4)}`;
+/** A boundary tag made from a random hex string the caller keeps (never shown to the text's author). */
+export const untrustedTag = (hex: string): string => `${UNTRUSTED_TAG_PREFIX}${hex}`;
 /** Look-alike boundary tags inside page text lose their `<`. */
 const defuse = (text: string): string => text.replace(/<(\/?)(external-content-)/gi, '&lt;$1$2');
 

@@ -13,8 +13,13 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpError,
+  ToolListChangedNotificationSchema,
+  type Tool as McpToolInfo,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from './config.ts';
+import { CallGuard } from './callGuard.ts';
 
 export type TransportKind = 'streamable-http' | 'sse';
 export type { McpToolInfo };
@@ -50,6 +55,8 @@ export const REQUEST_TIMEOUT_CODE = -32001;
 export class McpConnection {
   /** Called once when the transport reports an error or closes by itself (not by `close()`). */
   onTrouble: ((error: Error) => void) | undefined;
+  /** Called when the server says its tool list changed (`notifications/tools/list_changed`). */
+  onToolsChanged: (() => void) | undefined;
   private closing = false;
 
   constructor(
@@ -57,7 +64,11 @@ export class McpConnection {
     readonly client: Client,
     readonly transport: Transport,
     readonly kind: TransportKind,
+    readonly guard: CallGuard = new CallGuard(),
   ) {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (!this.closing) this.onToolsChanged?.();
+    });
     client.onerror = (error) => {
       if (!this.closing) this.onTrouble?.(error);
     };
@@ -88,10 +99,32 @@ export class McpConnection {
     return tools;
   }
 
-  callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
-    return this.client.callTool({ name, arguments: args }, undefined, this.requestOptions(options)) as Promise<
-      Record<string, unknown>
-    >;
+  /**
+   * One call on its own HTTP request (see callGuard.ts): a broken answer stream rejects with a CallFault at once,
+   * and the request is ended when the call ends — answered, timed out, cancelled or faulted. A timeout or a fault
+   * cancels the request on the server (`notifications/cancelled`, sent by the SDK on abort).
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const ticket = this.guard.expect(name, args);
+    const cancel = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+    try {
+      const sdk = this.client.callTool({ name, arguments: args }, undefined, {
+        ...this.requestOptions(options),
+        signal,
+      }) as Promise<Record<string, unknown>>;
+      sdk.catch(() => undefined);
+      return await Promise.race([sdk, ticket.fault]);
+    } catch (error) {
+      if (!cancel.signal.aborted) cancel.abort(error);
+      throw error;
+    } finally {
+      ticket.end();
+    }
   }
 
   async ping(timeoutMs: number): Promise<void> {
@@ -109,13 +142,13 @@ export class McpConnection {
   }
 }
 
-function makeTransport(kind: TransportKind, spec: ServerSpec, fetchImpl: typeof fetch | undefined): Transport {
+function makeTransport(kind: TransportKind, spec: ServerSpec, fetchImpl: typeof fetch): Transport {
   const url = new URL(spec.url);
   const requestInit: RequestInit = { headers: spec.headers };
-  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  if (kind === 'sse') return new SSEClientTransport(url, { requestInit, fetch: fetchImpl });
   return new StreamableHTTPClientTransport(url, {
     requestInit,
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    fetch: fetchImpl,
     // The standalone GET stream reconnects a few times; after that the manager's liveness check decides.
     reconnectionOptions: {
       initialReconnectionDelay: 500,
@@ -131,14 +164,15 @@ async function attempt(kind: TransportKind, spec: ServerSpec, options: ConnectOp
     capabilities: {},
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
   });
-  const transport = makeTransport(kind, spec, options.fetch);
+  const guard = new CallGuard(options.fetch);
+  const transport = makeTransport(kind, spec, guard.fetch);
   try {
     await client.connect(transport, { timeout: spec.timeoutMs });
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;
   }
-  return new McpConnection(spec, client, transport, kind);
+  return new McpConnection(spec, client, transport, kind, guard);
 }
 
 /** Connects (initialize handshake included), falling back to the other transport as described above. */

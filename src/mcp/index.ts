@@ -11,7 +11,10 @@ export {
   type ServerTestResult,
   type ToolCache,
   type CachedTools,
+  type ToolView,
 } from './manager.ts';
+export { reviewNotice } from './notice.ts';
+export type { PinRecord } from './pins.ts';
 export {
   connectServer,
   describeError,

@@ -22,7 +22,9 @@ import { log as sharedLog, type Logger } from '../shared/log.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { AnyTool } from '../tools/Tool.ts';
 import type { ToolContext } from '../tools/context.ts';
-import { wrapUntrusted } from '../content/untrusted.ts';
+import { untrustedTag, wrapUntrusted } from '../content/untrusted.ts';
+import { buildToolDefinition } from '../tools/definition.ts';
+import { planDeferral, toolBudget as sharedBudget, type ToolBudget } from '../tools/toolBudget.ts';
 import { originPattern } from '../sdk/deps.ts';
 import type { PermissionsLike } from '../sdk/runtime.ts';
 import {
@@ -35,8 +37,22 @@ import {
   type TransportKind,
 } from './client.ts';
 import { fingerprint, serverSpec, type ServerConfig, type ServerSpec } from './config.ts';
-import { EMPTY_RESPONSE, formatCallResult } from './content.ts';
+import { EMPTY_RESPONSE, formatCallResult, McpToolError } from './content.ts';
 import { proxyTool } from './proxyTool.ts';
+import { CallFault } from './callGuard.ts';
+import { CallLimiter } from './limiter.ts';
+import {
+  describeChange,
+  fingerprintTool,
+  newPinRecord,
+  review,
+  type PinRecord,
+  type ReviewState,
+} from './pins.ts';
+import { valueRedactor } from './redact.ts';
+import { CAPS, clean, type CleanReport } from './sanitize.ts';
+import { schemaProblem } from './schemaCheck.ts';
+import { searchTool, SEARCH_PACK } from './searchTool.ts';
 
 export type ServerState = 'connected' | 'connecting' | 'disconnected' | 'disabled';
 
@@ -47,10 +63,34 @@ export interface CachedTools {
   savedAt: number;
 }
 
-/** Where the last tool list of each server is kept (IndexedDB in the worker), so a restarted worker knows them. */
+/**
+ * Where the last tool list of each server is kept (IndexedDB in the worker), so a restarted worker knows them, and
+ * the pins of what the user approved (pins.ts).
+ */
 export interface ToolCache {
   load(server: string): Promise<CachedTools | undefined>;
   save(server: string, value: CachedTools): Promise<void>;
+  loadPins?(server: string): Promise<PinRecord | undefined>;
+  savePins?(server: string, value: PinRecord | undefined): Promise<void>;
+}
+
+/** One tool of a server as the settings show it. */
+export interface ToolView {
+  name: string;
+  /**
+   * on: offered to the model; off: turned off by the user; changed: differs from what the user approved (off until
+   * reviewed); new: appeared after the server was connected (off until turned on); invalid: its schema cannot be
+   * used (off, with the reason).
+   */
+  state: ReviewState | 'invalid';
+  reason?: string;
+  /** The description exactly as the model receives it. */
+  description: string;
+  /** Where a cap cut the server's text. */
+  cut?: string[];
+  /** For a changed tool: what differs from the approved version. */
+  changes?: string[];
+  readOnly: boolean;
 }
 
 export interface ServerStatus {
@@ -72,6 +112,16 @@ export interface ServerStatus {
   headers: string[];
   serverInfo?: { name: string; version: string };
   connectedAt?: number;
+  /** Every tool with its state, for the settings (review, reasons, the description as the model gets it). */
+  toolViews: ToolView[];
+  /** Tools waiting for the user's review (changed or new). */
+  review: string[];
+  /** What cleaning the server's text did, shown as a warning on its row. */
+  warnings: string[];
+  /** What its tool definitions cost per model request (characters of JSON, about a quarter as many tokens). */
+  cost: { chars: number; tokens: number; deferred: boolean };
+  /** Calls running and waiting for a free connection. */
+  calls: { running: number; waiting: number };
 }
 
 export interface ServerTestInput {
@@ -102,6 +152,12 @@ export interface McpManagerOptions {
   logger?: Logger;
   /** Applied to every error text that leaves the manager (the worker's secret redactor). */
   redact?: (text: string) => string;
+  /** Every stored secret value: redacted from whatever a server returns, with the header values sent to it. */
+  secrets?: () => Iterable<string>;
+  /** A tool changed or appeared and is off until the user reviews it: tell the user, revoke what it was allowed. */
+  onReview?: (server: string, tool: string, kind: 'changed' | 'new') => void;
+  /** The request budget for tool definitions (default: the worker's). */
+  budget?: ToolBudget;
   /** A server's tool list changed outside `sync` (a slow connection finished): rebuild the registry. */
   onChange?: () => void;
   /** How long `sync` waits for connections (ms, default 5000); later ones arrive through onChange. */
@@ -132,6 +188,15 @@ interface Entry {
   checking?: boolean;
   instructions?: string;
   serverInfo?: { name: string; version: string };
+  pins?: PinRecord;
+  views: ToolView[];
+  warnings: string[];
+  costChars: number;
+  limiter: CallLimiter;
+  /** Bumped on every tool list applied: an older list finishing its fingerprints late is dropped. */
+  listGen: number;
+  relisting?: boolean;
+  relistAgain?: boolean;
 }
 
 const toolsKey = (tools: readonly McpToolInfo[]): string =>
@@ -145,12 +210,14 @@ export class McpManager {
   private readonly entries = new Map<string, Entry>();
   private readonly log: Logger;
   private readonly redact: (text: string) => string;
+  private readonly budget: ToolBudget;
   private syncing = 0;
   private bookkeeping: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: McpManagerOptions = {}) {
     this.log = options.logger ?? sharedLog;
     this.redact = options.redact ?? ((t) => t);
+    this.budget = options.budget ?? sharedBudget;
   }
 
   /** The state of a configured server (undefined when unknown): the `ServerStatusSource` of ot.health. */
@@ -173,6 +240,15 @@ export class McpManager {
           toolsFrom: e.toolsFrom,
           timeout: e.cfg.timeout,
           headers: Object.keys(e.cfg.headers).sort(),
+          toolViews: e.views,
+          review: e.views.filter((v) => v.state === 'changed' || v.state === 'new').map((v) => v.name),
+          warnings: e.warnings,
+          cost: {
+            chars: e.costChars,
+            tokens: Math.ceil(e.costChars / 4),
+            deferred: this.budget.deferred.has(e.name),
+          },
+          calls: { running: e.limiter.active, waiting: e.limiter.waiting },
         };
         const error = e.error ?? e.packError;
         if (error) s.error = error;
@@ -205,18 +281,34 @@ export class McpManager {
         if (name in servers) continue;
         this.disconnect(e);
         this.entries.delete(name);
+        // Removed: a server added again later is connected (and approved) anew.
+        void this.options.cache?.savePins?.(name, undefined).catch(() => undefined);
       }
       for (const [name, cfg] of Object.entries(servers)) {
         let e = this.entries.get(name);
         const isNew = !e;
         if (!e) {
-          e = { name, cfg, state: 'disconnected', tools: [], toolsKey: '[]', proxies: [], toolsFrom: 'none', gen: 0 };
+          e = {
+            name,
+            cfg,
+            state: 'disconnected',
+            tools: [],
+            toolsKey: '',
+            proxies: [],
+            toolsFrom: 'none',
+            gen: 0,
+            views: [],
+            warnings: [],
+            costChars: 0,
+            limiter: new CallLimiter(),
+            listGen: 0,
+          };
           this.entries.set(name, e);
           await this.loadCache(e);
         }
         const urlChanged = e.cfg.url !== cfg.url;
         e.cfg = cfg;
-        if (urlChanged && e.toolsFrom !== 'none') this.setTools(e, [], 'none', false);
+        if (urlChanged && e.toolsFrom !== 'none') await this.setTools(e, [], 'none', false);
         if (!cfg.enabled) {
           this.disconnect(e);
           e.state = 'disabled';
@@ -261,19 +353,60 @@ export class McpManager {
 
   /** Registers a pack per server with known tools (built-in packs keep their names; a clash is reported). */
   registerPacks(registry: ToolRegistry): void {
+    // What is already registered (Otto's own packs) is sent on every request; servers share the rest of the budget.
+    const fixed = JSON.stringify(registry.definitions()).length;
+    const registered: Entry[] = [];
     for (const e of [...this.entries.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
       delete e.packError;
       if (e.state === 'disabled' || !e.proxies.length) continue;
       try {
+        const instructions = this.packInstructions(e);
         registry.registerPack(
-          { name: e.name, source: `proxy:${e.name}`, ...(e.instructions ? { instructions: e.instructions } : {}) },
+          { name: e.name, source: `proxy:${e.name}`, ...(instructions ? { instructions } : {}) },
           e.proxies,
         );
+        registered.push(e);
       } catch (error) {
         e.packError = `its tools could not be registered: ${error instanceof Error ? error.message : String(error)}`;
         this.log.warn(`MCP server '${e.name}': ${e.packError}`);
       }
     }
+    const deferred = planDeferral(
+      fixed,
+      registered.map((e) => ({ name: e.name, chars: e.costChars })),
+      this.budget.budgetChars,
+    );
+    this.budget.setDeferred(deferred);
+    if (!deferred.size) return;
+    const budget = this.budget;
+    try {
+      registry.registerPack({ name: SEARCH_PACK }, [
+        searchTool({
+          candidates: () =>
+            registered
+              .filter((e) => budget.deferred.has(e.name))
+              .flatMap((e) => e.proxies.map((t) => ({ tool: t, qualified: `${e.name}.${t.name}` }))),
+          load: (names) => budget.load(names),
+        }),
+      ]);
+    } catch (error) {
+      this.log.warn(`the tool search could not be registered: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** A tool's state changes by the user (settings): on (the current version approved and pinned) or off. */
+  async setToolEnabled(server: string, tool: string, enabled: boolean): Promise<void> {
+    const e = this.entries.get(server);
+    const info = e?.tools.find((t) => t.name === tool);
+    if (!e || !info) throw new Error(`MCP server '${server}' has no tool '${tool}'`);
+    const pins = e.pins ?? newPinRecord(e.cfg.url);
+    const fp = await fingerprintTool(info).catch(() => `unhashable:${info.name}`);
+    pins.tools[tool] = { fp, tool: info, at: this.now(), ...(enabled ? {} : { off: true }) };
+    e.pins = pins;
+    await this.options.cache?.savePins?.(server, pins).catch(() => undefined);
+    e.toolsKey = '';
+    await this.setTools(e, e.tools, e.toolsFrom, false);
+    this.options.onChange?.();
   }
 
   /** Runs `tool` on `server` (through the proxy tool, so already validated by the interceptor). */
@@ -289,23 +422,114 @@ export class McpManager {
     if (e.connecting) await abortable(e.connecting, ctx.signal);
     if (e.state === 'disabled')
       throw new Error(`MCP server '${server}' is disabled (config servers.${server}.enabled); enable it to use ${q}`);
+    const view = e.views.find((v) => v.name === tool);
+    if (view && view.state !== 'on') throw new Error(this.offMessage(e, view));
     const conn = e.conn;
     if (e.state !== 'connected' || !conn) throw new Error(this.disconnectedMessage(e));
     const gen = e.gen;
+    const sent = this.serverRedactor(e);
+    const limiter = e.limiter;
+    const release = await limiter.acquire(
+      tool,
+      e.spec?.timeoutMs ?? e.cfg.timeout * 1000,
+      ctx.signal,
+      () =>
+        new Error(
+          `${q} waited ${e.cfg.timeout} s for a free connection to MCP server '${server}' (${limiter.active} calls running, ${limiter.waiting} waiting) and was not sent`,
+        ),
+    );
     let result: Record<string, unknown>;
     try {
       result = await conn.callTool(tool, args, { signal: ctx.signal });
     } catch (error) {
       if (ctx.signal.aborted) throw error;
-      if (isProtocolError(error) && error.code === REQUEST_TIMEOUT_CODE)
-        throw new Error(`${q} timed out after ${e.cfg.timeout} s (config servers.${server}.timeout)`, { cause: error });
-      if (isProtocolError(error) && error.code !== -32000)
-        throw new Error(this.redact(`${q} failed: ${describeError(error)}`), { cause: error });
-      this.markLost(e, gen, `the connection failed during ${q}: ${describeError(error)}`);
-      throw new Error(this.disconnectedMessage(e), { cause: error });
+      throw await this.callError(e, gen, q, error, sent);
+    } finally {
+      release();
     }
-    const text = formatCallResult(result);
+    let text: string;
+    try {
+      text = formatCallResult(result);
+    } catch (error) {
+      if (error instanceof McpToolError) throw new McpToolError(sent(error.message));
+      throw error;
+    }
+    text = sent(text);
     return text === EMPTY_RESPONSE ? text : wrapUntrusted(text);
+  }
+
+  /** A failed call as the error the model and the user read (redacted), marking the server lost only when it is. */
+  private async callError(
+    e: Entry,
+    gen: number,
+    q: string,
+    error: unknown,
+    sent: (t: string) => string,
+  ): Promise<Error> {
+    const server = e.name;
+    const plain = (why: string): Error =>
+      new Error(sent(`MCP server '${server}' ${why} during ${q}; the call was ended and the server stays connected`), {
+        cause: error,
+      });
+    if (error instanceof CallFault) return plain(error.message.replace(/^the server /, ''));
+    if (isProtocolError(error) && error.code === REQUEST_TIMEOUT_CODE)
+      return new Error(`${q} timed out after ${e.cfg.timeout} s (config servers.${server}.timeout)`, {
+        cause: error,
+      });
+    if (isShapeError(error))
+      return plain(`answered with a result of the wrong shape (${shapeProblem(error)})`);
+    if (error instanceof SyntaxError) return plain('sent invalid JSON');
+    if (isProtocolError(error) && error.code !== -32000)
+      return new Error(sent(`${q} failed: ${describeError(error)}`), { cause: error });
+    // The connection broke: is the server still there?
+    const conn = e.conn;
+    if (conn && gen === e.gen) {
+      try {
+        await conn.ping(Math.min(this.options.pingTimeoutMs ?? 5000, e.spec?.timeoutMs ?? 5000));
+        return plain(`dropped the connection (${describeError(error)})`);
+      } catch {
+        // Gone.
+      }
+    }
+    this.markLost(e, gen, `the connection failed during ${q}: ${describeError(error)}`);
+    return new Error(sent(this.disconnectedMessage(e)), { cause: error });
+  }
+
+  private offMessage(e: Entry, view: ToolView): string {
+    const where = `Settings → MCP servers → ${e.name}`;
+    switch (view.state) {
+      case 'changed':
+        return `${e.name}.${view.name} is off: the server changed it since you approved it. Review the change in ${where} and turn it on again to use it.`;
+      case 'new':
+        return `${e.name}.${view.name} is off: the server added it after you connected it. Turn it on in ${where} to use it.`;
+      case 'invalid':
+        return `${e.name}.${view.name} is off: ${view.reason ?? 'its definition cannot be used'}.`;
+      default:
+        return `${e.name}.${view.name} is turned off (${where}).`;
+    }
+  }
+
+  /** Removes what Otto sent this server (header values, every secret) from what it returns, in all encodings. */
+  private serverRedactor(e: Entry): (text: string) => string {
+    const values = [...Object.values(e.spec?.headers ?? {}), ...(this.options.secrets?.() ?? [])];
+    const own = valueRedactor(values);
+    return (t) => this.redact(own(t));
+  }
+
+  private packInstructions(e: Entry): string | undefined {
+    if (!e.instructions) return undefined;
+    const c = clean(e.instructions, CAPS.instructions);
+    const tag = untrustedTag(this.tagOf(e));
+    return `Instructions from the MCP server '${e.name}' (the server's text, not Otto's or the user's):\n${wrapUntrusted(c.text, tag)}`;
+  }
+
+  private tagOf(e: Entry): string {
+    e.pins ??= newPinRecord(e.cfg.url);
+    return e.pins.tag;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   /** A throw-away connection to `input` (headers may reference secrets): the settings page's "Test". */
@@ -381,33 +605,145 @@ export class McpManager {
   private async loadCache(e: Entry): Promise<void> {
     if (!this.options.cache) return;
     try {
+      const pins = await this.options.cache.loadPins?.(e.name);
+      if (pins && pins.url === e.cfg.url && pins.tools && typeof pins.tag === 'string') e.pins = pins;
+    } catch {
+      // No pins: the first list seen is pinned.
+    }
+    try {
       const cached = await this.options.cache.load(e.name);
       if (!cached || cached.url !== e.cfg.url || !Array.isArray(cached.tools)) return;
       if (cached.transport) e.transport = cached.transport;
-      this.setTools(e, cached.tools, 'cache', false);
+      await this.setTools(e, cached.tools, 'cache', false);
     } catch {
       // No cache: the tools appear when the server connects.
     }
   }
 
-  private setTools(e: Entry, tools: McpToolInfo[], from: Entry['toolsFrom'], notify: boolean): void {
+  /**
+   * A tool list (live, cached, or after list_changed) → what is offered. Each tool is compared with the pins: the
+   * first list of a server is pinned as approved; later, a changed or new tool is off until the user reviews it
+   * (announced through onReview), and a tool whose schema cannot be used is off with the reason.
+   */
+  private async setTools(e: Entry, tools: McpToolInfo[], from: Entry['toolsFrom'], notify: boolean): Promise<void> {
     e.toolsFrom = from;
-    const key = toolsKey(tools);
+    const listGen = ++e.listGen;
+    const fps = new Map<string, string>();
+    for (const t of tools) fps.set(t.name, await fingerprintTool(t).catch(() => `unhashable:${t.name}`));
+    if (listGen !== e.listGen) return; // a newer list arrived meanwhile
+    let pinsChanged = false;
+    if ((!e.pins || e.pins.url !== e.cfg.url || !Object.keys(e.pins.tools).length) && tools.length) {
+      // First sight of this server: what the user connected is what they approved.
+      const pins = e.pins?.url === e.cfg.url ? e.pins : newPinRecord(e.cfg.url);
+      for (const t of tools) pins.tools[t.name] = { fp: fps.get(t.name)!, tool: t, at: this.now() };
+      e.pins = pins;
+      pinsChanged = true;
+    }
+    const pins = e.pins;
+    const states = pins ? review(pins, fps) : new Map<string, ReviewState>();
+    const key = `${toolsKey(tools)}|${JSON.stringify([...states])}`;
+    if (pinsChanged) void this.options.cache?.savePins?.(e.name, pins).catch(() => undefined);
     if (key === e.toolsKey) return;
+    const previous = new Map(e.views.map((v) => [v.name, v.state]));
     const proxies: AnyTool[] = [];
+    const views: ToolView[] = [];
+    const report: CleanReport = { removed: 0, cut: [] };
+    let costChars = 0;
+    const tagHex = this.tagOf(e);
     for (const info of tools) {
-      try {
-        proxies.push(proxyTool(e.name, info, (server, tool, args, ctx) => this.call(server, tool, args, ctx)));
-      } catch (error) {
-        this.log.warn(
-          `MCP server '${e.name}': tool '${info.name}' skipped: ${error instanceof Error ? error.message : String(error)}`,
-        );
+      const state = states.get(info.name) ?? 'on';
+      const problem = schemaProblem(info.inputSchema);
+      const own: CleanReport = { removed: 0, cut: [] };
+      let proxy: AnyTool | undefined;
+      let reason = problem;
+      if (!problem) {
+        try {
+          proxy = proxyTool(e.name, info, (server, tool, args, ctx) => this.call(server, tool, args, ctx), {
+            tagHex,
+            report: own,
+          });
+        } catch (error) {
+          reason = `it could not be registered: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      }
+      report.removed += own.removed;
+      report.cut.push(...own.cut.map((c) => `${info.name}: ${c}`));
+      const view: ToolView = {
+        name: info.name,
+        state: reason ? 'invalid' : state,
+        description: proxy ? proxy.description : '',
+        readOnly: info.annotations?.readOnlyHint === true,
+      };
+      if (reason) {
+        view.reason = reason;
+        this.log.warn(`MCP server '${e.name}': tool '${info.name}' is off: ${reason}`, { server: e.name });
+      }
+      if (own.cut.length) view.cut = own.cut;
+      if (state === 'changed' && pins?.tools[info.name]) view.changes = describeChange(pins.tools[info.name]!.tool, info);
+      views.push(view);
+      if (proxy && view.state === 'on') {
+        proxies.push(proxy);
+        costChars += JSON.stringify(buildToolDefinition(proxy, `${e.name}__${info.name}`)).length;
+      }
+      if ((state === 'changed' || state === 'new') && !reason && previous.get(info.name) !== state) {
+        this.log.warn(`MCP server '${e.name}': tool '${info.name}' ${state === 'new' ? 'appeared' : 'changed'}; it is off until reviewed`, {
+          server: e.name,
+        });
+        this.options.onReview?.(e.name, info.name, state);
       }
     }
+    const warnings: string[] = [];
+    if (report.removed)
+      warnings.push(
+        `Removed ${report.removed} invisible character${report.removed === 1 ? '' : 's'} (zero-width, bidi or tag) from its tool descriptions.`,
+      );
+    if (report.cut.length) warnings.push(`Cut to length: ${report.cut.join('; ')}.`);
+    if (e.instructions) {
+      const c = clean(e.instructions, CAPS.instructions);
+      if (c.removed) warnings.push(`Removed ${c.removed} invisible characters from its instructions.`);
+      if (c.cutFrom !== undefined)
+        warnings.push(`Its instructions were cut to ${CAPS.instructions.toLocaleString('en-US')} of ${c.cutFrom.toLocaleString('en-US')} characters.`);
+    }
+    const invalid = views.filter((v) => v.state === 'invalid').length;
+    if (invalid) warnings.push(`${invalid} tool${invalid === 1 ? ' is' : 's are'} off because ${invalid === 1 ? 'its' : 'their'} definition cannot be used.`);
     e.tools = tools;
     e.toolsKey = key;
     e.proxies = proxies;
+    e.views = views;
+    e.warnings = warnings;
+    e.costChars = costChars;
     if (notify && this.syncing === 0) this.options.onChange?.();
+  }
+
+  /** `notifications/tools/list_changed`: list again and compare (one re-list at a time; a burst is coalesced). */
+  private async relist(e: Entry, gen: number): Promise<void> {
+    if (e.relisting) {
+      e.relistAgain = true;
+      return;
+    }
+    e.relisting = true;
+    try {
+      do {
+        e.relistAgain = false;
+        const conn = e.conn;
+        if (!conn || gen !== e.gen) return;
+        const tools = await conn.listTools();
+        if (gen !== e.gen) return;
+        await this.setTools(e, tools, 'live', true);
+        this.saveCache(e, tools);
+      } while (e.relistAgain);
+    } catch (error) {
+      this.log.warn(`MCP server '${e.name}': listing its tools again failed: ${describeError(error)}`, { server: e.name });
+    } finally {
+      e.relisting = false;
+    }
+  }
+
+  private saveCache(e: Entry, tools: McpToolInfo[]): void {
+    if (!e.spec) return;
+    void this.options.cache
+      ?.save(e.name, { url: e.spec.url, ...(e.transport ? { transport: e.transport } : {}), tools, savedAt: this.now() })
+      .catch(() => undefined);
   }
 
   private connect(e: Entry): Promise<void> {
@@ -438,13 +774,13 @@ export class McpManager {
       const info = conn.serverInfo;
       if (info) e.serverInfo = info;
       conn.onTrouble = (error) => void this.checkAlive(e, gen, error);
-      this.setTools(e, tools, 'live', true);
+      conn.onToolsChanged = () => void this.relist(e, gen);
+      e.toolsKey = ''; // instructions may have changed: rebuild
+      await this.setTools(e, tools, 'live', true);
       this.log.info(`MCP server '${e.name}' connected over ${conn.kind} with ${tools.length} tools`, {
         server: e.name,
       });
-      void this.options.cache
-        ?.save(e.name, { url: spec.url, transport: conn.kind, tools, savedAt: (this.options.now ?? Date.now)() })
-        .catch(() => undefined);
+      this.saveCache(e, tools);
     };
     const p: Promise<void> = run()
       .catch((error: unknown) => {
@@ -489,4 +825,16 @@ export class McpManager {
     delete e.connecting;
     if (conn) void conn.close();
   }
+}
+
+/** The SDK's result validation failed (a zod error: the result is not a CallToolResult). */
+function isShapeError(error: unknown): error is { issues: { path?: unknown[]; message?: string }[] } {
+  return !!error && typeof error === 'object' && Array.isArray((error as { issues?: unknown }).issues);
+}
+
+function shapeProblem(error: { issues: { path?: unknown[]; message?: string }[] }): string {
+  const first = error.issues[0];
+  if (!first) return 'not a tool result';
+  const path = first.path?.length ? first.path.join('.') : 'the result';
+  return `${path}: ${first.message ?? 'invalid'}`.slice(0, 200);
 }

@@ -127,6 +127,14 @@ export const PanelRequest = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('servers.remove'), id, name: z.string().min(1).max(100) }),
   z.object({ type: z.literal('servers.reconnect'), id, name: z.string().min(1).max(100).optional() }),
+  /** Turns one server tool on (approving its current definition, e.g. after a change) or off. */
+  z.object({
+    type: z.literal('servers.tool'),
+    id,
+    name: z.string().min(1).max(100),
+    tool: z.string().min(1).max(300),
+    enabled: z.boolean(),
+  }),
   z.object({ type: z.literal('deps.check'), id, tool: z.string().min(1).max(300).optional() }),
 ]);
 export type PanelRequest = z.infer<typeof PanelRequest>;
@@ -154,6 +162,8 @@ export const WorkerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('agent'), event: AgentEventMessage }),
   /** A run failed outside the loop's own error handling (a bug, storage full): shown, never swallowed. */
   z.object({ type: z.literal('worker.error'), conversationId: conversationId.optional(), message: z.string() }),
+  /** An MCP server changed a tool or added one: it is off until the user reviews it in the settings. */
+  z.object({ type: z.literal('servers.review'), server: z.string(), tool: z.string(), message: z.string() }),
 ]);
 export type WorkerEvent = z.infer<typeof WorkerEvent>;
 

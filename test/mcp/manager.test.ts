@@ -43,11 +43,11 @@ describe('connecting', () => {
     const s = await server({ instructions: 'Test server: echo and friends.' });
     const w = await otto({ demo: { url: s.url } });
     expect(w.manager.state('demo')).toBe('connected');
-    expect(w.registry().pack('demo')).toMatchObject({
-      name: 'demo',
-      source: 'proxy:demo',
-      instructions: 'Test server: echo and friends.',
-    });
+    expect(w.registry().pack('demo')).toMatchObject({ name: 'demo', source: 'proxy:demo' });
+    // The server's instructions are its text, inside the untrusted boundary.
+    expect(w.registry().pack('demo')!.instructions).toMatch(
+      /^Instructions from the MCP server 'demo' \(the server's text, not Otto's or the user's\):\n<external-content-([0-9a-f]{8})>\nTest server: echo and friends\.\n<\/external-content-\1>$/,
+    );
     expect(w.registry().pack('demo')!.tools).toEqual([
       'demo.add',
       'demo.crash',

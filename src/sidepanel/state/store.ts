@@ -16,6 +16,7 @@ import { effectiveConfig } from '../../options/configEdit.ts';
 import { useCommands, type CommandsSlice } from './useCommands.ts';
 import { useHelp, type HelpSlice } from './help.ts';
 import { useData, type DataSlice } from './data.ts';
+import { reviewNotice } from './serverReview.ts';
 
 export type Link = { state: 'connecting' } | { state: 'ready'; version: string } | { state: 'error'; message: string };
 
@@ -163,7 +164,7 @@ export function usePanelStore(client: PortClient): PanelStore {
     [load, openCommands],
   );
 
-  // Start-up: connect, then reopen the conversation that was open.
+  // Start-up: connect, then reopen the conversation that was open (and say if a server tool awaits review).
   useEffect(() => {
     const off = client.onEvent((m) => {
       if (m.type === 'agent') {
@@ -175,6 +176,7 @@ export function usePanelStore(client: PortClient): PanelStore {
         }
       } else if (m.type === 'worker.error')
         dispatch({ type: 'worker.error', conversationId: m.conversationId, message: m.message });
+      else if (m.type === 'servers.review') setNotice(m.message);
       else if (m.type === 'hello' && current.current && chatRef.current.conversationId) {
         // A new worker: reload what it persisted (a run may have been interrupted).
         void load(current.current);
@@ -188,6 +190,7 @@ export function usePanelStore(client: PortClient): PanelStore {
         if (id) select(id);
         void refreshConversations();
         void refreshSetup();
+        void reviewNotice(client).then((n) => n && setNotice(n));
       })
       .catch((e: Error) => {
         setLink({ state: 'error', message: e.message });

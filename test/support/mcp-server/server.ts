@@ -42,6 +42,15 @@ export interface McpServerOptions {
   extraTools?: { tool: Tool; run: (args: Record<string, unknown>) => CallToolResult | Promise<CallToolResult> }[];
   /** Instructions sent at initialize. */
   instructions?: string;
+  /** Replaces the tool list (asked on every tools/list: a test may change it, then call notifyToolsChanged). */
+  listTools?: () => Tool[];
+  /** Answers a tools/call the test handles itself (undefined: the built-in tools). */
+  runTool?: (name: string, args: Record<string, unknown>, headers: CallRecord['headers']) => CallToolResult | Promise<CallToolResult> | undefined;
+  /**
+   * Raw HTTP for a tools/call (a hostile or broken server): return true when the response was written here. Gets
+   * the JSON-RPC id to answer (or not).
+   */
+  raw?: (call: { name: string; id: unknown; args: Record<string, unknown> }, req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface CallRecord {
@@ -62,6 +71,8 @@ export interface RunningMcpServer {
   /** Every HTTP request's method and path. */
   requests: { method: string; path: string; headers: Record<string, string | string[] | undefined> }[];
   sessions(): number;
+  /** Sends notifications/tools/list_changed on every open session. */
+  notifyToolsChanged(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -195,15 +206,20 @@ async function runTool(name: string, args: Record<string, unknown>, signal: Abor
 function makeServer(opts: McpServerOptions, calls: CallRecord[], headersOf: () => CallRecord['headers']): Server {
   const server = new Server(
     { name: opts.name ?? 'otto-test-mcp', version: '1.0.0' },
-    { capabilities: { tools: {} }, ...(opts.instructions ? { instructions: opts.instructions } : {}) },
+    { capabilities: { tools: { listChanged: true } }, ...(opts.instructions ? { instructions: opts.instructions } : {}) },
   );
   const extra = opts.extraTools ?? [];
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...TEST_TOOLS, ...extra.map((e) => e.tool)] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: opts.listTools ? opts.listTools() : [...TEST_TOOLS, ...extra.map((e) => e.tool)],
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (req, ctx) => {
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
-    calls.push({ tool: req.params.name, args, headers: headersOf() });
+    const headers = headersOf();
+    calls.push({ tool: req.params.name, args, headers });
     const custom = extra.find((e) => e.tool.name === req.params.name);
     if (custom) return custom.run(args);
+    const own = await opts.runTool?.(req.params.name, args, headers);
+    if (own) return own;
     return runTool(req.params.name, args, ctx.signal);
   });
   return server;
@@ -244,6 +260,13 @@ export async function startMcpServer(opts: McpServerOptions = {}): Promise<Runni
         if (sessionId) {
           const s = streamable.get(sessionId);
           if (!s) return jsonError(res, 404, 'Session not found');
+          const rpc = body as { method?: string; id?: unknown; params?: { name?: string; arguments?: Record<string, unknown> } };
+          if (opts.raw && rpc?.method === 'tools/call') {
+            const args = rpc.params?.arguments ?? {};
+            calls.push({ tool: String(rpc.params?.name), args, headers: req.headers });
+            if (opts.raw({ name: String(rpc.params?.name), id: rpc.id, args }, req, res)) return;
+            calls.pop();
+          }
           return s.transport.handleRequest(req, res, body);
         }
         if (!isInitializeRequest(body)) return jsonError(res, 400, 'No session: send initialize first');
@@ -303,6 +326,10 @@ export async function startMcpServer(opts: McpServerOptions = {}): Promise<Runni
     calls,
     requests,
     sessions: () => streamable.size + sse.size,
+    async notifyToolsChanged() {
+      for (const { server } of [...streamable.values(), ...sse.values()])
+        await server.sendToolListChanged().catch(() => undefined);
+    },
     async close() {
       for (const { server } of [...streamable.values(), ...sse.values()]) await server.close().catch(() => undefined);
       streamable.clear();
