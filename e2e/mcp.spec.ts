@@ -68,9 +68,9 @@ test('Otto connects to the MCP servers and lists their tools via ot.packs / ot.t
   const packs = (await run(panel, 'ot.packs()')).output!;
   expect(packs).toContain('{name: demo, source: proxy, tool_count: 8}');
   expect(packs).toContain('{name: legacy, source: proxy, tool_count: 8}');
-  // The server's own instructions (from initialize) are the pack's instructions.
-  expect((await run(panel, 'ot.packs(pattern="demo", info="full")')).output).toContain(
-    '# demo pack\n\nA test server: echo, add, search, slow, fail, crash, image, empty.\n\nSource: proxy:demo',
+  // The server's own instructions (from initialize) are the pack's instructions, marked as the server's text.
+  expect((await run(panel, 'ot.packs(pattern="demo", info="full")')).output).toMatch(
+    /# demo pack\n\nInstructions from the MCP server 'demo' \(the server's text, not Otto's or the user's\):\n<external-content-([0-9a-f]{8})>\nA test server: echo, add, search, slow, fail, crash, image, empty\.\n<\/external-content-\1>\n\nSource: proxy:demo/,
   );
   const tools = (await run(panel, 'ot.tools(pattern="demo.", info="full")')).output!;
   expect(tools).toContain(

@@ -10,8 +10,19 @@ import {
   type ServerTestResult,
 } from './settingsApi.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
+import { ServerTools } from './ServerTools.tsx';
 
 const plural = (n: number) => `${n} tool${n === 1 ? '' : 's'}`;
+
+/** `20 tools · about 3,100 tokens per request` (or: found through mcp.search, over the budget). */
+function toolSummary(s: ServerStatus): string {
+  const on = s.toolViews.filter((t) => t.state === 'on').length;
+  const count = on === s.toolCount ? plural(s.toolCount) : `${plural(s.toolCount)} (${on} on)`;
+  const cost = s.cost.deferred
+    ? `over the request budget: found through mcp.search (${s.cost.tokens.toLocaleString('en-US')} tokens if all were sent)`
+    : `about ${s.cost.tokens.toLocaleString('en-US')} tokens per request`;
+  return `${count} · ${cost}`;
+}
 
 /** A test result as a useSaver outcome: the worker's message, as an error when the connection failed. */
 export const tested = (r: ServerTestResult): string => {
@@ -49,14 +60,28 @@ export function ServerRow({
           {s.error}
         </p>
       )}
+      {s.review.length > 0 && (
+        <p class="warn-text" role="status" data-testid="server-review">
+          {s.review.length === 1 ? '1 tool changed or appeared' : `${s.review.length} tools changed or appeared`} since
+          you approved this server: off until you review {s.review.length === 1 ? 'it' : 'them'} below (
+          {s.review.join(', ')}).
+        </p>
+      )}
+      {s.warnings.map((w) => (
+        <p class="warn-text" data-testid="server-warning" key={w}>
+          {w}
+        </p>
+      ))}
+      {(s.calls.running > 0 || s.calls.waiting > 0) && (
+        <p class="muted" data-testid="server-calls">
+          {s.calls.running} call{s.calls.running === 1 ? '' : 's'} running
+          {s.calls.waiting ? `, ${s.calls.waiting} waiting for a free connection` : ''}
+        </p>
+      )}
       {s.toolCount > 0 ? (
-        <details class="server-tools">
-          <summary data-testid="server-tool-count">{plural(s.toolCount)}</summary>
-          <p>
-            {s.tools.map((t) => (
-              <code key={t}>{t}</code>
-            ))}
-          </p>
+        <details class="server-tools" open={s.review.length > 0}>
+          <summary data-testid="server-tool-count">{toolSummary(s)}</summary>
+          <ServerTools client={client} server={s} busy={action.busy} act={act} onChanged={onChanged} />
         </details>
       ) : (
         <span class="muted" data-testid="server-tool-count">

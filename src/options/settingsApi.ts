@@ -93,3 +93,13 @@ export async function reconnectServer(client: PortClient, name?: string): Promis
   return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.reconnect', ...(name ? { name } : {}) }))
     .servers;
 }
+
+/** Turns one server tool on (approving its current definition) or off. */
+export async function setServerTool(
+  client: PortClient,
+  name: string,
+  tool: string,
+  enabled: boolean,
+): Promise<ServerStatus[]> {
+  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.tool', name, tool, enabled })).servers;
+}
