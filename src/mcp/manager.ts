@@ -656,13 +656,17 @@ export class McpManager {
       const own: CleanReport = { removed: 0, cut: [] };
       let proxy: AnyTool | undefined;
       let reason = problem;
+      let defChars = 0;
       if (!problem) {
         try {
           proxy = proxyTool(e.name, info, (server, tool, args, ctx) => this.call(server, tool, args, ctx), {
             tagHex,
             report: own,
           });
+          // Built (and cloned) here as every request will: if that fails, the tool is off, not every run.
+          defChars = JSON.stringify(buildToolDefinition(proxy, `${e.name}__${info.name}`)).length;
         } catch (error) {
+          proxy = undefined;
           reason = `it could not be registered: ${error instanceof Error ? error.message : String(error)}`;
         }
       }
@@ -683,7 +687,7 @@ export class McpManager {
       views.push(view);
       if (proxy && view.state === 'on') {
         proxies.push(proxy);
-        costChars += JSON.stringify(buildToolDefinition(proxy, `${e.name}__${info.name}`)).length;
+        costChars += defChars;
       }
       if ((state === 'changed' || state === 'new') && !reason && previous.get(info.name) !== state) {
         this.log.warn(`MCP server '${e.name}': tool '${info.name}' ${state === 'new' ? 'appeared' : 'changed'}; it is off until reviewed`, {

@@ -4,6 +4,7 @@
  * shows its description exactly as the model receives it (cut where the caps cut), and a tool whose definition
  * cannot be used says why.
  */
+import { useState } from 'preact/hooks';
 import type { PortClient } from '../shared/portClient.ts';
 import { setServerTool, type ServerStatus } from './settingsApi.ts';
 import type { ToolView } from '../mcp/manager.ts';
@@ -29,11 +30,22 @@ export function ServerTools({
   act(fn: () => Promise<string | void>): void;
   onChanged(list: ServerStatus[]): void;
 }) {
-  const toggle = (t: ToolView, enabled: boolean) =>
+  // The state asked for while it is saved (the box shows it at once, not after the registry is rebuilt).
+  const [wanted, setWanted] = useState<Record<string, boolean>>({});
+  const toggle = (t: ToolView, enabled: boolean) => {
+    setWanted((w) => ({ ...w, [t.name]: enabled }));
     act(async () => {
-      onChanged(await setServerTool(client, s.name, t.name, enabled));
+      try {
+        onChanged(await setServerTool(client, s.name, t.name, enabled));
+      } finally {
+        setWanted((w) => {
+          const { [t.name]: _done, ...rest } = w;
+          return rest;
+        });
+      }
       return `${s.name}.${t.name} turned ${enabled ? 'on' : 'off'}.`;
     });
+  };
   return (
     <ul class="server-tool-list">
       {s.toolViews.map((t) => (
@@ -42,7 +54,7 @@ export function ServerTools({
             <label class="row grow">
               <input
                 type="checkbox"
-                checked={t.state === 'on'}
+                checked={wanted[t.name] ?? t.state === 'on'}
                 disabled={busy || t.state === 'invalid'}
                 aria-label={`${s.name}.${t.name} on`}
                 onChange={(e) => toggle(t, (e.target as HTMLInputElement).checked)}

@@ -25,8 +25,11 @@ import {
   ListToolsRequestSchema,
   isInitializeRequest,
   type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 
 export type McpServerMode = 'streamable' | 'sse' | 'both';
 
@@ -45,7 +48,12 @@ export interface McpServerOptions {
   /** Replaces the tool list (asked on every tools/list: a test may change it, then call notifyToolsChanged). */
   listTools?: () => Tool[];
   /** Answers a tools/call the test handles itself (undefined: the built-in tools). */
-  runTool?: (name: string, args: Record<string, unknown>, headers: CallRecord['headers']) => CallToolResult | Promise<CallToolResult> | undefined;
+  runTool?: (
+    name: string,
+    args: Record<string, unknown>,
+    headers: CallRecord['headers'],
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ) => CallToolResult | Promise<CallToolResult | undefined> | undefined;
   /**
    * Raw HTTP for a tools/call (a hostile or broken server): return true when the response was written here. Gets
    * the JSON-RPC id to answer (or not).
@@ -218,7 +226,7 @@ function makeServer(opts: McpServerOptions, calls: CallRecord[], headersOf: () =
     calls.push({ tool: req.params.name, args, headers });
     const custom = extra.find((e) => e.tool.name === req.params.name);
     if (custom) return custom.run(args);
-    const own = await opts.runTool?.(req.params.name, args, headers);
+    const own = await opts.runTool?.(req.params.name, args, headers, ctx);
     if (own) return own;
     return runTool(req.params.name, args, ctx.signal);
   });
