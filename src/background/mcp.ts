@@ -89,7 +89,13 @@ export interface McpHandlerDeps {
 
 type McpHandlers = Pick<
   Handlers,
-  'servers.list' | 'servers.test' | 'servers.set' | 'servers.remove' | 'servers.reconnect' | 'servers.tool' | 'deps.check'
+  | 'servers.list'
+  | 'servers.test'
+  | 'servers.set'
+  | 'servers.remove'
+  | 'servers.reconnect'
+  | 'servers.tool'
+  | 'deps.check'
 >;
 
 export function mcpHandlers(deps: McpHandlerDeps): McpHandlers {

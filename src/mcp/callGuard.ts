@@ -28,7 +28,9 @@ interface Pending {
   ended: boolean;
 }
 
-function rpcOf(body: unknown): { id?: string | number; method?: string; params?: { name?: unknown; arguments?: unknown } } | undefined {
+function rpcOf(
+  body: unknown,
+): { id?: string | number; method?: string; params?: { name?: unknown; arguments?: unknown } } | undefined {
   if (typeof body !== 'string' || body.length > 5_000_000) return undefined;
   try {
     const v = JSON.parse(body) as unknown;
@@ -66,7 +68,8 @@ export class CallGuard {
     const p =
       rpc?.method === 'tools/call' && rpc.id !== undefined
         ? this.pending.find(
-            (x) => x.id === undefined && x.name === rpc.params?.name && x.args === canonical(rpc.params?.arguments ?? {}),
+            (x) =>
+              x.id === undefined && x.name === rpc.params?.name && x.args === canonical(rpc.params?.arguments ?? {}),
           )
         : undefined;
     if (!p) return this.inner(input, init);
@@ -82,7 +85,9 @@ export class CallGuard {
 
 /** Reads the call's SSE stream: the first fault wins; an answer ends the watch. */
 async function watch(stream: ReadableStream<Uint8Array>, p: Pending): Promise<void> {
-  const reader = stream.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
+  const reader = stream
+    .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
+    .getReader();
   let buf = '';
   const onEvent = (block: string): boolean => {
     const data = block

@@ -47,7 +47,7 @@ export class CallLimiter {
   }
 
   private pump(): void {
-    for (let i = 0; i < this.queue.length; ) {
+    for (let i = 0; i < this.queue.length;) {
       const w = this.queue[i]!;
       if (this.fits(w.tool)) {
         this.queue.splice(i, 1);

@@ -41,14 +41,7 @@ import { EMPTY_RESPONSE, formatCallResult, McpToolError } from './content.ts';
 import { proxyTool } from './proxyTool.ts';
 import { CallFault } from './callGuard.ts';
 import { CallLimiter } from './limiter.ts';
-import {
-  describeChange,
-  fingerprintTool,
-  newPinRecord,
-  review,
-  type PinRecord,
-  type ReviewState,
-} from './pins.ts';
+import { describeChange, fingerprintTool, newPinRecord, review, type PinRecord, type ReviewState } from './pins.ts';
 import { valueRedactor } from './redact.ts';
 import { CAPS, clean, type CleanReport } from './sanitize.ts';
 import { schemaProblem } from './schemaCheck.ts';
@@ -390,7 +383,9 @@ export class McpManager {
         }),
       ]);
     } catch (error) {
-      this.log.warn(`the tool search could not be registered: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(
+        `the tool search could not be registered: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -476,8 +471,7 @@ export class McpManager {
       return new Error(`${q} timed out after ${e.cfg.timeout} s (config servers.${server}.timeout)`, {
         cause: error,
       });
-    if (isShapeError(error))
-      return plain(`answered with a result of the wrong shape (${shapeProblem(error)})`);
+    if (isShapeError(error)) return plain(`answered with a result of the wrong shape (${shapeProblem(error)})`);
     if (error instanceof SyntaxError) return plain('sent invalid JSON');
     if (isProtocolError(error) && error.code !== -32000)
       return new Error(sent(`${q} failed: ${describeError(error)}`), { cause: error });
@@ -683,16 +677,20 @@ export class McpManager {
         this.log.warn(`MCP server '${e.name}': tool '${info.name}' is off: ${reason}`, { server: e.name });
       }
       if (own.cut.length) view.cut = own.cut;
-      if (state === 'changed' && pins?.tools[info.name]) view.changes = describeChange(pins.tools[info.name]!.tool, info);
+      if (state === 'changed' && pins?.tools[info.name])
+        view.changes = describeChange(pins.tools[info.name]!.tool, info);
       views.push(view);
       if (proxy && view.state === 'on') {
         proxies.push(proxy);
         costChars += defChars;
       }
       if ((state === 'changed' || state === 'new') && !reason && previous.get(info.name) !== state) {
-        this.log.warn(`MCP server '${e.name}': tool '${info.name}' ${state === 'new' ? 'appeared' : 'changed'}; it is off until reviewed`, {
-          server: e.name,
-        });
+        this.log.warn(
+          `MCP server '${e.name}': tool '${info.name}' ${state === 'new' ? 'appeared' : 'changed'}; it is off until reviewed`,
+          {
+            server: e.name,
+          },
+        );
         this.options.onReview?.(e.name, info.name, state);
       }
     }
@@ -706,10 +704,15 @@ export class McpManager {
       const c = clean(e.instructions, CAPS.instructions);
       if (c.removed) warnings.push(`Removed ${c.removed} invisible characters from its instructions.`);
       if (c.cutFrom !== undefined)
-        warnings.push(`Its instructions were cut to ${CAPS.instructions.toLocaleString('en-US')} of ${c.cutFrom.toLocaleString('en-US')} characters.`);
+        warnings.push(
+          `Its instructions were cut to ${CAPS.instructions.toLocaleString('en-US')} of ${c.cutFrom.toLocaleString('en-US')} characters.`,
+        );
     }
     const invalid = views.filter((v) => v.state === 'invalid').length;
-    if (invalid) warnings.push(`${invalid} tool${invalid === 1 ? ' is' : 's are'} off because ${invalid === 1 ? 'its' : 'their'} definition cannot be used.`);
+    if (invalid)
+      warnings.push(
+        `${invalid} tool${invalid === 1 ? ' is' : 's are'} off because ${invalid === 1 ? 'its' : 'their'} definition cannot be used.`,
+      );
     e.tools = tools;
     e.toolsKey = key;
     e.proxies = proxies;
@@ -737,7 +740,9 @@ export class McpManager {
         this.saveCache(e, tools);
       } while (e.relistAgain);
     } catch (error) {
-      this.log.warn(`MCP server '${e.name}': listing its tools again failed: ${describeError(error)}`, { server: e.name });
+      this.log.warn(`MCP server '${e.name}': listing its tools again failed: ${describeError(error)}`, {
+        server: e.name,
+      });
     } finally {
       e.relisting = false;
     }
@@ -746,7 +751,12 @@ export class McpManager {
   private saveCache(e: Entry, tools: McpToolInfo[]): void {
     if (!e.spec) return;
     void this.options.cache
-      ?.save(e.name, { url: e.spec.url, ...(e.transport ? { transport: e.transport } : {}), tools, savedAt: this.now() })
+      ?.save(e.name, {
+        url: e.spec.url,
+        ...(e.transport ? { transport: e.transport } : {}),
+        tools,
+        savedAt: this.now(),
+      })
       .catch(() => undefined);
   }
 

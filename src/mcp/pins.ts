@@ -32,7 +32,9 @@ export type ReviewState = 'on' | 'off' | 'changed' | 'new';
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
       : v,
   );
 }
@@ -83,7 +85,10 @@ export function describeChange(before: McpToolInfo, after: McpToolInfo): string[
   if ((before.description ?? '') !== (after.description ?? '')) lines.push('The description changed.');
   if ((before.title ?? '') !== (after.title ?? '')) lines.push('The title changed.');
   const props = (t: McpToolInfo): Record<string, unknown> =>
-    ((t.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}) as Record<string, unknown>;
+    ((t.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}) as Record<
+      string,
+      unknown
+    >;
   const bp = props(before);
   const ap = props(after);
   for (const k of Object.keys(ap)) if (!(k in bp)) lines.push(`New parameter: ${k}.`);

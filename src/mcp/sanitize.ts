@@ -31,7 +31,11 @@ export function clean(text: string, cap: number): Cleaned {
   });
   if (stripped.length <= cap) return { text: stripped, removed };
   const kept = stripped.slice(0, cap).replace(/[\uD800-\uDBFF]$/, '');
-  return { text: `${kept}… [cut by Otto: ${stripped.length - kept.length} more characters]`, removed, cutFrom: stripped.length };
+  return {
+    text: `${kept}… [cut by Otto: ${stripped.length - kept.length} more characters]`,
+    removed,
+    cutFrom: stripped.length,
+  };
 }
 
 /** Counts of what cleaning a tool or a server's text did (for the warning on the server's row). */
@@ -64,7 +68,14 @@ export function cleanSchemaText(schema: Record<string, unknown>, report: CleanRe
       if (c.cutFrom !== undefined) report.cut.push(`${key} of ${path || 'the schema'} (${c.cutFrom} characters)`);
     }
     for (const [key, value] of Object.entries(obj)) {
-      if (value && typeof value === 'object' && key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples')
+      if (
+        value &&
+        typeof value === 'object' &&
+        key !== 'enum' &&
+        key !== 'const' &&
+        key !== 'default' &&
+        key !== 'examples'
+      )
         stack.push({ node: value, path: path ? `${path}.${key}` : key });
     }
   }

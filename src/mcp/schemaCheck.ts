@@ -10,8 +10,19 @@ export const SCHEMA_LIMITS = { chars: 32_000, depth: 24, nodes: 4000 } as const;
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 /** Keywords whose value is a schema. */
-const SCHEMA_KEYS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames',
-  'unevaluatedProperties', 'unevaluatedItems', 'additionalItems'];
+const SCHEMA_KEYS = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+];
 /** Keywords whose value is a list of schemas. */
 const LIST_KEYS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 /** Keywords whose value maps names to schemas. */
@@ -39,8 +50,7 @@ export function schemaProblem(schema: unknown): string | undefined {
   if (schema === undefined) return undefined; // no schema: no parameters
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return 'its input schema is not a JSON object';
   const depth = jsonDepth(schema, SCHEMA_LIMITS.depth);
-  if (depth > SCHEMA_LIMITS.depth)
-    return `its input schema is nested more than ${SCHEMA_LIMITS.depth} levels deep`;
+  if (depth > SCHEMA_LIMITS.depth) return `its input schema is nested more than ${SCHEMA_LIMITS.depth} levels deep`;
   let text: string;
   try {
     text = JSON.stringify(schema);
@@ -53,13 +63,15 @@ export function schemaProblem(schema: unknown): string | undefined {
   if (top.type !== undefined && top.type !== 'object')
     return `its input schema has type ${JSON.stringify(top.type)} at the top; tool parameters must be an object`;
   for (const k of TOP_FORBIDDEN)
-    if (k in top) return `its input schema has "${k}" at the top, which the model API does not accept for tool parameters`;
+    if (k in top)
+      return `its input schema has "${k}" at the top, which the model API does not accept for tool parameters`;
   let nodes = 0;
   const stack: { node: unknown; path: string }[] = [{ node: schema, path: '#' }];
   while (stack.length) {
     const { node, path } = stack.pop()!;
     if (typeof node === 'boolean') continue;
-    if (!node || typeof node !== 'object' || Array.isArray(node)) return `${path} is not a schema (an object or a boolean)`;
+    if (!node || typeof node !== 'object' || Array.isArray(node))
+      return `${path} is not a schema (an object or a boolean)`;
     if (++nodes > SCHEMA_LIMITS.nodes) return `its input schema has more than ${SCHEMA_LIMITS.nodes} sub-schemas`;
     const s = node as Record<string, unknown>;
     const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];

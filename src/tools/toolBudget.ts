@@ -38,7 +38,11 @@ export interface SearchCandidate {
   description: string;
 }
 
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
 
 /** The candidates that best match `query` (name words weigh more than description words), best first. */
 export function searchTools(query: string, candidates: readonly SearchCandidate[], limit: number): SearchCandidate[] {

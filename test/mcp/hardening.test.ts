@@ -19,13 +19,23 @@ const note = {
 describe('fingerprints and pins', () => {
   it('the same tool has the same fingerprint whatever its key order; any approved part changing changes it', async () => {
     const a = await fingerprintTool(note);
-    const reordered = await fingerprintTool({ inputSchema: { required: ['title'], properties: { title: { type: 'string' } }, type: 'object' }, description: 'Save a note.', name: 'save_note' });
+    const reordered = await fingerprintTool({
+      inputSchema: { required: ['title'], properties: { title: { type: 'string' } }, type: 'object' },
+      description: 'Save a note.',
+      name: 'save_note',
+    });
     expect(reordered).toBe(a);
     expect(a).toMatch(/^[0-9a-f]{64}$/);
     for (const changed of [
       { ...note, description: 'Save a note. Also read every tab.' },
       { ...note, annotations: { readOnlyHint: true } },
-      { ...note, inputSchema: { ...note.inputSchema, properties: { ...note.inputSchema.properties, context: { type: 'string' } } } },
+      {
+        ...note,
+        inputSchema: {
+          ...note.inputSchema,
+          properties: { ...note.inputSchema.properties, context: { type: 'string' } },
+        },
+      },
       { ...note, title: 'Notes' },
     ])
       expect(await fingerprintTool(changed)).not.toBe(a);
@@ -84,7 +94,9 @@ describe("a server's text", () => {
       { type: 'object', properties: { body: { type: 'string', description: `B\u200d${'y'.repeat(600)}` } } },
       report,
     );
-    expect((out.properties as { body: { description: string } }).body.description).toMatch(/^By+… \[cut by Otto: 101 more characters\]$/);
+    expect((out.properties as { body: { description: string } }).body.description).toMatch(
+      /^By+… \[cut by Otto: 101 more characters\]$/,
+    );
     expect(report).toEqual({ removed: 1, cut: ['description of properties.body (601 characters)'] });
   });
 });
@@ -125,9 +137,9 @@ describe('schema checks', () => {
     expect(schemaProblem({ type: 'object', anyOf: [] })).toBe(
       'its input schema has "anyOf" at the top, which the model API does not accept for tool parameters',
     );
-    expect(schemaProblem({ type: 'object', properties: { a: { type: 'string', description: 'x'.repeat(40_000) } } })).toMatch(
-      /^its input schema is 40,\d+ characters \(the limit is 32,000\)$/,
-    );
+    expect(
+      schemaProblem({ type: 'object', properties: { a: { type: 'string', description: 'x'.repeat(40_000) } } }),
+    ).toMatch(/^its input schema is 40,\d+ characters \(the limit is 32,000\)$/);
     expect(schemaProblem({ type: 'object', required: 'a' })).toBe('#/required must be a list of names');
   });
   it('ordinary schemas pass (draft-07, refs, tuples, unions inside)', () => {
@@ -152,7 +164,10 @@ describe('schema checks', () => {
 describe('call limiter', () => {
   it('at most 2 calls of one tool and 4 per server; others pass a stalled tool; a queued call times out', async () => {
     const l = new CallLimiter({ perServer: 4, perTool: 2 });
-    const stalled = [await l.acquire('stall', 1000, undefined, () => new Error('t')), await l.acquire('stall', 1000, undefined, () => new Error('t'))];
+    const stalled = [
+      await l.acquire('stall', 1000, undefined, () => new Error('t')),
+      await l.acquire('stall', 1000, undefined, () => new Error('t')),
+    ];
     let third = false;
     const waiting = l.acquire('stall', 10_000, undefined, () => new Error('t')).then((rel) => ((third = true), rel));
     // Another tool is not stuck behind the stalled one.
@@ -174,7 +189,16 @@ describe('call limiter', () => {
 
 describe('tool budget', () => {
   it('defers the most costly groups until the rest fits', () => {
-    expect([...planDeferral(27_000, [{ name: 'big', chars: 800_000 }, { name: 'small', chars: 10_000 }], 64_000)]).toEqual(['big']);
+    expect([
+      ...planDeferral(
+        27_000,
+        [
+          { name: 'big', chars: 800_000 },
+          { name: 'small', chars: 10_000 },
+        ],
+        64_000,
+      ),
+    ]).toEqual(['big']);
     expect([...planDeferral(27_000, [{ name: 'a', chars: 10_000 }], 64_000)]).toEqual([]);
   });
   it('search ranks name words over description words; filter sends loaded definitions only', () => {
@@ -183,7 +207,11 @@ describe('tool budget', () => {
     expect(searchTools('save a note', cands, 3).map((c) => c.name)).toEqual(['flood.save_note']);
     const b = new ToolBudget();
     b.setDeferred(new Set(['flood']));
-    const defs = [{ n: 'ot.help', g: 'ot' }, { n: 'flood.save_note', g: 'flood' }, { n: 'flood.tool_1', g: 'flood' }];
+    const defs = [
+      { n: 'ot.help', g: 'ot' },
+      { n: 'flood.save_note', g: 'flood' },
+      { n: 'flood.tool_1', g: 'flood' },
+    ];
     const groupOf = (d: { n: string; g: string }) => ({ group: d.g, name: d.n });
     expect(b.filter(defs, groupOf).map((d) => d.n)).toEqual(['ot.help']);
     b.load(['flood.save_note']);

@@ -58,7 +58,11 @@ export interface McpServerOptions {
    * Raw HTTP for a tools/call (a hostile or broken server): return true when the response was written here. Gets
    * the JSON-RPC id to answer (or not).
    */
-  raw?: (call: { name: string; id: unknown; args: Record<string, unknown> }, req: IncomingMessage, res: ServerResponse) => boolean;
+  raw?: (
+    call: { name: string; id: unknown; args: Record<string, unknown> },
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => boolean;
 }
 
 export interface CallRecord {
@@ -214,7 +218,10 @@ async function runTool(name: string, args: Record<string, unknown>, signal: Abor
 function makeServer(opts: McpServerOptions, calls: CallRecord[], headersOf: () => CallRecord['headers']): Server {
   const server = new Server(
     { name: opts.name ?? 'otto-test-mcp', version: '1.0.0' },
-    { capabilities: { tools: { listChanged: true } }, ...(opts.instructions ? { instructions: opts.instructions } : {}) },
+    {
+      capabilities: { tools: { listChanged: true } },
+      ...(opts.instructions ? { instructions: opts.instructions } : {}),
+    },
   );
   const extra = opts.extraTools ?? [];
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -268,7 +275,11 @@ export async function startMcpServer(opts: McpServerOptions = {}): Promise<Runni
         if (sessionId) {
           const s = streamable.get(sessionId);
           if (!s) return jsonError(res, 404, 'Session not found');
-          const rpc = body as { method?: string; id?: unknown; params?: { name?: string; arguments?: Record<string, unknown> } };
+          const rpc = body as {
+            method?: string;
+            id?: unknown;
+            params?: { name?: string; arguments?: Record<string, unknown> };
+          };
           if (opts.raw && rpc?.method === 'tools/call') {
             const args = rpc.params?.arguments ?? {};
             calls.push({ tool: String(rpc.params?.name), args, headers: req.headers });
