@@ -185,6 +185,7 @@ interface Entry {
   views: ToolView[];
   warnings: string[];
   costChars: number;
+  /** The calls of this server's origin (servers on one host share the browser's connections). */
   limiter: CallLimiter;
   /** Bumped on every tool list applied: an older list finishing its fingerprints late is dropped. */
   listGen: number;
@@ -201,6 +202,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 
 export class McpManager {
   private readonly entries = new Map<string, Entry>();
+  private readonly limiters = new Map<string, CallLimiter>();
   private readonly log: Logger;
   private readonly redact: (text: string) => string;
   private readonly budget: ToolBudget;
@@ -293,7 +295,7 @@ export class McpManager {
             views: [],
             warnings: [],
             costChars: 0,
-            limiter: new CallLimiter(),
+            limiter: this.limiterFor(cfg.url),
             listGen: 0,
           };
           this.entries.set(name, e);
@@ -301,6 +303,7 @@ export class McpManager {
         }
         const urlChanged = e.cfg.url !== cfg.url;
         e.cfg = cfg;
+        if (urlChanged) e.limiter = this.limiterFor(cfg.url);
         if (urlChanged && e.toolsFrom !== 'none') await this.setTools(e, [], 'none', false);
         if (!cfg.enabled) {
           this.disconnect(e);
@@ -425,7 +428,7 @@ export class McpManager {
     const sent = this.serverRedactor(e);
     const limiter = e.limiter;
     const release = await limiter.acquire(
-      tool,
+      q,
       e.spec?.timeoutMs ?? e.cfg.timeout * 1000,
       ctx.signal,
       () =>
@@ -520,6 +523,18 @@ export class McpManager {
   private tagOf(e: Entry): string {
     e.pins ??= newPinRecord(e.cfg.url);
     return e.pins.tag;
+  }
+
+  private limiterFor(url: string): CallLimiter {
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      origin = url;
+    }
+    let l = this.limiters.get(origin);
+    if (!l) this.limiters.set(origin, (l = new CallLimiter()));
+    return l;
   }
 
   private now(): number {
@@ -626,9 +641,10 @@ export class McpManager {
     for (const t of tools) fps.set(t.name, await fingerprintTool(t).catch(() => `unhashable:${t.name}`));
     if (listGen !== e.listGen) return; // a newer list arrived meanwhile
     let pinsChanged = false;
-    if ((!e.pins || e.pins.url !== e.cfg.url || !Object.keys(e.pins.tools).length) && tools.length) {
-      // First sight of this server: what the user connected is what they approved.
+    if (from !== 'none' && (!e.pins || e.pins.url !== e.cfg.url || !e.pins.since)) {
+      // First sight of this server (even with no tools yet): what the user connected is what they approved.
       const pins = e.pins?.url === e.cfg.url ? e.pins : newPinRecord(e.cfg.url);
+      pins.since = this.now();
       for (const t of tools) pins.tools[t.name] = { fp: fps.get(t.name)!, tool: t, at: this.now() };
       e.pins = pins;
       pinsChanged = true;

@@ -22,8 +22,8 @@ export interface PinRecord {
   /** Random, per server, kept: the untrusted-boundary tag around this server's text (stable for the prompt cache). */
   tag: string;
   tools: Record<string, PinnedTool>;
-  /** Changes and arrivals the user has not seen yet (for the panel's notice). */
-  unseen?: string[];
+  /** When the first tool list was pinned (unset: nothing seen yet, the next list is the approved one). */
+  since?: number;
 }
 
 export type ReviewState = 'on' | 'off' | 'changed' | 'new';

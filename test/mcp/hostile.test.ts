@@ -99,6 +99,25 @@ describe('rug pull', () => {
   });
 });
 
+describe('a server connected with no tools', () => {
+  it('its first tool, appearing later, is new and off', async () => {
+    let tools: Tool[] = [];
+    const s = await server({ listTools: () => tools });
+    const reviews: string[] = [];
+    const w = await otto(
+      { empty: { url: s.url } },
+      { manager: { onReview: (sv, t, k) => reviews.push(`${sv}.${t}:${k}`) } },
+    );
+    tools = [saveNote];
+    await s.notifyToolsChanged();
+    await waitFor(() => reviews.length === 1);
+    expect(reviews).toEqual(['empty.save_note:new']);
+    await w.refresh();
+    expect(w.registry().get('empty.save_note')).toBeUndefined();
+    expect(w.manager.status()[0]!.toolViews.map((v) => v.state)).toEqual(['new']);
+  });
+});
+
 describe('protocol faults end the call within a second; the server stays usable', () => {
   const sse = (res: ServerResponse, body: string, end: boolean): void => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
