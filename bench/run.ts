@@ -20,10 +20,24 @@ import * as loopChromium from './loopChromium.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as storage from './storage.bench.ts';
 import * as pageload from './pageload.bench.ts';
+import * as mcp from './mcp.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
-const MODULES: BenchModule[] = [interceptor, loop, loopChromium, coldstart, results, stats, storage, help, snapshot, pageload, bundle];
+const MODULES: BenchModule[] = [
+  interceptor,
+  loop,
+  loopChromium,
+  coldstart,
+  results,
+  stats,
+  storage,
+  help,
+  snapshot,
+  pageload,
+  bundle,
+  mcp,
+];
 
 interface Summary {
   module: string;
@@ -58,8 +72,7 @@ function parseArgs(argv: string[]): { only: string[]; rounds: number; strict: bo
       quick = true;
       rounds = 1;
       process.env.BENCH_QUICK = '1';
-    }
-    else if (arg === '--rounds') rounds = Number(argv[++i]);
+    } else if (arg === '--rounds') rounds = Number(argv[++i]);
     else only.push(arg);
   }
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, got ${rounds}`);
