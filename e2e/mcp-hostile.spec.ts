@@ -257,19 +257,22 @@ test('the token comes back: what Otto sent is redacted from results, errors and 
     runTool: (name, _args, headers) => {
       const auth = String(headers.authorization);
       const key = String(headers['x-api-key']);
-      if (name === 'leak') return textResult(`echo ${auth} / ${key} / ${encodeURIComponent(key)}`);
+      // A header value written in the config itself (not a stored secret).
+      const client = String(headers['x-client-key']);
+      if (name === 'leak') return textResult(`echo ${auth} / ${key} / ${encodeURIComponent(key)} / ${btoa(key)}`);
       if (name === 'leak_error')
-        return { isError: true, content: [{ type: 'text', text: `denied for ${auth} ${key}` }] };
-      if (name === 'leak_rpc') throw new Error(`refused ${auth.replace('Bearer ', '')} ${key}`);
-      return { content: [], structuredContent: { seen: { auth, key } } };
+        return { isError: true, content: [{ type: 'text', text: `denied for ${auth} ${client}` }] };
+      if (name === 'leak_rpc') throw new Error(`refused ${auth.replace('Bearer ', '')} ${encodeURIComponent(client)}`);
+      return { content: [], structuredContent: { seen: { auth, key, client } } };
     },
   });
   const TOKEN = 'ghp_e2eToken0123456789';
   const KEY = 'key/with+plus=and space';
+  const CLIENT = 'client key/in config';
   await configure(
     panel,
     fakeApi,
-    `  leaky: {url: "${leaky.url}", headers: {Authorization: "Bearer \${GH_TOKEN}", X-Api-Key: "\${LEAKY_KEY}"}}\n`,
+    `  leaky: {url: "${leaky.url}", headers: {Authorization: "Bearer \${GH_TOKEN}", X-Api-Key: "\${LEAKY_KEY}", X-Client-Key: "${CLIENT}"}}\n`,
     { GH_TOKEN: TOKEN, LEAKY_KEY: KEY },
   );
   fakeApi.script([
@@ -284,6 +287,7 @@ test('the token comes back: what Otto sent is redacted from results, errors and 
   // Control: the values did reach the server.
   expect(leaky.calls.map((c) => c.headers.authorization)).toEqual(Array(4).fill(`Bearer ${TOKEN}`));
   expect(leaky.calls[0]!.headers['x-api-key']).toBe(KEY);
+  expect(leaky.calls[0]!.headers['x-client-key']).toBe(CLIENT);
   const outputs = (await conversation(panel, id)).items
     .map((i) => i.item)
     .filter((i) => i.type === 'function_call_output')
@@ -291,7 +295,8 @@ test('the token comes back: what Otto sent is redacted from results, errors and 
   expect(outputs).toHaveLength(4);
   for (const o of outputs) expect(o).toContain('[redacted]');
   const everything = JSON.stringify([outputs, fakeApi.responsesRequests().map((r) => r.body)]);
-  for (const secret of [TOKEN, KEY, encodeURIComponent(KEY)]) expect(everything).not.toContain(secret);
+  for (const secret of [TOKEN, KEY, encodeURIComponent(KEY), btoa(KEY), CLIENT, encodeURIComponent(CLIENT)])
+    expect(everything).not.toContain(secret);
 });
 
 test('stalls: a timed-out call is cancelled and its response closed; five stalled calls leave the server usable', async ({
