@@ -24,9 +24,9 @@ export function ServersForm({ client, onSaved }: { client: PortClient; onSaved()
     }
   }, [client]);
   useEffect(() => void refresh(), [refresh]);
-  // A server still connecting: look again shortly.
+  // A server still connecting, or calls running or queued: look again shortly.
   useEffect(() => {
-    if (!servers?.some((s) => s.state === 'connecting')) return;
+    if (!servers?.some((s) => s.state === 'connecting' || s.calls.running > 0 || s.calls.waiting > 0)) return;
     const t = setTimeout(() => void refresh(), 1000);
     return () => clearTimeout(t);
   }, [servers, refresh]);
