@@ -300,6 +300,8 @@ test('the token comes back: what Otto sent is redacted from results, errors and 
 });
 
 test('stalls: a timed-out call is cancelled and its response closed; five stalled calls leave the server usable', async ({
+  context,
+  extensionId,
   panel,
   fakeApi,
 }) => {
@@ -327,20 +329,26 @@ test('stalls: a timed-out call is cancelled and its response closed; five stalle
       return true;
     },
   });
-  await configure(panel, fakeApi, `  slow: {url: "${slow.url}", timeout: 2}\n`);
+  await configure(panel, fakeApi, `  slow: {url: "${slow.url}", timeout: 4}\n`);
   // Control: a healthy call's response closes when answered.
   expect((await run(panel, 'slow.echo(text="warm")')).output).toContain('warm');
   await expect.poll(() => echoClosed).toBe(1);
 
   const stalls = [1, 2, 3, 4, 5].map(() => run(panel, 'slow.stall()'));
   await expect.poll(() => open).toBe(2);
-  // Bounded per tool, queued visibly.
+  // Bounded per tool, queued visibly (the settings row follows the queue).
   expect((await serverOf(panel, 'slow')).calls).toEqual({ running: 2, waiting: 3 });
+  const page = await context.newPage();
+  await page.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+  await expect(page.locator('[data-testid="server-row"][data-name="slow"]').getByTestId('server-calls')).toHaveText(
+    /^2 calls running, [1-3] waiting for a free connection$/,
+  );
+  await page.close();
   // The server's other tool still answers while its stalled one holds its share.
   expect((await run(panel, 'slow.echo(text="still here")')).output).toContain('still here');
   const results = await Promise.all(stalls);
   for (const r of results)
-    expect(r.error!.message).toMatch(/slow\.stall (timed out after 2 s|waited 2 s for a free connection)/);
+    expect(r.error!.message).toMatch(/slow\.stall (timed out after 4 s|waited 4 s for a free connection)/);
   // Every stalled response was closed by Otto (the server saw its connection end), none left streaming.
   await expect.poll(() => open).toBe(0);
   expect(closedAfterTimeout).toBe(results.filter((r) => /timed out/.test(r.error!.message)).length);
