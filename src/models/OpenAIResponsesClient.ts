@@ -7,10 +7,9 @@
  * only before anything of the response has been yielded: once text has streamed, a broken stream is reported as
  * `stream_cut` and the agent loop decides what to do.
  */
-import OpenAI, { APIError } from 'openai';
-import { redactSecrets } from '../config/redact.ts';
-import { classifyError, redactErrorInfo, timeoutInfo, type ErrorContext } from './errors.ts';
-import type { ModelClient, ModelErrorInfo, ModelEvent, ModelRequest } from './events.ts';
+import OpenAI from 'openai';
+import type { ErrorContext } from './errors.ts';
+import type { ModelClient, ModelEvent, ModelRequest } from './events.ts';
 import { flattenToolsForResponsesApi, type ResponsesApiTool } from './flattenTools.ts';
 import {
   buildRequestBody,
@@ -18,8 +17,8 @@ import {
   type RequestSettings,
   type ResponsesRequestBody,
 } from './requestBody.ts';
-import { MAX_HONOURED_RETRY_AFTER_MS, backoffMs, retryAfterMs, sleep, type BackoffOptions } from './retry.ts';
-import { readSseMessages, type SseMessage } from './sse.ts';
+import type { BackoffOptions } from './retry.ts';
+import { StreamEngine, parseJsonMessage, type WireProtocol } from './streamEngine.ts';
 import { StreamMapper } from './streamMapper.ts';
 
 export interface OpenAIResponsesClientOptions {
@@ -49,31 +48,8 @@ export interface OpenAIResponsesClientOptions {
   now?: () => number;
 }
 
-type AttemptOutcome = { done: true } | { done: false; error: ModelErrorInfo; headers?: Headers };
-
 const LOG_PREFIX = '[OpenAIResponsesClient]';
 const NO_KEY = 'no-key-configured';
-const ABORTED: ModelErrorInfo = { kind: 'aborted', message: 'The request was stopped.', retryable: false };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A short label for the `retrying` event (the full message is for the final failure). */
-function retryReason(info: ModelErrorInfo): string {
-  switch (info.kind) {
-    case 'rate_limit':
-      return `rate limited (${info.status ?? 429})`;
-    case 'server':
-      return `server error (${info.status ?? 'stream'})`;
-    case 'timeout':
-      return 'timed out';
-    case 'stream_cut':
-      return 'stream ended before any output';
-    default:
-      return 'connection failed';
-  }
-}
 
 export class OpenAIResponsesClient implements ModelClient {
   private readonly openai: OpenAI;
@@ -136,186 +112,28 @@ export class OpenAIResponsesClient implements ModelClient {
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent, void, undefined> {
-    const { signal } = request;
     const body = this.buildRequestBody(request);
-    for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) {
-        yield this.failed(ABORTED);
-        return;
-      }
-      const outcome = yield* this.attempt(body, signal);
-      if (outcome.done) return;
-      const { error, headers } = outcome;
-      const mayRetry = error.retryable && attempt < this.maxRetries && headers?.get('x-should-retry') !== 'false';
-      if (!mayRetry) {
-        yield this.failed(error);
-        return;
-      }
-      const asked = retryAfterMs(headers);
-      if (asked !== undefined && asked > MAX_HONOURED_RETRY_AFTER_MS) {
-        yield this.failed({
-          ...error,
-          message: `${error.message} The server asked to wait ${Math.ceil(asked / 1000)} s before retrying.`,
-        });
-        return;
-      }
-      const delayMs = asked ?? backoffMs(attempt, this.backoff);
-      yield { type: 'retrying', attempt: attempt + 1, delayMs, reason: retryReason(error) };
-      try {
-        await sleep(delayMs, signal);
-      } catch {
-        yield this.failed(ABORTED);
-        return;
-      }
-    }
-  }
-
-  /**
-   * One HTTP request. Yields the response's events; returns `{done:false, error}` only when nothing was yielded
-   * (so the caller may retry), otherwise ends the stream itself with completed/failed.
-   */
-  private async *attempt(
-    body: ResponsesRequestBody,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<ModelEvent, AttemptOutcome, undefined> {
-    // One controller for the request: the caller's signal is forwarded into it, and our own watchdog aborts it when
-    // the stream goes silent (the SDK's timeout only covers the wait for headers). Cheaper than AbortSignal.any.
-    const request = new AbortController();
-    const combined = request.signal;
-    let timedOut = false;
-    const forward = () => request.abort(signal?.reason);
-    if (signal?.aborted) forward();
-    else signal?.addEventListener('abort', forward, { once: true });
-    const mapper = new StreamMapper({ startedAt: this.now(), now: this.now });
-    let yielded = 0;
-    // Silence is measured on the server's side only: the clock stops while we (and the consumer) handle a message.
-    // One watchdog timer per stream that re-arms itself, instead of a new timer per message.
-    let handling = false;
-    let lastHeard = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const watch = (ms: number) => {
-      timer = setTimeout(() => {
-        if (handling) {
-          timer = undefined; // re-armed when the message is handled (a consumer may never come back)
-          return;
-        }
-        const silentFor = performance.now() - lastHeard;
-        if (silentFor < this.timeoutMs) {
-          watch(this.timeoutMs - silentFor);
-          return;
-        }
-        timedOut = true;
-        request.abort();
-      }, ms);
-    };
-    try {
-      let response: Response;
-      try {
-        response = await this.openai.responses
+    const secrets = this.errorContext.secrets;
+    const protocol: WireProtocol = {
+      send: (signal) =>
+        this.openai.responses
           .create(body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
-            signal: combined,
+            signal,
             timeout: this.timeoutMs,
             maxRetries: 0,
           })
-          .asResponse();
-      } catch (err) {
-        if (signal?.aborted) return { done: false, error: ABORTED };
-        return {
-          done: false,
-          error: classifyError(err, this.errorContext),
-          ...(err instanceof APIError && err.headers ? { headers: err.headers } : {}),
-        };
-      }
-      if (!response.body) {
-        return {
-          done: false,
-          error: {
-            kind: 'stream_cut',
-            message: `The API at ${this.options.baseURL} answered with an empty body.`,
-            retryable: true,
-          },
-        };
-      }
-
-      try {
-        lastHeard = performance.now();
-        watch(this.timeoutMs);
-        // Once the response is complete, the body's end is read in the background rather than the fetch aborted.
-        const drain = () => mapper.done && !combined.aborted;
-        for await (const message of readSseMessages(response.body, { drain })) {
-          handling = true;
-          const raw = this.parse(message);
-          for (const event of raw === undefined ? [] : mapper.push(raw)) {
-            yielded++;
-            yield this.redact(event);
-          }
-          if (mapper.done) return { done: true };
-          handling = false;
-          lastHeard = performance.now();
-          if (timer === undefined) watch(this.timeoutMs);
-        }
-        const tail = mapper.end();
-        // An empty 200 stream delivered nothing: as safe to retry as a refused connection.
-        if (yielded === 0) return { done: false, error: this.cutInfo(tail) };
-        for (const event of tail) yield this.redact(event);
-        return { done: true };
-      } catch (err) {
-        if (signal?.aborted) {
-          yield this.failed(ABORTED);
-          return { done: true };
-        }
-        const info = timedOut
-          ? yielded > 0
-            ? {
-                ...this.cutInfo(mapper.end()),
-                message: `The response stream went silent for ${Math.round(this.timeoutMs / 1000)} s and was dropped. Retry the turn.`,
-              }
-            : timeoutInfo(this.errorContext)
-          : yielded > 0
-            ? this.cutInfo(mapper.end())
-            : classifyError(err, this.errorContext);
-        if (yielded === 0) return { done: false, error: info };
-        yield this.failed(info);
-        return { done: true };
-      }
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', forward);
-    }
-  }
-
-  /** The stream_cut failure the mapper produces at a premature end (or a generic one). */
-  private cutInfo(tail: ModelEvent[]): ModelErrorInfo {
-    const failed = tail.find((event) => event.type === 'failed');
-    return failed?.type === 'failed'
-      ? failed.error
-      : { kind: 'stream_cut', message: 'The response stream ended before it was complete.', retryable: true };
-  }
-
-  /** One SSE message → the event object, or undefined for `[DONE]` and (tolerated, logged) malformed data. */
-  private parse(message: SseMessage): unknown {
-    if (message.data === '[DONE]') return undefined;
-    try {
-      const value: unknown = JSON.parse(message.data);
-      // Some servers name the event only in the `event:` line.
-      if (isRecord(value) && typeof value.type !== 'string' && message.event) value.type = message.event;
-      return value;
-    } catch {
-      // Decision: skip it. The final output_item.done / response.completed carry the full content, and the mapper
-      // fills text gaps from the `.done` events, so one bad line need not cost the whole answer.
-      const sample = redactSecrets(message.data.slice(0, 200), this.errorContext.secrets);
-      console.warn(`${LOG_PREFIX} Skipped a malformed stream event (${message.event ?? 'no event name'}): ${sample}`);
-      return undefined;
-    }
-  }
-
-  private redact(event: ModelEvent): ModelEvent {
-    return event.type === 'failed'
-      ? { type: 'failed', error: redactErrorInfo(event.error, this.errorContext.secrets) }
-      : event;
-  }
-
-  private failed(error: ModelErrorInfo): ModelEvent {
-    return { type: 'failed', error: redactErrorInfo(error, this.errorContext.secrets) };
+          .asResponse(),
+      mapper: (startedAt, now) => new StreamMapper({ startedAt, now }),
+      // Decision: a malformed line is skipped. The final output_item.done / response.completed carry the full
+      // content, and the mapper fills text gaps from the `.done` events, so one bad line need not cost the answer.
+      parse: (message) => parseJsonMessage(message, { done: undefined, secrets, logPrefix: LOG_PREFIX }),
+    };
+    yield* new StreamEngine(protocol, {
+      timeoutMs: this.timeoutMs,
+      maxRetries: this.maxRetries,
+      backoff: this.backoff,
+      now: this.now,
+      errorContext: this.errorContext,
+    }).stream(request.signal);
   }
 }
