@@ -40,6 +40,8 @@ export type AgentEvent =
     >
   /** A destructive call waits for approve/deny; the run has paused (status `awaiting_approval`). */
   | Ev<'approval.required', { approval: PendingApproval }>
+  /** The model client has something to tell the user about the connection (shown once, as an info banner). */
+  | Ev<'notice', { message: string }>
   /** The model client retries a request (429, 5xx...). */
   | Ev<'retrying', { attempt: number; delayMs: number; reason: string }>
   /** A model response completed: per-turn usage and latency (for stats). */

@@ -194,6 +194,9 @@ async function onStreamEvent(session: RunSession, inflight: Inflight, ev: ModelE
       inflight.doneCalls = [];
       session.emit({ type: 'retrying', attempt: ev.attempt, delayMs: ev.delayMs, reason: ev.reason });
       return;
+    case 'notice':
+      session.emit({ type: 'notice', message: ev.message });
+      return;
     case 'text.delta':
       inflight.partialText.set(ev.itemId, (inflight.partialText.get(ev.itemId) ?? '') + ev.delta);
       session.emit({ type: 'text.delta', itemId: ev.itemId, delta: ev.delta });

@@ -1,14 +1,19 @@
 /**
- * The model the agent talks to, built from the settings in force at each request: editing the base URL, model or key
- * applies to the next turn without restarting anything. With no key for OpenAI's own API, the run fails at once with
- * a message that says where to put one.
+ * The model the agent talks to, built from the settings in force at each request: editing the base URL, model, key
+ * or wire (`agent.api`) applies to the next turn without restarting anything. With no key for OpenAI's own API, the
+ * run fails at once with a message that says where to put one.
  */
 import { OpenAIResponsesClient } from '../models/OpenAIResponsesClient.ts';
-import { clientOptionsFromConfig } from '../models/fromConfig.ts';
+import { ChatCompletionsClient } from '../models/ChatCompletionsClient.ts';
+import { chatOptionsFromConfig, clientOptionsFromConfig } from '../models/fromConfig.ts';
 import type { ModelClient, ModelEvent, ModelRequest } from '../models/events.ts';
+import { autoTransport, type Transport, type TransportMemory } from '../models/transport.ts';
 import type { Settings } from './settings.ts';
 
 export const NO_KEY_MESSAGE = 'No API key is set. Open Settings and add OPENAI_API_KEY (or point the base URL at a local server).';
+
+/** Where `auto` remembers which wire each base URL speaks (chrome.storage.local). */
+export const TRANSPORTS_KEY = 'agentTransports';
 
 function needsKey(baseUrl: string): boolean {
   try {
@@ -18,15 +23,42 @@ function needsKey(baseUrl: string): boolean {
   }
 }
 
+export const storedTransports: TransportMemory = {
+  async get(baseUrl) {
+    const stored = (await chrome.storage.local.get(TRANSPORTS_KEY))[TRANSPORTS_KEY] as Record<string, Transport> | undefined;
+    return stored?.[baseUrl];
+  },
+  async set(baseUrl, transport) {
+    const stored = ((await chrome.storage.local.get(TRANSPORTS_KEY))[TRANSPORTS_KEY] ?? {}) as Record<string, Transport>;
+    await chrome.storage.local.set({ [TRANSPORTS_KEY]: { ...stored, [baseUrl]: transport } });
+  },
+};
+
+/** The client for the settings in force: the configured wire, or `auto`'s choice. */
+export function clientFor(settings: Settings, memory: TransportMemory = storedTransports): ModelClient {
+  const { config, secrets } = settings;
+  const responses = () => new OpenAIResponsesClient(clientOptionsFromConfig(config.agent, secrets));
+  const chat = () => new ChatCompletionsClient(chatOptionsFromConfig(config.agent, secrets));
+  switch (config.agent.api) {
+    case 'responses':
+      return responses();
+    case 'chat':
+      return chat();
+    default:
+      return autoTransport({ baseUrl: config.agent.base_url, memory, responses, chat });
+  }
+}
+
 export function configuredModelClient(settings: () => Promise<Settings>): ModelClient {
   return {
     async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
-      const { config, secrets } = await settings();
+      const current = await settings();
+      const { config, secrets } = current;
       if (!secrets.OPENAI_API_KEY && needsKey(config.agent.base_url)) {
         yield { type: 'failed', error: { kind: 'auth', message: NO_KEY_MESSAGE, retryable: true } };
         return;
       }
-      yield* new OpenAIResponsesClient(clientOptionsFromConfig(config.agent, secrets)).stream(request);
+      yield* clientFor(current).stream(request);
     },
   };
 }

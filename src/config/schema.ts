@@ -19,6 +19,14 @@ const AgentConfig = z.strictObject({
   /** Seconds a tool call may take before it is aborted and reported to the model as timed out; 0 = never. */
   tool_timeout: z.number().min(0).default(120),
   max_retries: z.number().int().min(0).max(10).default(3),
+  /**
+   * The wire: `responses` (POST /responses), `chat` (POST /chat/completions, for servers without the Responses API),
+   * or `auto`: Responses, switching to Chat Completions — remembered for the base URL — when the server has no
+   * /responses endpoint (404/405 that is not "model not found").
+   */
+  api: z.enum(['responses', 'chat', 'auto']).default('auto'),
+  /** Whether the model server takes images (screenshots) in Chat Completions messages; false sends a text note. */
+  images: z.boolean().default(true),
 });
 
 const TransformConfig = z.strictObject({

@@ -37,6 +37,8 @@ export interface ModelErrorInfo {
 export type ModelEvent =
   | { type: 'created'; responseId: string; model?: string }
   | { type: 'retrying'; attempt: number; delayMs: number; reason: string }
+  /** Something the user should know about the connection, said once (e.g. the transport was switched). */
+  | { type: 'notice'; message: string }
   | { type: 'text.delta'; itemId: string; delta: string }
   | { type: 'reasoning.delta'; itemId: string; delta: string }
   | { type: 'function_call.added'; itemId: string; callId: string; name: string }

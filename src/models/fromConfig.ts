@@ -4,6 +4,7 @@
  */
 import type { OttoConfig, Secrets } from '../config/schema.ts';
 import type { OpenAIResponsesClientOptions } from './OpenAIResponsesClient.ts';
+import type { ChatCompletionsClientOptions } from './ChatCompletionsClient.ts';
 
 export function clientOptionsFromConfig(agent: OttoConfig['agent'], secrets: Secrets): OpenAIResponsesClientOptions {
   return {
@@ -18,4 +19,10 @@ export function clientOptionsFromConfig(agent: OttoConfig['agent'], secrets: Sec
     timeoutMs: agent.request_timeout * 1000,
     maxRetries: agent.max_retries,
   };
+}
+
+/** The same settings for the Chat Completions client (no `store`, no hosted tools: the wire has neither). */
+export function chatOptionsFromConfig(agent: OttoConfig['agent'], secrets: Secrets): ChatCompletionsClientOptions {
+  const { store: _store, hostedTools: _hosted, ...common } = clientOptionsFromConfig(agent, secrets);
+  return { ...common, images: agent.images };
 }

@@ -171,6 +171,7 @@ export function App({ client }: { client: PortClient }) {
                 retry: () => after(store.retry()),
                 resume: () => after(store.resume()),
                 dismiss: store.dismiss,
+                dismissInfo: store.dismissInfo,
                 openSettings,
               }}
             />

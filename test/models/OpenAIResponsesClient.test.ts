@@ -1,8 +1,12 @@
-// The real client against the fake Responses API over real HTTP: streaming, retries, faults, errors, redaction,
-// and every request body checked against the OpenAPI spec (when the corpora are present).
+// The real clients against the fake API over real HTTP: streaming, retries, faults, errors, redaction, and every
+// Responses request body checked against the OpenAPI spec (when the corpora are present). The errors and faults
+// suites run against both wires — the Responses client and the Chat Completions client (issue #18) — with the same
+// scripted turns, which the fake streams in each wire's format.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { ModelEvent, ModelRequest, ResponseItem } from '../../src/models/events.ts';
 import { OpenAIResponsesClient, type OpenAIResponsesClientOptions } from '../../src/models/OpenAIResponsesClient.ts';
+import { ChatCompletionsClient } from '../../src/models/ChatCompletionsClient.ts';
+import type { RecordedRequest } from '../support/fake-api/index.ts';
 import { OPENAPI_SUBSET, corpusPresent } from '../support/fake-api/corpora.ts';
 import { faults, openAiError, startFakeApi, type FakeApi } from '../support/fake-api/index.ts';
 
@@ -207,7 +211,40 @@ describe('OpenAIResponsesClient streaming', () => {
   });
 });
 
-describe('OpenAIResponsesClient errors', () => {
+/** The two wires, for the suites that hold for both. */
+interface Wire {
+  name: string;
+  make(options: OpenAIResponsesClientOptions): { stream(r: ModelRequest): AsyncIterable<ModelEvent> };
+  sent(): RecordedRequest[];
+  /** Events or chunks after which a clean end leaves the answer unfinished. */
+  endEarly: number;
+}
+const WIRES: Wire[] = [
+  {
+    name: 'Responses',
+    make: (o) => new OpenAIResponsesClient(o),
+    sent: () => api.responsesRequests(),
+    endEarly: 6,
+  },
+  {
+    name: 'Chat Completions',
+    make: (o) => new ChatCompletionsClient(o),
+    sent: () => api.agentChatRequests(),
+    endEarly: 2,
+  },
+];
+
+describe.each(WIRES)('$name client errors', (wire) => {
+  const makeClient = (options: Partial<OpenAIResponsesClientOptions> = {}) =>
+    wire.make({
+      baseURL: api.url,
+      apiKey: KEY,
+      model: 'gpt-4.1-mini',
+      maxRetries: 2,
+      backoff: { baseMs: 10 },
+      ...options,
+    });
+
   it('401: says the key was rejected, and never shows the key', async () => {
     api.setExpectedKey('sk-the-right-key-000000');
     const events = await collect(makeClient().stream(request('hi')));
@@ -215,10 +252,10 @@ describe('OpenAIResponsesClient errors', () => {
     expect(error).toMatchObject({ kind: 'auth', status: 401, retryable: false });
     expect(error.message).toBe('The API key was rejected (401). Check OPENAI_API_KEY in Settings.');
     expect(JSON.stringify(events)).not.toContain(KEY);
-    expect(api.responsesRequests()).toHaveLength(1); // not retried
+    expect(wire.sent()).toHaveLength(1); // not retried
   });
 
-  it('404: names the model and the base URL', async () => {
+  it.runIf(wire.name === 'Responses')('404: names the model and the base URL', async () => {
     const strict = await startFakeApi({ knownModels: ['gpt-5-mini'] });
     try {
       const events = await collect(
@@ -246,7 +283,7 @@ describe('OpenAIResponsesClient errors', () => {
     const events = await collect(makeClient().stream(request('hi')));
     expect(events[0]).toEqual({ type: 'retrying', attempt: 1, delayMs: 200, reason: 'rate limited (429)' });
     expect(text(events)).toBe('Worth the wait.');
-    const [first, second] = api.responsesRequests();
+    const [first, second] = wire.sent();
     expect((second?.receivedAt ?? 0) - (first?.receivedAt ?? 0)).toBeGreaterThanOrEqual(190);
   });
 
@@ -263,7 +300,7 @@ describe('OpenAIResponsesClient errors', () => {
     const events = await collect(makeClient({ maxRetries: 2 }).stream(request('hi')));
     expect(events.filter((e) => e.type === 'retrying')).toHaveLength(2);
     expect(failure(events)).toMatchObject({ kind: 'server', status: 503, retryable: true });
-    expect(api.responsesRequests()).toHaveLength(3);
+    expect(wire.sent()).toHaveLength(3);
   });
 
   it('network failure: a refused connection is retried, then reported', async () => {
@@ -271,13 +308,15 @@ describe('OpenAIResponsesClient errors', () => {
     const url = gone.url;
     await gone.close();
     const events = await collect(
-      new OpenAIResponsesClient({
-        baseURL: url,
-        apiKey: KEY,
-        model: 'm',
-        maxRetries: 1,
-        backoff: { baseMs: 5 },
-      }).stream(request('hi')),
+      wire
+        .make({
+          baseURL: url,
+          apiKey: KEY,
+          model: 'm',
+          maxRetries: 1,
+          backoff: { baseMs: 5 },
+        })
+        .stream(request('hi')),
     );
     expect(events.filter((e) => e.type === 'retrying')).toHaveLength(1);
     const error = failure(events);
@@ -291,17 +330,27 @@ describe('OpenAIResponsesClient errors', () => {
     expect(events[0]?.type).toBe('created');
     expect(failure(events)).toMatchObject({ kind: 'server', code: 'server_error', retryable: true });
     expect(events.filter((e) => e.type === 'failed')).toHaveLength(1);
-    expect(api.responsesRequests()).toHaveLength(1); // something streamed: the loop decides, not the client
+    expect(wire.sent()).toHaveLength(1); // something streamed: the loop decides, not the client
   });
 });
 
-describe('OpenAIResponsesClient faults', () => {
+describe.each(WIRES)('$name client faults', (wire) => {
+  const makeClient = (options: Partial<OpenAIResponsesClientOptions> = {}) =>
+    wire.make({
+      baseURL: api.url,
+      apiKey: KEY,
+      model: 'gpt-4.1-mini',
+      maxRetries: 2,
+      backoff: { baseMs: 10 },
+      ...options,
+    });
+
   it('a stream cut after events have streamed is stream_cut, not retried', async () => {
     api.script([faults.cut(5, { text: 'This answer will be cut off halfway through.' })]);
     const events = await collect(makeClient().stream(request('hi')));
     expect(text(events).length).toBeGreaterThan(0);
     expect(failure(events)).toMatchObject({ kind: 'stream_cut', retryable: true });
-    expect(api.responsesRequests()).toHaveLength(1);
+    expect(wire.sent()).toHaveLength(1);
   });
 
   it('a stream cut before any event is retried', async () => {
@@ -312,21 +361,36 @@ describe('OpenAIResponsesClient faults', () => {
   });
 
   it('a stream that ends cleanly without response.completed is stream_cut', async () => {
-    api.script([{ text: 'Never finished.', endAfter: 6 }]);
+    api.script([{ text: 'Never finished.', endAfter: wire.endEarly }]);
     const events = await collect(makeClient().stream(request('hi')));
     expect(failure(events)).toMatchObject({ kind: 'stream_cut' });
   });
 
-  it('a malformed event is skipped with a warning; the answer still completes in full', async () => {
-    // Event 5 is the second text delta: its words come back from output_text.done / the final item.
-    api.script([{ text: ['One ', 'two ', 'three.'], malformedAt: 5 }]);
-    const events = await collect(makeClient().stream(request('hi')));
-    expect(last(events)?.type).toBe('completed');
-    expect(events.find((e) => e.type === 'item.done')).toMatchObject({
-      item: { content: [{ text: 'One two three.' }] },
-    });
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('Skipped a malformed stream event'));
-  });
+  it.runIf(wire.name === 'Responses')(
+    'a malformed event is skipped with a warning; the answer still completes in full',
+    async () => {
+      // Event 5 is the second text delta: its words come back from output_text.done / the final item.
+      api.script([{ text: ['One ', 'two ', 'three.'], malformedAt: 5 }]);
+      const events = await collect(makeClient().stream(request('hi')));
+      expect(last(events)?.type).toBe('completed');
+      expect(events.find((e) => e.type === 'item.done')).toMatchObject({
+        item: { content: [{ text: 'One two three.' }] },
+      });
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('Skipped a malformed stream event'));
+    },
+  );
+
+  it.runIf(wire.name === 'Chat Completions')(
+    'a malformed chunk is skipped with a warning; the stream still completes',
+    async () => {
+      // Chunk 2 is the second word: Chat Completions has no final text to fill it back from.
+      api.script([{ text: ['One ', 'two ', 'three.'], malformedAt: 2 }]);
+      const events = await collect(makeClient().stream(request('hi')));
+      expect(last(events)?.type).toBe('completed');
+      expect(events.find((e) => e.type === 'item.done')).toMatchObject({ item: { content: [{ text: 'One three.' }] } });
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('Skipped a malformed stream event'));
+    },
+  );
 
   it('aborting mid-stream stops at once with failed/aborted', async () => {
     api.script([faults.slow(40, { text: 'one two three four five six seven eight nine ten eleven twelve' })]);

@@ -10,6 +10,7 @@ export interface BannerActions {
   retry(): void;
   resume(): void;
   dismiss(): void;
+  dismissInfo(): void;
   openSettings(): void;
 }
 
@@ -93,6 +94,16 @@ export function Banners({
   return (
     <div class="banners">
       {chat.retrying && <RetryingBanner retrying={chat.retrying} />}
+      {chat.info && (
+        <div class="banner ok" role="status" data-testid="info-banner">
+          <div>{chat.info}</div>
+          <div class="actions">
+            <button type="button" onClick={() => actions.dismissInfo()} aria-label="Dismiss notice">
+              Dismiss
+            </button>
+          </div>
+        </div>
+      )}
       {chat.status === 'error' && chat.error && <ErrorBanner error={chat.error} actions={actions} />}
       {interrupted && (
         <div class="banner warn" role="status" data-testid="interrupted-banner">

@@ -72,6 +72,8 @@ export interface ChatState {
   error?: RunError;
   approval?: PendingApproval;
   retrying?: { attempt: number; delayMs: number; reason: string; at: number };
+  /** The model client's notice (e.g. "switched to Chat Completions"), until dismissed. */
+  info?: string;
   workerError?: string;
   /** The last completed run's calls (statuses for calls without output after a reload). */
   pendingCalls: PendingCall[];
@@ -102,7 +104,8 @@ export type ChatAction =
   | { type: 'names'; names: Record<string, string> }
   | { type: 'event'; event: AgentEvent; at: number }
   | { type: 'worker.error'; conversationId?: string | undefined; message: string }
-  | { type: 'dismiss' };
+  | { type: 'dismiss' }
+  | { type: 'dismiss.info' };
 
 export function emptyChat(): ChatState {
   return {
@@ -297,6 +300,8 @@ function onEvent(s: ChatState, e: AgentEvent, at: number): ChatState {
     }
     case 'retrying':
       return { ...s, retrying: { attempt: e.attempt, delayMs: e.delayMs, reason: e.reason, at } };
+    case 'notice':
+      return { ...s, info: e.message };
     case 'turn.completed': {
       const anchor = turnAnchor(s.items, s.turnStartSeq);
       const info: TurnInfo = {
@@ -357,5 +362,7 @@ export function chatReducer(s: ChatState, a: ChatAction): ChatState {
       return { ...s, workerError: a.message };
     case 'dismiss':
       return { ...s, workerError: undefined, error: undefined, status: s.status === 'error' ? 'idle' : s.status };
+    case 'dismiss.info':
+      return { ...s, info: undefined };
   }
 }

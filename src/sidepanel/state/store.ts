@@ -50,6 +50,7 @@ export interface PanelStore {
   approve(scope: 'once' | 'site'): Promise<void>;
   deny(): Promise<void>;
   dismiss(): void;
+  dismissInfo(): void;
   newConversation(): void;
   open(id: string): void;
   rename(id: string, title: string): Promise<void>;
@@ -270,6 +271,7 @@ export function usePanelStore(client: PortClient): PanelStore {
         setNotice(undefined);
         dispatch({ type: 'dismiss' });
       },
+      dismissInfo: () => dispatch({ type: 'dismiss.info' }),
       newConversation: () => {
         commands.forget(undefined);
         select(undefined);

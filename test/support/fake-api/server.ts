@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { defaultTurn } from './defaultScript.ts';
 import { ids } from './ids.ts';
 import { answerChat, ChatTurnQueue, type ChatTurn } from './chatCompletions.ts';
+import { asResponsesView, buildChatChunks, chatFrame, isAgentChat } from './chatAgent.ts';
 import { checkReplay } from './replayChecks.ts';
 import { loadRequestValidator } from './requestSchema.ts';
 import { buildResponseEvents, type WireEvent } from './responseEvents.ts';
@@ -45,6 +46,8 @@ export interface FakeApiOptions {
   validate?: boolean;
   /** Receives one line per request (the CLI prints them). */
   log?: (line: string) => void;
+  /** false: `POST /v1/responses` answers 404, as servers that speak only Chat Completions do. Default true. */
+  responses?: boolean;
 }
 
 export interface FakeApi {
@@ -74,6 +77,10 @@ export interface FakeApi {
   chatRequests(): RecordedRequest[];
   /** The `POST /v1/responses` requests only. */
   responsesRequests(): RecordedRequest[];
+  /** The agent's Chat Completions requests only (those offering tools or carrying tool results). */
+  agentChatRequests(): RecordedRequest[];
+  /** Switch the Responses API off (404, as a Chat-Completions-only server) or back on. */
+  setResponsesAvailable(available: boolean): void;
   close(): Promise<void>;
 }
 
@@ -136,12 +143,17 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   let expectedKey = options.expectedKey;
   const chatQueue = new ChatTurnQueue();
   let closed = false;
+  let responsesAvailable = options.responses !== false;
   const validation =
     options.validate === false ? { validator: undefined, note: 'off: disabled by option' } : loadRequestValidator();
   const log = options.log ?? (() => undefined);
 
   const CUT_GRACE_MS = 100;
-  const writeStream = async (ctx: RequestContext, turn: Turn, events: WireEvent[]): Promise<void> => {
+  const writeStream = async (
+    ctx: RequestContext,
+    turn: Turn,
+    frames: Array<(malformed: boolean) => string>,
+  ): Promise<void> => {
     const { res } = ctx;
     ctx.record.status = 200;
     res.writeHead(200, {
@@ -153,7 +165,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       'openai-processing-ms': '42',
     });
     res.flushHeaders();
-    for (const [index, event] of events.entries()) {
+    for (const [index, render] of frames.entries()) {
       if (turn.delayMs) await wait(turn.delayMs);
       if (closed || res.destroyed || res.writableEnded) return;
       if (turn.cutAfter !== undefined && index >= turn.cutAfter) {
@@ -165,7 +177,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       }
       if (turn.endAfter !== undefined && index >= turn.endAfter) break;
       // Wait for each event to reach the socket, so a cut after N events really delivered N.
-      await new Promise<void>((resolve) => res.write(frame(event, index === turn.malformedAt), () => resolve()));
+      await new Promise<void>((resolve) => res.write(render(index === turn.malformedAt), () => resolve()));
     }
     res.end();
   };
@@ -239,12 +251,59 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       }
     }
     const built = buildResponseEvents(turn, body);
-    if (body.stream === true) await writeStream(ctx, turn, built.events);
+    if (body.stream === true)
+      await writeStream(
+        ctx,
+        turn,
+        built.events.map((event) => (malformed: boolean) => frame(event, malformed)),
+      );
     else sendJson(ctx, 200, built.response);
   };
 
+  /** The agent over Chat Completions: the same scripted turns, as chunks (chatAgent.ts). */
+  const handleAgentChat: Handler = async (ctx) => {
+    const { record } = ctx;
+    const body = record.body ?? {};
+    const view = asResponsesView(body);
+    const taken = queue.take(record);
+    let turn: Turn;
+    if (taken) {
+      record.turn = taken.name;
+      turn = taken.turn;
+    } else if (options.fallback === 'error') {
+      record.turn = 'fallback';
+      sendJson(ctx, 500, openAiError('fake-api: no scripted turn matched this request.', 'server_error', null));
+      return;
+    } else {
+      turn = defaultTurn({ ...record, body: view });
+      record.turn = 'fallback';
+    }
+    if (turn.headersDelayMs) await wait(turn.headersDelayMs);
+    if (closed || ctx.res.destroyed) return;
+    if (turn.http) {
+      const { status, headers = {}, body: errorBody } = turn.http;
+      sendJson(
+        ctx,
+        status,
+        errorBody ?? openAiError(`fake-api: scripted HTTP ${status}`, status >= 500 ? 'server_error' : 'invalid_request_error', null),
+        headers,
+      );
+      return;
+    }
+    const chunks = buildChatChunks(turn, body);
+    await writeStream(
+      ctx,
+      turn,
+      chunks.map((chunk) => (malformed: boolean) => chatFrame(chunk, malformed)),
+    );
+  };
+
   const routes: Record<string, Handler> = {
-    'POST /v1/responses': handleResponses,
+    'POST /v1/responses': (ctx) => {
+      if (responsesAvailable) return handleResponses(ctx);
+      // What llama.cpp's server answers for an endpoint it does not have.
+      sendJson(ctx, 404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } });
+    },
     'GET /v1/models': (ctx) =>
       sendJson(ctx, 200, {
         object: 'list',
@@ -257,6 +316,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       }),
     // The Chat Completions API (llm.transform): scripted with `scriptChat`, else a deterministic default.
     'POST /v1/chat/completions': (ctx) => {
+      if (isAgentChat(ctx.record.body)) return handleAgentChat(ctx);
       const body = (ctx.record.body ?? {}) as Parameters<typeof answerChat>[1];
       const userText = body.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
       ctx.record.status = answerChat(ctx.res, body, chatQueue.take(userText), CORS_HEADERS);
@@ -391,8 +451,14 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       requests.length = 0;
       queue.replace([]);
       chatQueue.replace([]);
+      responsesAvailable = options.responses !== false;
     },
     scriptChat: (turns) => chatQueue.replace(turns),
+    agentChatRequests: () =>
+      requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions' && isAgentChat(r.body)),
+    setResponsesAvailable: (available) => {
+      responsesAvailable = available;
+    },
     chatRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions'),
     responsesRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/responses'),
     close: async () => {

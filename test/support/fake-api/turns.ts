@@ -168,6 +168,12 @@ function textOf(content: unknown): string {
 
 /** The text a turn matches on (see RecordedRequest.lastInput). */
 export function lastInputText(body: FakeRequestBody | undefined): string {
+  // Chat Completions: the last user message or tool result.
+  const messages = (body as { messages?: { role?: string; content?: unknown }[] } | undefined)?.messages;
+  if (Array.isArray(messages)) {
+    const last = messages.findLast((m) => m.role === 'user' || m.role === 'tool');
+    return last ? textOf(last.content) : '';
+  }
   const input = body?.input;
   if (typeof input === 'string') return input;
   if (!Array.isArray(input)) return '';

@@ -1,0 +1,55 @@
+/**
+ * Which wire a base URL speaks (config `agent.api`): `responses`, `chat`, or `auto`. In `auto`, Otto asks the
+ * Responses API first; a server that has no such endpoint — it answers 404 or 405 before streaming anything, and the
+ * error is not OpenAI's "model not found" — is asked again over Chat Completions, once, with a notice, and the
+ * answer is remembered for that base URL (a `TransportMemory`, persisted by the worker) so later turns go straight to
+ * it.
+ */
+import type { ModelClient, ModelErrorInfo, ModelEvent, ModelRequest } from './events.ts';
+
+export type Transport = 'responses' | 'chat';
+
+export interface TransportMemory {
+  get(baseUrl: string): Promise<Transport | undefined>;
+  set(baseUrl: string, transport: Transport): Promise<void>;
+}
+
+/** A 404/405 that says the endpoint is missing, not that the model is. */
+export function isMissingEndpoint(error: ModelErrorInfo): boolean {
+  if (error.status !== 404 && error.status !== 405) return false;
+  return error.code !== 'model_not_found' && !/model.*(does not exist|not found)/i.test(error.message);
+}
+
+export function switchedNotice(baseUrl: string): string {
+  return `${baseUrl} has no Responses API (it answered "not found"), so Otto talks to it over Chat Completions from now on. Set agent.api in Settings to choose.`;
+}
+
+export interface AutoTransportOptions {
+  baseUrl: string;
+  memory: TransportMemory;
+  responses: () => ModelClient;
+  chat: () => ModelClient;
+}
+
+/** A ModelClient for `agent.api: auto` (see the module comment). */
+export function autoTransport(options: AutoTransportOptions): ModelClient {
+  return {
+    async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
+      if ((await options.memory.get(options.baseUrl)) === 'chat') {
+        yield* options.chat().stream(request);
+        return;
+      }
+      let first = true;
+      for await (const event of options.responses().stream(request)) {
+        if (first && event.type === 'failed' && isMissingEndpoint(event.error)) {
+          await options.memory.set(options.baseUrl, 'chat');
+          yield { type: 'notice', message: switchedNotice(options.baseUrl) };
+          yield* options.chat().stream(request);
+          return;
+        }
+        first = false;
+        yield event;
+      }
+    },
+  };
+}
