@@ -10,7 +10,8 @@ import type { ModelClient, ModelEvent, ModelRequest } from '../models/events.ts'
 import { autoTransport, type Transport, type TransportMemory } from '../models/transport.ts';
 import type { Settings } from './settings.ts';
 
-export const NO_KEY_MESSAGE = 'No API key is set. Open Settings and add OPENAI_API_KEY (or point the base URL at a local server).';
+export const NO_KEY_MESSAGE =
+  'No API key is set. Open Settings and add OPENAI_API_KEY (or point the base URL at a local server).';
 
 /** Where `auto` remembers which wire each base URL speaks (chrome.storage.local). */
 export const TRANSPORTS_KEY = 'agentTransports';
@@ -25,11 +26,15 @@ function needsKey(baseUrl: string): boolean {
 
 export const storedTransports: TransportMemory = {
   async get(baseUrl) {
-    const stored = (await chrome.storage.local.get(TRANSPORTS_KEY))[TRANSPORTS_KEY] as Record<string, Transport> | undefined;
+    const stored = (await chrome.storage.local.get(TRANSPORTS_KEY))[TRANSPORTS_KEY] as
+      Record<string, Transport> | undefined;
     return stored?.[baseUrl];
   },
   async set(baseUrl, transport) {
-    const stored = ((await chrome.storage.local.get(TRANSPORTS_KEY))[TRANSPORTS_KEY] ?? {}) as Record<string, Transport>;
+    const stored = ((await chrome.storage.local.get(TRANSPORTS_KEY))[TRANSPORTS_KEY] ?? {}) as Record<
+      string,
+      Transport
+    >;
     await chrome.storage.local.set({ [TRANSPORTS_KEY]: { ...stored, [baseUrl]: transport } });
   },
 };

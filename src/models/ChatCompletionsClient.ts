@@ -16,8 +16,10 @@ import { StreamEngine, parseJsonMessage, type WireProtocol } from './streamEngin
 const LOG_PREFIX = '[ChatCompletionsClient]';
 const NO_KEY = 'no-key-configured';
 
-export interface ChatCompletionsClientOptions
-  extends Omit<OpenAIResponsesClientOptions, 'store' | 'hostedTools' | 'reasoningModel'> {
+export interface ChatCompletionsClientOptions extends Omit<
+  OpenAIResponsesClientOptions,
+  'store' | 'hostedTools' | 'reasoningModel'
+> {
   /** Whether the server takes images in messages (screenshots); default true, else a text note is sent. */
   images?: boolean;
 }

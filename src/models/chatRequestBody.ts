@@ -79,7 +79,11 @@ const textOf = (ps: ChatContentPart[]): string =>
     .join('\n');
 
 /** Responses input items → Chat Completions messages (see the module comment). */
-export function toChatMessages(input: readonly ResponseItem[], instructions: string | undefined, images = true): ChatMessage[] {
+export function toChatMessages(
+  input: readonly ResponseItem[],
+  instructions: string | undefined,
+  images = true,
+): ChatMessage[] {
   const messages: ChatMessage[] = [];
   if (instructions) messages.push({ role: 'system', content: instructions });
   // Images from tool outputs wait until the run of tool messages ends: nothing may come between an assistant's
@@ -87,7 +91,10 @@ export function toChatMessages(input: readonly ResponseItem[], instructions: str
   let pendingImages: ChatContentPart[] = [];
   const flushImages = (): void => {
     if (!pendingImages.length) return;
-    messages.push({ role: 'user', content: [{ type: 'text', text: 'Images from the tool results above:' }, ...pendingImages] });
+    messages.push({
+      role: 'user',
+      content: [{ type: 'text', text: 'Images from the tool results above:' }, ...pendingImages],
+    });
     pendingImages = [];
   };
   const lastAssistant = (): Extract<ChatMessage, { role: 'assistant' }> => {

@@ -87,7 +87,9 @@ export class ChatStreamMapper implements WireMapper {
     this.model ??= str(raw.model);
     const usage = mapChatUsage(raw.usage);
     if (usage) this.usage = usage;
-    const choice = Array.isArray(raw.choices) ? raw.choices.find((c) => isRecord(c) && (c.index ?? 0) === 0) : undefined;
+    const choice = Array.isArray(raw.choices)
+      ? raw.choices.find((c) => isRecord(c) && (c.index ?? 0) === 0)
+      : undefined;
     if (!isRecord(choice)) return out;
     // A server that ignored `stream` per chunk and sent whole messages (`message` instead of `delta`).
     const delta = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : {};
@@ -154,12 +156,14 @@ export class ChatStreamMapper implements WireMapper {
     const out: ModelEvent[] = [];
     const name = str(fn.name);
     if (name && !call.announced) call.name += name;
-    const args = typeof fn.arguments === 'string' ? fn.arguments : isRecord(fn.arguments) ? JSON.stringify(fn.arguments) : '';
+    const args =
+      typeof fn.arguments === 'string' ? fn.arguments : isRecord(fn.arguments) ? JSON.stringify(fn.arguments) : '';
     if (!call.announced && call.name) {
       call.announced = true;
       out.push({ type: 'function_call.added', itemId: call.itemId, callId: this.callId(call), name: call.name });
       // Arguments that arrived before the name go out now.
-      if (call.arguments) out.push({ type: 'function_call.arguments.delta', itemId: call.itemId, delta: call.arguments });
+      if (call.arguments)
+        out.push({ type: 'function_call.arguments.delta', itemId: call.itemId, delta: call.arguments });
     }
     if (args) {
       call.arguments += args;

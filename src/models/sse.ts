@@ -93,7 +93,10 @@ export interface ReadSseOptions {
 }
 
 /** Iterates the SSE messages of a fetch body. Errors of the underlying read (cut socket, abort) propagate. */
-export async function* readSseMessages(body: ReadableStream<Uint8Array>, options: ReadSseOptions = {}): AsyncGenerator<SseMessage> {
+export async function* readSseMessages(
+  body: ReadableStream<Uint8Array>,
+  options: ReadSseOptions = {},
+): AsyncGenerator<SseMessage> {
   const reader = body.getReader();
   const text = new TextDecoder();
   const decoder = new SseDecoder();

@@ -14,10 +14,13 @@ export interface TransportMemory {
   set(baseUrl: string, transport: Transport): Promise<void>;
 }
 
-/** A 404/405 that says the endpoint is missing, not that the model is. */
+/**
+ * A 404/405 that may mean the endpoint is missing — not OpenAI's "model not found". (A server that answers an unknown
+ * model with a bare 404 is asked over Chat Completions too; its answer there is the truth, and nothing is
+ * remembered unless that works.)
+ */
 export function isMissingEndpoint(error: ModelErrorInfo): boolean {
-  if (error.status !== 404 && error.status !== 405) return false;
-  return error.code !== 'model_not_found' && !/model.*(does not exist|not found)/i.test(error.message);
+  return (error.status === 404 || error.status === 405) && error.code !== 'model_not_found';
 }
 
 export function switchedNotice(baseUrl: string): string {
@@ -42,9 +45,16 @@ export function autoTransport(options: AutoTransportOptions): ModelClient {
       let first = true;
       for await (const event of options.responses().stream(request)) {
         if (first && event.type === 'failed' && isMissingEndpoint(event.error)) {
-          await options.memory.set(options.baseUrl, 'chat');
-          yield { type: 'notice', message: switchedNotice(options.baseUrl) };
-          yield* options.chat().stream(request);
+          let firstChat = true;
+          for await (const chatEvent of options.chat().stream(request)) {
+            if (firstChat && chatEvent.type !== 'failed' && chatEvent.type !== 'retrying') {
+              // Chat Completions answered: remember it for this server, and say so once.
+              await options.memory.set(options.baseUrl, 'chat');
+              yield { type: 'notice', message: switchedNotice(options.baseUrl) };
+              firstChat = false;
+            }
+            yield chatEvent;
+          }
           return;
         }
         first = false;
