@@ -10,7 +10,7 @@
  * as a data line.
  */
 import { failureFromResponseError } from './errors.ts';
-import type { ModelEvent, ResponseItem, Usage } from './events.ts';
+import type { ModelErrorInfo, ModelEvent, ResponseItem, Usage } from './events.ts';
 import type { WireMapper } from './streamEngine.ts';
 
 /** What the client's parser hands over for `data: [DONE]`. */
@@ -59,6 +59,7 @@ export class ChatStreamMapper implements WireMapper {
   private reasoning = '';
   private readonly calls: Call[] = [];
   private finished = false;
+  private chunks = 0;
 
   constructor(options: { startedAt?: number; now?: () => number } = {}) {
     this.now = options.now ?? (() => Date.now());
@@ -73,6 +74,7 @@ export class ChatStreamMapper implements WireMapper {
     if (this.finished) return [];
     if (raw === CHAT_DONE || (isRecord(raw) && raw.type === '[DONE]')) return this.finish();
     if (!isRecord(raw)) return [];
+    this.chunks++;
     if (isRecord(raw.error)) {
       this.finished = true;
       return [{ type: 'failed', error: failureFromResponseError(raw.error) }];
@@ -114,12 +116,15 @@ export class ChatStreamMapper implements WireMapper {
     if (this.finished) return [];
     if (this.finishReason) return this.finish();
     this.finished = true;
-    return [
-      {
-        type: 'failed',
-        error: { kind: 'stream_cut', message: 'The response stream ended before it was complete.', retryable: true },
-      },
-    ];
+    return [{ type: 'failed', error: this.cut() }];
+  }
+
+  private cut(): ModelErrorInfo {
+    return {
+      kind: 'stream_cut',
+      message: `The response stream ended before it was complete (after ${this.chunks} chunks). The partial answer was not saved as final; retry the turn.`,
+      retryable: true,
+    };
   }
 
   private get messageId(): string {
@@ -180,14 +185,7 @@ export class ChatStreamMapper implements WireMapper {
   private finish(): ModelEvent[] {
     this.finished = true;
     const out: ModelEvent[] = [];
-    if (!this.started) {
-      return [
-        {
-          type: 'failed',
-          error: { kind: 'stream_cut', message: 'The response stream ended before it was complete.', retryable: true },
-        },
-      ];
-    }
+    if (!this.started) return [{ type: 'failed', error: this.cut() }];
     if (this.reasoning) {
       const item: ResponseItem = {
         type: 'reasoning',
