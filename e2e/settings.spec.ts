@@ -126,15 +126,26 @@ test('the connection form keeps comments, presets fill the base URL, and the key
 
 test('Test connection reports success, or the exact problem without the key', async ({ panel, fakeApi }) => {
   await panelSettings(panel, fakeApi, { key: 'sk-test-connection-key-111111' });
-  fakeApi.script([{ match: 'Reply with OK', text: 'OK', times: Infinity }]);
+  fakeApi.script([{ match: 'otto_ping', calls: [{ name: 'otto_ping', arguments: {} }], times: Infinity }]);
   await panel.getByTestId('settings-test').click();
   const result = panel.getByTestId('settings-test-result');
   await expect(result).toHaveAttribute('data-ok', 'true');
-  await expect(result).toContainText(/Connected: gpt-test answered at .* in \d+ ms/);
+  await expect(result).toContainText(
+    /Connected: gpt-test answered at .* over the Responses API in \d+ ms\. It called a tool, so tool use works\./,
+  );
   const sent = fakeApi.responsesRequests().at(-1)!;
-  expect(sent.body?.max_output_tokens).toBe(16);
-  expect(sent.body?.stream).toBeFalsy();
+  expect(sent.body?.stream).toBe(true);
   expect(sent.schemaErrors ?? []).toEqual([]);
+
+  // A preset sets the wire too: llama.cpp's server speaks Chat Completions.
+  await panel.getByTestId('settings-base-url-preset').selectOption({ label: 'llama.cpp server' });
+  await expect(panel.getByTestId('settings-api')).toHaveValue('chat');
+  await expect(panel.getByLabel('Base URL', { exact: true })).toHaveValue('http://127.0.0.1:8080/v1');
+  await panel.getByLabel('Base URL', { exact: true }).fill(fakeApi.url);
+  await panel.getByTestId('settings-test').click();
+  await expect(result).toContainText(/over Chat Completions in \d+ ms\. It called a tool/);
+  expect(fakeApi.agentChatRequests()).toHaveLength(1);
+  await panel.getByTestId('settings-api').selectOption('auto');
   await panel.screenshot({ path: path.join(SHOTS, 'settings-panel.png') });
 
   // A wrong key typed into the form is tested before saving; the problem is exact and the key is not in it.

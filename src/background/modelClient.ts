@@ -40,10 +40,15 @@ export const storedTransports: TransportMemory = {
 };
 
 /** The client for the settings in force: the configured wire, or `auto`'s choice. */
-export function clientFor(settings: Settings, memory: TransportMemory = storedTransports): ModelClient {
+export function clientFor(
+  settings: Settings,
+  memory: TransportMemory = storedTransports,
+  fetchImpl?: typeof fetch,
+): ModelClient {
   const { config, secrets } = settings;
-  const responses = () => new OpenAIResponsesClient(clientOptionsFromConfig(config.agent, secrets));
-  const chat = () => new ChatCompletionsClient(chatOptionsFromConfig(config.agent, secrets));
+  const extra = fetchImpl ? { fetch: fetchImpl } : {};
+  const responses = () => new OpenAIResponsesClient({ ...clientOptionsFromConfig(config.agent, secrets), ...extra });
+  const chat = () => new ChatCompletionsClient({ ...chatOptionsFromConfig(config.agent, secrets), ...extra });
   switch (config.agent.api) {
     case 'responses':
       return responses();

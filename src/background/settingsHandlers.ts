@@ -4,13 +4,13 @@
  * Nothing here sends a secret value towards the panel: every text that leaves is redacted with the stored secrets
  * and the key under test.
  */
-import OpenAI from 'openai';
 import { parseDocument } from 'yaml';
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
-import { NO_KEY_MESSAGE } from './modelClient.ts';
-import { classifyError } from '../models/errors.ts';
+import { NO_KEY_MESSAGE, clientFor } from './modelClient.ts';
+import type { ResponseItem } from '../models/events.ts';
+import type { Transport } from '../models/transport.ts';
 import { redactSecrets } from '../config/redact.ts';
 import { loadConfig, saveSecrets, SECRETS_KEY } from '../config/store.ts';
 import { formatProblems } from '../config/parse.ts';
@@ -35,7 +35,26 @@ export interface ConnectionTestResult {
   status?: number;
   model?: string;
   latencyMs?: number;
+  /** The wire that answered. */
+  transport?: Transport;
+  /** Whether the model called the test tool. */
+  toolCalled?: boolean;
 }
+
+/** What the connection test asks: a tiny task that needs one tool call. */
+const TEST_TOOL = {
+  type: 'function',
+  function: {
+    name: 'otto_ping',
+    description: 'Confirms that tool calling works. Call it once, with no arguments.',
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+  },
+};
+const TEST_MESSAGE: ResponseItem = {
+  type: 'message',
+  role: 'user',
+  content: [{ type: 'input_text', text: 'Connection test: call the otto_ping tool once, then reply OK.' }],
+};
 
 const TEST_TIMEOUT_MS = 20_000;
 
@@ -59,7 +78,12 @@ export function mergeSecretsYaml(text: string, set: Record<string, string>, remo
 
 /** One minimal, non-streamed request: does this base URL + model + key answer? */
 export async function testConnection(
-  req: { baseUrl?: string | undefined; model?: string | undefined; apiKey?: string | undefined },
+  req: {
+    baseUrl?: string | undefined;
+    model?: string | undefined;
+    apiKey?: string | undefined;
+    api?: 'responses' | 'chat' | 'auto' | undefined;
+  },
   current: Settings,
   fetchImpl?: typeof fetch,
 ): Promise<ConnectionTestResult> {
@@ -77,29 +101,59 @@ export async function testConnection(
     };
   }
   if (!apiKey && needsKey(baseURL)) return { ok: false, kind: 'auth', message: NO_KEY_MESSAGE };
-  const client = new OpenAI({
-    apiKey: apiKey || 'no-key-configured',
-    baseURL,
-    dangerouslyAllowBrowser: true,
-    maxRetries: 0,
-    timeout: TEST_TIMEOUT_MS,
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
-  });
+  const api = req.api ?? current.config.agent.api;
+  const trial: Settings = {
+    config: {
+      ...current.config,
+      agent: {
+        ...current.config.agent,
+        base_url: baseURL,
+        model,
+        api,
+        max_retries: 0,
+        request_timeout: TEST_TIMEOUT_MS / 1000,
+      },
+    },
+    secrets: { ...current.secrets, OPENAI_API_KEY: apiKey },
+  };
+  // The same client a run uses, so the test proves what a run will do; `auto`'s discovery is not remembered here.
+  const memory = new Map<string, Transport>();
+  const client = clientFor(
+    trial,
+    { get: async (u) => memory.get(u), set: async (u, t) => void memory.set(u, t) },
+    fetchImpl,
+  );
   const started = Date.now();
-  try {
-    const r = await client.responses.create({ model, input: 'Reply with OK.', max_output_tokens: 16, store: false });
-    const latencyMs = Date.now() - started;
-    const answered = typeof r.model === 'string' && r.model ? r.model : model;
-    return {
-      ok: true,
-      model: answered,
-      latencyMs,
-      message: hide(`Connected: ${answered} answered at ${baseURL} in ${latencyMs} ms.`),
-    };
-  } catch (err) {
-    const info = classifyError(err, { model, baseURL, timeoutMs: TEST_TIMEOUT_MS, secrets: apiKey ? [apiKey] : [] });
-    return { ok: false, kind: info.kind, ...(info.status ? { status: info.status } : {}), message: hide(info.message) };
+  let wire: Transport = api === 'chat' ? 'chat' : 'responses';
+  let called = false;
+  let answered = model;
+  for await (const event of client.stream({ input: [TEST_MESSAGE], tools: [TEST_TOOL] })) {
+    if (event.type === 'notice') wire = 'chat';
+    else if (event.type === 'function_call.done') called = true;
+    else if (event.type === 'completed' && event.model) answered = event.model;
+    else if (event.type === 'failed') {
+      const info = event.error;
+      return {
+        ok: false,
+        kind: info.kind,
+        ...(info.status ? { status: info.status } : {}),
+        message: hide(info.message),
+      };
+    }
   }
+  const latencyMs = Date.now() - started;
+  const over = wire === 'chat' ? 'Chat Completions' : 'the Responses API';
+  const tools = called
+    ? 'It called a tool, so tool use works.'
+    : 'It did not call the test tool: this model may not use tools well.';
+  return {
+    ok: true,
+    model: answered,
+    latencyMs,
+    transport: wire,
+    toolCalled: called,
+    message: hide(`Connected: ${answered} answered at ${baseURL} over ${over} in ${latencyMs} ms. ${tools}`),
+  };
 }
 
 export function settingsHandlers(deps: SettingsDeps): SettingsHandlers {

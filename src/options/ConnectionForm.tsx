@@ -2,7 +2,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { PortClient } from '../shared/portClient.ts';
 import type { OttoConfig } from '../config/schema.ts';
-import { BASE_URL_PRESETS, MODEL_SUGGESTIONS, saveConfigEdits, testConnection, updateSecrets } from './settingsApi.ts';
+import {
+  BASE_URL_PRESETS,
+  MODEL_SUGGESTIONS,
+  saveConfigEdits,
+  testConnection,
+  updateSecrets,
+  type AgentApi,
+} from './settingsApi.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
 
 export interface ConnectionFormProps {
@@ -16,13 +23,15 @@ export function ConnectionForm({ client, config, hasKey, onSaved }: ConnectionFo
   const [key, setKey] = useState('');
   const [baseUrl, setBaseUrl] = useState(config.agent.base_url);
   const [model, setModel] = useState(config.agent.model);
+  const [api, setApi] = useState<AgentApi>(config.agent.api);
   const keySaver = useSaver();
   const saver = useSaver();
   const tester = useSaver();
   useEffect(() => {
     setBaseUrl(config.agent.base_url);
     setModel(config.agent.model);
-  }, [config.agent.base_url, config.agent.model]);
+    setApi(config.agent.api);
+  }, [config.agent.base_url, config.agent.model, config.agent.api]);
 
   const preset = BASE_URL_PRESETS.find((p) => p.url === baseUrl)?.url ?? '';
 
@@ -44,6 +53,7 @@ export function ConnectionForm({ client, config, hasKey, onSaved }: ConnectionFo
       await saveConfigEdits(client, [
         { path: ['agent', 'base_url'], value: baseUrl.trim() || undefined },
         { path: ['agent', 'model'], value: model.trim() || undefined },
+        { path: ['agent', 'api'], value: api === 'auto' ? undefined : api },
       ]);
       onSaved();
       return 'Connection saved.';
@@ -53,6 +63,7 @@ export function ConnectionForm({ client, config, hasKey, onSaved }: ConnectionFo
       const r = await testConnection(client, {
         baseUrl: baseUrl.trim(),
         model: model.trim(),
+        api,
         ...(key.trim() ? { apiKey: key.trim() } : {}),
       });
       if (!r.ok) throw new Error(r.message);
@@ -115,9 +126,13 @@ export function ConnectionForm({ client, config, hasKey, onSaved }: ConnectionFo
             <select
               aria-label="Base URL preset"
               value={preset}
-              onChange={(e) =>
-                (e.target as HTMLSelectElement).value && setBaseUrl((e.target as HTMLSelectElement).value)
-              }
+              data-testid="settings-base-url-preset"
+              onChange={(e) => {
+                const chosen = BASE_URL_PRESETS.find((p) => p.url === (e.target as HTMLSelectElement).value);
+                if (!chosen) return;
+                setBaseUrl(chosen.url);
+                setApi(chosen.api);
+              }}
             >
               <option value="">Preset…</option>
               {BASE_URL_PRESETS.map((p) => (
@@ -127,6 +142,19 @@ export function ConnectionForm({ client, config, hasKey, onSaved }: ConnectionFo
               ))}
             </select>
           </div>
+        </div>
+        <div class="field">
+          <label for="agent-api">API</label>
+          <select
+            id="agent-api"
+            data-testid="settings-api"
+            value={api}
+            onChange={(e) => setApi((e.target as HTMLSelectElement).value as AgentApi)}
+          >
+            <option value="auto">Auto: Responses, else Chat Completions</option>
+            <option value="responses">Responses API (/responses)</option>
+            <option value="chat">Chat Completions (/chat/completions)</option>
+          </select>
         </div>
         <div class="field">
           <label for="model">Model</label>

@@ -6,12 +6,30 @@ import type { ServerStatus, ServerTestResult } from '../mcp/manager.ts';
 
 export type { ServerStatus, ServerTestResult };
 
-export const BASE_URL_PRESETS = [
-  { label: 'OpenAI', url: 'https://api.openai.com/v1' },
-  { label: 'LM Studio', url: 'http://127.0.0.1:1234/v1' },
-  { label: 'Ollama', url: 'http://127.0.0.1:11434/v1' },
-  { label: 'vLLM', url: 'http://127.0.0.1:8000/v1' },
-] as const;
+export type AgentApi = 'responses' | 'chat' | 'auto';
+
+/**
+ * Servers people use, with the wire each speaks (`agent.api`). Local servers get `auto`: newer builds of LM Studio,
+ * Ollama and vLLM have the Responses API, older ones only Chat Completions. Azure's host is the user's resource.
+ */
+export const BASE_URL_PRESETS: readonly { label: string; url: string; api: AgentApi }[] = [
+  { label: 'OpenAI', url: 'https://api.openai.com/v1', api: 'responses' },
+  { label: 'Azure OpenAI', url: 'https://YOUR-RESOURCE.openai.azure.com/openai/v1', api: 'responses' },
+  { label: 'OpenRouter', url: 'https://openrouter.ai/api/v1', api: 'chat' },
+  { label: 'Anthropic (OpenAI-compatible)', url: 'https://api.anthropic.com/v1', api: 'chat' },
+  {
+    label: 'Google Gemini (OpenAI-compatible)',
+    url: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    api: 'chat',
+  },
+  { label: 'Groq', url: 'https://api.groq.com/openai/v1', api: 'responses' },
+  { label: 'DeepSeek', url: 'https://api.deepseek.com/v1', api: 'chat' },
+  { label: 'Mistral', url: 'https://api.mistral.ai/v1', api: 'chat' },
+  { label: 'Ollama', url: 'http://127.0.0.1:11434/v1', api: 'auto' },
+  { label: 'LM Studio', url: 'http://127.0.0.1:1234/v1', api: 'auto' },
+  { label: 'vLLM', url: 'http://127.0.0.1:8000/v1', api: 'auto' },
+  { label: 'llama.cpp server', url: 'http://127.0.0.1:8080/v1', api: 'chat' },
+];
 
 export const MODEL_SUGGESTIONS = [
   'gpt-5',
@@ -53,7 +71,7 @@ export async function updateSecrets(
 
 export function testConnection(
   client: PortClient,
-  opts: { baseUrl?: string; model?: string; apiKey?: string },
+  opts: { baseUrl?: string; model?: string; apiKey?: string; api?: AgentApi },
 ): Promise<ConnectionTestResult> {
   return client.request<ConnectionTestResult>({ type: 'settings.test', ...opts });
 }

@@ -57,6 +57,7 @@ export const PanelRequest = z.discriminatedUnion('type', [
     baseUrl: z.string().max(2000).optional(),
     model: z.string().max(200).optional(),
     apiKey: z.string().max(10_000).optional(),
+    api: z.enum(['responses', 'chat', 'auto']).optional(),
   }),
   /** The stored config YAML with any secret value redacted, for download. */
   z.object({ type: z.literal('config.export'), id }),

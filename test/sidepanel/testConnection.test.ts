@@ -16,16 +16,29 @@ const settings = (key?: string, baseUrl = api.url): Settings => ({
 });
 
 describe('testConnection (settings.test)', () => {
-  it('makes one small non-streamed request and reports success', async () => {
+  it('asks for one tool call through the client a run uses, and says which wire answered and whether a tool was called', async () => {
     api.reset();
-    api.script([{ match: 'Reply with OK', text: 'OK' }]);
+    api.script([{ match: 'otto_ping', calls: [{ name: 'otto_ping', arguments: {} }] }]);
     const r = await testConnection({}, settings('sk-good-key-123456'));
-    expect(r).toMatchObject({ ok: true, model: 'gpt-test' });
-    expect(r.message).toMatch(/^Connected: gpt-test answered at http:\/\/127\.0\.0\.1:\d+\/v1 in \d+ ms\.$/);
+    expect(r).toMatchObject({ ok: true, model: 'gpt-test', transport: 'responses', toolCalled: true });
+    expect(r.message).toMatch(
+      /^Connected: gpt-test answered at http:\/\/127\.0\.0\.1:\d+\/v1 over the Responses API in \d+ ms\. It called a tool, so tool use works\.$/,
+    );
     const [req] = api.responsesRequests();
-    expect(req!.body).toMatchObject({ model: 'gpt-test', max_output_tokens: 16, store: false });
-    expect(req!.body?.stream).toBeFalsy();
+    expect(req!.body).toMatchObject({ model: 'gpt-test', store: false, stream: true });
     expect(req!.schemaErrors ?? []).toEqual([]);
+  });
+
+  it('a chat-only server under auto: Chat Completions answered; a model that calls no tool is flagged', async () => {
+    api.reset();
+    api.setResponsesAvailable(false);
+    api.script([{ match: 'otto_ping', text: 'OK' }]);
+    const r = await testConnection({ api: 'auto' }, settings('sk-good-key-123456'));
+    api.setResponsesAvailable(true);
+    expect(r).toMatchObject({ ok: true, transport: 'chat', toolCalled: false });
+    expect(r.message).toContain('over Chat Completions');
+    expect(r.message).toContain('It did not call the test tool: this model may not use tools well.');
+    expect(api.agentChatRequests()).toHaveLength(1);
   });
 
   it('reports a rejected key exactly, without the key (the server echoes it)', async () => {
