@@ -21,12 +21,14 @@ import * as bundle from './bundle.bench.ts';
 import * as storage from './storage.bench.ts';
 import * as pageload from './pageload.bench.ts';
 import * as mcp from './mcp.bench.ts';
+import * as transport from './transport.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
 const MODULES: BenchModule[] = [
   interceptor,
   loop,
+  transport,
   loopChromium,
   coldstart,
   results,
