@@ -20,6 +20,7 @@ import { RunSession, type AgentConfigView, type RunnerDeps } from './session.ts'
 import { modelTurn } from './turn.ts';
 import { reconcileCalls, runTools } from './toolPhase.ts';
 import { abortRun, failRun, finishRun, settleRun } from './endings.ts';
+import { deniedShareOutput, isShareApproval, type TabAccess } from './tabAccess.ts';
 
 export type { AgentConfigView } from './session.ts';
 
@@ -28,6 +29,8 @@ export interface AgentRunnerOptions {
   tools: AgentToolHost;
   store: ConversationStore;
   sites: SitePermissions;
+  /** Which tabs a run may reach (Otto's tab group, #27). Absent: every tab (unit tests, a browser of the run's own). */
+  tabs?: TabAccess;
   /** Read at the start of every drive (send, approve, deny, resume), so config edits apply to the next step. */
   config: () => AgentConfigView | Promise<AgentConfigView>;
   /** The origin of the page a tool call would act on (e.g. the active tab's), if any. Used for approvals. */
@@ -98,6 +101,7 @@ export class AgentRunner {
       tools: opts.tools,
       store: opts.store,
       sites: opts.sites,
+      tabs: opts.tabs,
       origin: opts.origin,
       instructions: opts.instructions,
       toolTimeoutMs: opts.toolTimeoutMs ?? 120_000,
@@ -226,6 +230,18 @@ export class AgentRunner {
     return this.#begin(conversationId, async (slot) => {
       const state = await this.#pendingApproval(conversationId, callId);
       const session = this.#attach(slot, conversationId, state);
+      if (isShareApproval(state.approval)) {
+        // Sharing a tab is not approving the call: it goes back to pending and meets its usual checks.
+        await this.#deps.tabs?.share(conversationId, state.approval.share.tabId, scope);
+        await session.commit((s) => {
+          s.status = 'running';
+          s.approval = undefined;
+          const pc = s.pendingCalls.find((c) => c.callId === callId);
+          if (pc) pc.status = 'pending';
+        });
+        session.emitStatus();
+        return this.#drive(session);
+      }
       const origin = state.approval?.origin;
       const bySite = scope === 'site' && !!origin;
       if (bySite) await this.#deps.sites.allow(origin);
@@ -249,10 +265,11 @@ export class AgentRunner {
       const state = await this.#pendingApproval(conversationId, callId);
       const session = this.#attach(slot, conversationId, state);
       const name = state.approval?.name ?? callId;
+      const output = isShareApproval(state.approval) ? deniedShareOutput(state.approval.share) : `Error: the user denied ${name}`;
       await session.finishCall(
         callId,
         name,
-        { output: `Error: the user denied ${name}`, status: 'error', outcome: 'denied', reason: 'denied', durationMs: 0 },
+        { output, status: 'error', outcome: 'denied', reason: 'denied', durationMs: 0 },
         (s) => {
           s.status = 'running';
           s.approval = undefined;

@@ -10,6 +10,7 @@ import type { SitePermissions } from '../storage/sitePermissions.ts';
 import type { ItemRecord } from '../storage/records.ts';
 import type { PendingCall, RunState } from '../storage/runRecords.ts';
 import type { AgentEvent } from './events.ts';
+import type { TabAccess } from './tabAccess.ts';
 import type { AgentToolHost, ToolInfo } from './toolHost.ts';
 import type { FunctionCallItem, OutputPart } from './transcript.ts';
 import { functionCallOutput, preview } from './transcript.ts';
@@ -27,6 +28,8 @@ export interface RunnerDeps {
   tools: AgentToolHost;
   store: ConversationStore;
   sites: SitePermissions;
+  /** Which tabs the run may reach (#27); absent, every tab is in reach (unit tests, the headless CLI). */
+  tabs: TabAccess | undefined;
   origin: ((conversationId: string) => string | undefined | Promise<string | undefined>) | undefined;
   instructions:
     ((conversationId: string, config: AgentConfigView) => string | undefined | Promise<string | undefined>) | undefined;

@@ -10,6 +10,7 @@
 import type { PendingApproval, PendingCall, RunState } from '../storage/runRecords.ts';
 import { prepareCall, type PreparedCall } from './calls.ts';
 import { originAllowed } from './approvals.ts';
+import { shareNeeded, type TabShareRequest } from './tabAccess.ts';
 import { ABORTED_OUTPUT, errorOutput, isFunctionCallOutput, outputParts, partsText, toOutput } from './transcript.ts';
 import { childSignal, raceAbort } from './timing.ts';
 import { round2, type AgentConfigView, type CallResult, type RunSession } from './session.ts';
@@ -52,6 +53,12 @@ export async function runTools(session: RunSession, cfg: AgentConfigView): Promi
       });
       continue;
     }
+    // A tab outside Otto's group is the user's until they share it: ask before anything else about this call.
+    const share = await shareNeeded(session.deps.tabs, session.conversationId, prep.qualifiedName, prep.args);
+    if (share) {
+      await pause(session, call, prep.qualifiedName, share.origin, share);
+      return true;
+    }
     const batch = await readOnlyBatch(session, idx);
     if (batch.length) {
       await runBatch(session, batch);
@@ -79,6 +86,7 @@ async function readOnlyBatch(session: RunSession, idx: number): Promise<Runnable
     if (call.status !== 'pending' && call.status !== 'running') break;
     const prep = prepareCall(session.deps.tools, call.name, call.arguments);
     if (!prep.ok || !prep.readOnly) break;
+    if (j > idx && (await shareNeeded(session.deps.tabs, session.conversationId, prep.qualifiedName, prep.args))) break;
     if (await isDestructive(session, prep.qualifiedName, prep.args)) break;
     out.push({ call, prep });
   }
@@ -120,12 +128,14 @@ async function pause(
   call: PendingCall,
   qualifiedName: string,
   origin: string | undefined,
+  share?: TabShareRequest,
 ): Promise<void> {
   const approval: PendingApproval = {
     callId: call.callId,
     name: qualifiedName,
     arguments: call.arguments,
     ...(origin ? { origin } : {}),
+    ...(share ? { share } : {}),
     requestedAt: session.deps.now(),
   };
   await session.commit((s) => {

@@ -9,6 +9,7 @@ import type { Handlers } from './panelPort.ts';
 import { broadcast } from './panelHub.ts';
 import { redact } from './settings.ts';
 import { setRunTab } from './runTabs.ts';
+import type { TabScope } from './tabScope.ts';
 import { log } from '../shared/log.ts';
 
 type AgentHandlers = Pick<
@@ -39,7 +40,7 @@ function titleFrom(text: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
 }
 
-export function agentHandlers(runner: AgentRunner, store: ConversationStore): AgentHandlers {
+export function agentHandlers(runner: AgentRunner, store: ConversationStore, tabScope?: TabScope): AgentHandlers {
   const ensureIdle = (conversationId: string) => {
     if (runner.isActive(conversationId)) throw new Error('Otto is still working on this conversation. Stop it first, or wait.');
   };
@@ -49,6 +50,8 @@ export function agentHandlers(runner: AgentRunner, store: ConversationStore): Ag
       if (!conversation) throw new Error(`No conversation ${req.conversationId}.`);
       ensureIdle(conversation.id);
       setRunTab(conversation.id, req.tabId);
+      // The tab the user asked from joins Otto's group: asking from it is sharing it.
+      await tabScope?.begin(conversation.id).catch((err: unknown) => log.warn(`tab group: ${redact(String(err))}`));
       inBackground(conversation.id, runner.send(conversation.id, req.text));
       return { conversationId: conversation.id };
     },

@@ -28,7 +28,11 @@ import type { AgentMode } from './codeMode.ts';
 import { configureOtRuntime } from '../tools/packs/ot/index.ts';
 import { configureDomPage } from '../tools/packs/dom/index.ts';
 import { addPanel, broadcast } from './panelHub.ts';
-import { runOrigin } from './runTabs.ts';
+import { runOrigin, runTab } from './runTabs.ts';
+import { TabScope } from './tabScope.ts';
+import { callTargets } from './tabTargets.ts';
+import { tabScopeHandlers } from './tabScopeHandlers.ts';
+import { SharedSites } from '../storage/sharedSites.ts';
 import { AgentRunner } from '../agent/runner.ts';
 import { ConversationStore } from '../storage/conversations.ts';
 import { SitePermissions } from '../storage/sitePermissions.ts';
@@ -96,11 +100,20 @@ onMcpChange(() => void refreshTools());
 const toolsReady = refreshTools();
 
 const store = new ConversationStore();
+// Otto's tab group (#27): a run reaches the tabs the user gave it, and asks before any other.
+const sharedSites = new SharedSites();
+const tabScope = new TabScope({
+  scope: async () => (await settings()).config.tabs.scope,
+  sites: sharedSites,
+  targets: async (name, args) => callTargets(registry, (await settings()).config, name, args),
+  runTab,
+});
 const runner = new AgentRunner({
   model: configuredModelClient(settings),
-  tools: createToolHost({ registry: () => registry, interceptor: () => interceptor, settings, mode: () => agentMode }),
+  tools: createToolHost({ registry: () => registry, interceptor: () => interceptor, settings, mode: () => agentMode, tabScope }),
   store,
   sites: new SitePermissions(),
+  tabs: tabScope,
   config: async () => {
     await toolsReady;
     return (await settings()).config;
@@ -108,6 +121,7 @@ const runner = new AgentRunner({
   origin: runOrigin,
   onEvent: (event) => {
     broadcast({ type: 'agent', event });
+    if (event.type === 'run.status') void tabScope.status(event.conversationId, event.status).catch(() => undefined);
     if (event.type === 'turn.completed' && event.usage) {
       void recordModelRequest({
         model: event.model ?? 'unknown',
@@ -149,7 +163,8 @@ const handlers: Handlers = {
     return { saved: true, names: Object.keys(out.value) };
   },
   'frames.ping': (req) => pingFrames(req.tabId),
-  ...agentHandlers(runner, store),
+  ...agentHandlers(runner, store, tabScope),
+  ...tabScopeHandlers({ tabScope, sites: sharedSites, store }),
   ...settingsHandlers({ settings, invalidate: invalidateSettings, registry: () => registry }),
   ...exportHandlers({ store, settings, registry: () => registry }),
   ...commandHandlers({ registry: () => registry, interceptor: () => interceptor, settings, ready: toolsReady }),

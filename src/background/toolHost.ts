@@ -33,6 +33,8 @@ async function keepLargeOutOfContext(qualifiedName: string, result: unknown, con
 import { runTab } from './runTabs.ts';
 import { modeDefinitions, type AgentMode } from './codeMode.ts';
 import { toolBudget } from '../tools/toolBudget.ts';
+import type { TabScope } from './tabScope.ts';
+import type { ExecuteOptions } from '../tools/interceptor.ts';
 
 export interface ToolHostDeps {
   registry: () => ToolRegistry;
@@ -40,6 +42,8 @@ export interface ToolHostDeps {
   settings: () => Promise<Settings>;
   /** config `agent.mode` in force (code mode gives the model `ot.run`); default 'tools'. */
   mode?: () => AgentMode;
+  /** Otto's tab group (#27): a run's calls reach only its tabs. Absent: every tab. */
+  tabScope?: TabScope;
 }
 
 /** The origin of an http(s) URL, else undefined. */
@@ -51,13 +55,26 @@ function httpOrigin(url: string | undefined): string | undefined {
   }
 }
 
-/** `where.tabId` (the panel's command mode) names the tab directly instead of the conversation's. */
+/**
+ * `where.tabId` (the panel's command mode) names the tab directly instead of the conversation's. `where.run` marks
+ * the context of an agent run: its calls (and every call nested in them) pass the tab scope's gate, and tabs.list
+ * sees only the run's tabs. The user's own commands are not scoped: they are the user acting.
+ */
 export async function toolContext(
   deps: ToolHostDeps,
   conversationId: string | undefined,
   signal: AbortSignal,
-  where: { tabId?: number } = {},
+  where: { tabId?: number; run?: boolean } = {},
 ): Promise<ToolContext> {
+  return (await contextAndGate(deps, conversationId, signal, where)).ctx;
+}
+
+async function contextAndGate(
+  deps: ToolHostDeps,
+  conversationId: string | undefined,
+  signal: AbortSignal,
+  where: { tabId?: number; run?: boolean },
+): Promise<{ ctx: ToolContext; options: ExecuteOptions | undefined }> {
   const { config, secrets } = await deps.settings();
   let tab: chrome.tabs.Tab | undefined;
   let origin: string | undefined;
@@ -69,6 +86,9 @@ export async function toolContext(
     origin = httpOrigin(tab?.url);
   }
   const call = createToolCaller(deps.registry(), deps.interceptor());
+  const scope = where.run && conversationId ? deps.tabScope : undefined;
+  const options: ExecuteOptions | undefined =
+    scope && conversationId ? { gate: (tool, args) => scope.guard(conversationId, tool, args, tab?.id) } : undefined;
   const ctx: ToolContext = {
     signal,
     config,
@@ -76,9 +96,12 @@ export async function toolContext(
     logger: log,
     ...(tab?.id !== undefined ? { tabId: tab.id } : {}),
     ...(origin ? { origin } : {}),
-    callTool: (name, args = {}) => call(name, args, ctx),
+    ...(scope && conversationId
+      ? { tabScope: { visibleTabs: () => scope.visibleTabs(conversationId), join: (id: number) => scope.join(conversationId, id) } }
+      : {}),
+    callTool: (name, args = {}) => call(name, args, ctx, options),
   };
-  return ctx;
+  return { ctx, options };
 }
 
 export function createToolHost(deps: ToolHostDeps): AgentToolHost {
@@ -107,10 +130,10 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
       return isDestructiveCall(tool, (parsed.success ? parsed.data : args) as never, ctx);
     },
     async run(qualifiedName, args, { signal, conversationId }) {
-      const ctx = await toolContext(deps, conversationId, signal);
+      const { ctx, options } = await contextAndGate(deps, conversationId, signal, { run: true });
       const tool = deps.registry().get(qualifiedName);
       if (!tool) throw new Error(`Unknown tool: ${qualifiedName}`);
-      const result = await deps.interceptor().execute(tool, args, ctx);
+      const result = await deps.interceptor().execute(tool, args, ctx, options);
       return keepLargeOutOfContext(qualifiedName, result, ctx.config);
     },
   };

@@ -41,6 +41,15 @@ const ApprovalsConfig = z.strictObject({
   allowed_origins: z.array(z.string()).default([]),
 });
 
+/**
+ * Which tabs a run may reach (#27). `group`: Otto's tab group of the conversation (the tab the user asked from, the
+ * tabs the run opened, tabs the user shared); `window`: also every tab of the windows the group is in; `all`: every
+ * tab of the browser, without asking (what Otto did before tab groups).
+ */
+const TabsConfig = z.strictObject({
+  scope: z.enum(['group', 'window', 'all']).default('group'),
+});
+
 const ToolExecutionConfig = z.strictObject({
   enable_validation: z.boolean().default(true),
   enable_logging: z.boolean().default(true),
@@ -73,6 +82,7 @@ export const ConfigSchema = z.strictObject({
   agent: AgentConfig.default(AgentConfig.parse({})),
   transform: TransformConfig.default(TransformConfig.parse({})),
   approvals: ApprovalsConfig.default(ApprovalsConfig.parse({})),
+  tabs: TabsConfig.default(TabsConfig.parse({})),
   tool_execution: ToolExecutionConfig.default(ToolExecutionConfig.parse({})),
   output: OutputConfig.default(OutputConfig.parse({})),
   stats: z.strictObject({ enabled: z.boolean().default(true) }).default({ enabled: true }),

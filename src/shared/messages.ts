@@ -34,6 +34,10 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat.retry'), id, conversationId }),
   z.object({ type: z.literal('chat.approve'), id, conversationId, callId: z.string().min(1), scope: z.enum(['once', 'site']).default('once') }),
   z.object({ type: z.literal('chat.deny'), id, conversationId, callId: z.string().min(1) }),
+  // Otto's tab group (#27): share a tab with a conversation ("Share this tab"); the sites shared "always".
+  z.object({ type: z.literal('tabs.share'), id, conversationId, tabId: z.number().int().nonnegative().optional() }),
+  z.object({ type: z.literal('tabs.shared_sites'), id }),
+  z.object({ type: z.literal('tabs.unshare_site'), id, origin: z.string().min(1).max(2000) }),
   // Conversations.
   z.object({ type: z.literal('conversations.list'), id }),
   z.object({ type: z.literal('conversations.create'), id, title: z.string().max(200).optional() }),

@@ -55,7 +55,20 @@ export interface PendingApproval {
   arguments: string;
   /** The origin of the page the call would act on, when known. */
   origin?: string;
+  /** Set when the question is whether to share a tab outside Otto's group (#27), not whether to run an action. */
+  share?: TabShareRequest;
   requestedAt: number;
+}
+
+/** A tab outside the run's reach that a call wants: what the share approval names. */
+export interface TabShareRequest {
+  tabId: number;
+  /** The tab's title as the browser shows it (shown to the user only, never sent to the model). */
+  title: string;
+  /** `bank.example`; empty for pages without a host. */
+  host: string;
+  /** `https://bank.example`, the key of an "always for this site" answer; absent for pages without an origin. */
+  origin?: string;
 }
 
 export interface UsageTotals {

@@ -18,6 +18,16 @@ export interface ToolContext {
   /** That tab's origin (`https://example.com`), for per-site approvals. */
   readonly origin?: string;
   /**
+   * The tabs a run may reach (#27): Otto's tab group. Absent outside a run (the user's own commands in the panel see
+   * every tab) and in unit tests.
+   */
+  readonly tabScope?: {
+    /** The tabs in reach, and how many others are open. */
+    visibleTabs(): Promise<{ tabs: chrome.tabs.Tab[]; others: number }>;
+    /** A tab the run opened joins its group. */
+    join(tabId: number): Promise<unknown>;
+  };
+  /**
    * Calls another tool by qualified name, alias or API name — through the interceptor, like every call — with the
    * same context. Nested calls are how `ot.*` helpers, snippets and the SDK compose tools.
    */

@@ -8,6 +8,11 @@ export function describeTab(t: chrome.tabs.Tab) {
   return { id: t.id, title, url: t.url ?? t.pendingUrl ?? '', active: t.active, windowId: t.windowId };
 }
 
+/** "and 14 other tabs, not shared" — what tabs.list says instead of the tabs outside the run's reach (#27). */
+export function othersLine(n: number): string {
+  return `and ${n} other ${n === 1 ? 'tab' : 'tabs'}, not shared`;
+}
+
 export async function targetTab(tabId: number | undefined, ctxTabId: number | undefined): Promise<chrome.tabs.Tab> {
   const id = tabId ?? ctxTabId;
   if (id !== undefined) {
