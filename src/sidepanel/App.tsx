@@ -12,6 +12,7 @@ import { Composer } from './components/Composer.tsx';
 import { Banners } from './components/Banners.tsx';
 import { ApprovalCard } from './components/ApprovalCard.tsx';
 import { StatusLine } from './components/StatusLine.tsx';
+import { ShareTab } from './components/ShareTab.tsx';
 import { ConversationList } from './components/ConversationList.tsx';
 import { SetupCard } from './components/SetupCard.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
@@ -176,6 +177,7 @@ export function App({ client }: { client: PortClient }) {
               }}
             />
             <StatusLine chat={chat} model={setup.model} />
+            <ShareTab ready={store.link.state === 'ready'} onShare={store.shareTab} />
             <Composer
               inputRef={input}
               ready={store.link.state === 'ready'}

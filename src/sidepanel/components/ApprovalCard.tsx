@@ -1,5 +1,9 @@
-/** A destructive call waiting for the user: what, where, and Allow once / Always on this site / Deny. */
-import type { PendingApproval } from '../../storage/runRecords.ts';
+/**
+ * A call waiting for the user: a destructive one (what, where: Allow once / Always on this site / Deny), or one that
+ * wants a tab outside Otto's group (Share this tab / Always for this site / Don't share).
+ */
+import type { PendingApproval, TabShareRequest } from '../../storage/runRecords.ts';
+import { isShareApproval, shareQuestion } from '../../agent/tabAccess.ts';
 import { prettyJson, truncate } from '../lib/format.ts';
 
 export interface ApprovalActions {
@@ -19,7 +23,39 @@ function acceptedQuestion(name: string, args: string): { question: string; text?
   }
 }
 
+/** A call wants a tab outside Otto's group (#27): share it once, always for its site, or not at all. */
+function ShareCard({ approval, actions }: { approval: PendingApproval & { share: TabShareRequest }; actions: ApprovalActions }) {
+  const { share } = approval;
+  return (
+    <section class="approval" role="group" aria-label={shareQuestion(share)} data-testid="approval" data-kind="share">
+      <p class="approval-title">{shareQuestion(share)}</p>
+      <p class="approval-hint">
+        Otto wants to use this tab (<code>{approval.name}</code>), which is not in Otto's tab group. Shared, it joins the
+        group and Otto can read it and act on it.
+      </p>
+      <div class="actions">
+        <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
+          Share this tab
+        </button>
+        <button
+          type="button"
+          data-testid="approval-always"
+          disabled={!share.origin}
+          title={share.origin ? `Share every tab of ${share.host} with Otto without asking` : 'This page has no site'}
+          onClick={() => actions.approve('site')}
+        >
+          Always for this site
+        </button>
+        <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
+          Don't share
+        </button>
+      </div>
+    </section>
+  );
+}
+
 export function ApprovalCard({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
+  if (isShareApproval(approval)) return <ShareCard approval={approval} actions={actions} />;
   const dialog = acceptedQuestion(approval.name, approval.arguments);
   return (
     <section class="approval" role="group" aria-label={`Approve ${approval.name}?`} data-testid="approval">

@@ -49,6 +49,8 @@ export interface PanelStore {
   retry(): Promise<void>;
   approve(scope: 'once' | 'site'): Promise<void>;
   deny(): Promise<void>;
+  /** Shares the tab the user is looking at with the open conversation (a new one if none); resolves with what happened. */
+  shareTab(): Promise<string>;
   dismiss(): void;
   dismissInfo(): void;
   newConversation(): void;
@@ -217,18 +219,20 @@ export function usePanelStore(client: PortClient): PanelStore {
 
   return useMemo<PanelStore>(() => {
     const id = () => chatRef.current.conversationId;
+    const ensureConversation = async (): Promise<string> => {
+      const existing = id();
+      if (existing) return existing;
+      const rec = await req<ConversationRecord>({ type: 'conversations.create' });
+      current.current = rec.id;
+      saveCurrent(rec.id);
+      commands.adopt(rec.id);
+      dispatch({ type: 'loaded', conversationId: rec.id, items: [], active: false });
+      return rec.id;
+    };
     const send = async (text: string): Promise<boolean> => {
       let ok = false;
       await guarded(async () => {
-        let conversationId = id();
-        if (!conversationId) {
-          const rec = await req<ConversationRecord>({ type: 'conversations.create' });
-          conversationId = rec.id;
-          current.current = rec.id;
-          saveCurrent(rec.id);
-          commands.adopt(rec.id);
-          dispatch({ type: 'loaded', conversationId: rec.id, items: [], active: false });
-        }
+        const conversationId = await ensureConversation();
         await req({ type: 'chat.send', conversationId, text });
         ok = true;
         void refreshConversations();
@@ -267,6 +271,12 @@ export function usePanelStore(client: PortClient): PanelStore {
           const a = chatRef.current.approval;
           if (a && id()) await req({ type: 'chat.deny', conversationId: id()!, callId: a.callId });
         }),
+      async shareTab() {
+        const conversationId = await ensureConversation();
+        const { tab } = await req<{ tab: { title: string } }>({ type: 'tabs.share', conversationId });
+        void refreshConversations();
+        return `Shared '${tab.title || 'Untitled tab'}' with Otto.`;
+      },
       dismiss: () => {
         setNotice(undefined);
         dispatch({ type: 'dismiss' });

@@ -1,0 +1,307 @@
+/**
+ * Otto's tab group (#27), with the built extension and a scripted model: a run reaches the tab the user asked from,
+ * the tabs it opened and the tabs the user shared — its tab group — and asks before it touches any other. The bank
+ * tab is on another origin; nothing of it may reach the model unless the user shares it.
+ */
+import type { Page } from '@playwright/test';
+import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
+import { connectToFakeApi, conversation, events, send, waitForEvent, waitForStatus, type AgentEventLike } from './support/agent.ts';
+import type { FakeApi } from '../test/support/fake-api/index.ts';
+import type { RecordedRequest, Turn } from '../test/support/fake-api/turns.ts';
+
+const BANK_TITLE = 'Accounts — Example Bank';
+const BANK_SECRET = 'BANKSECRET-7731';
+
+interface GroupView {
+  groupId: number;
+  title: string;
+  color: string;
+}
+
+async function openTab(panel: Page, context: { newPage(): Promise<Page> }, url: string): Promise<{ page: Page; tabId: number }> {
+  const page = await context.newPage();
+  await page.goto(url);
+  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, page.url());
+  return { page, tabId };
+}
+
+/** The tab's group (title and colour), or null when it is in none. */
+function groupOf(panel: Page, tabId: number): Promise<GroupView | null> {
+  return panel.evaluate(async (id) => {
+    const tab = await chrome.tabs.get(id);
+    if (tab.groupId === -1) return null;
+    const g = await chrome.tabGroups.get(tab.groupId);
+    return { groupId: g.id, title: g.title ?? '', color: g.color };
+  }, tabId);
+}
+
+/** Starts recording every title Otto's groups take, in order (chrome.tabGroups.onUpdated). */
+async function recordGroupTitles(panel: Page): Promise<() => Promise<string[]>> {
+  await panel.evaluate(() => {
+    const g = globalThis as unknown as { __titles?: string[] };
+    g.__titles = [];
+    chrome.tabGroups.onUpdated.addListener((group) => {
+      if (g.__titles!.at(-1) !== group.title) g.__titles!.push(group.title ?? '');
+    });
+  });
+  return () => panel.evaluate(() => (globalThis as unknown as { __titles: string[] }).__titles);
+}
+
+function bodies(api: FakeApi): string {
+  return api.responsesRequests().map((r: RecordedRequest) => r.rawBody).join('\n');
+}
+
+/** The function_call_outputs the model was sent, in order, as text. */
+function outputsSent(api: FakeApi): string[] {
+  const last = api.responsesRequests().at(-1)!;
+  return ((last.body?.input ?? []) as { type: string; output?: unknown }[])
+    .filter((i) => i.type === 'function_call_output')
+    .map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output)));
+}
+
+function approvalsOf(evs: AgentEventLike[]): { callId: string; name: string; share?: { tabId: number; title: string; host: string } }[] {
+  return evs.filter((e) => e.type === 'approval.required').map((e) => e.approval as never);
+}
+
+test.beforeEach(async ({ fakeApi }) => {
+  fakeApi.reset();
+});
+
+test.afterEach(async ({ fakeApi }) => {
+  const invalid = fakeApi.responsesRequests().filter((r) => r.schemaErrors?.length);
+  expect(invalid.map((r) => r.schemaErrors)).toEqual([]);
+});
+
+test('another tab stays private: tabs.list shows a count, reading it asks naming it, denied reads nothing', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
+  const titles = await recordGroupTitles(panel);
+  fakeApi.script([
+    { match: 'Summarize this page', calls: [{ name: 'tabs__list', arguments: {} }] },
+    { match: /not shared/, calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
+    { match: /did not share/, text: 'I can only see the blog.' },
+  ]);
+  const id = await send(panel, 'Summarize this page', { tabId: blog.tabId });
+
+  const asked = await waitForEvent(panel, id, 'approval.required');
+  const host = new URL(otherOrigin.origin).host;
+  expect(asked.approval).toMatchObject({ name: 'dom.text', share: { tabId: bank.tabId, title: BANK_TITLE, host } });
+  expect((await groupOf(panel, blog.tabId))?.title).toBe('Otto · waiting for you');
+  // The tab strip showed Otto working, then waiting for the user.
+  const seen = await titles();
+  expect(seen.slice(-2)).toEqual(['Otto · working', 'Otto · waiting for you']);
+  // The card names the tab in the user's words.
+  await panel.evaluate((cid) => localStorage.setItem('otto.panel.current', cid), id);
+  await panel.reload();
+  await expect(panel.getByTestId('approval')).toContainText(`Share '${BANK_TITLE}' (${host}) with Otto?`);
+  await panel.getByTestId('approval-deny').click();
+  await expect.poll(async () => (await conversation(panel, id)).state?.status).toBe('completed');
+
+  // tabs.list gave the blog and a count: not the bank's title or address.
+  const outputs = outputsSent(fakeApi);
+  expect(outputs[0]).toContain(`${pages.origin}/blog.html`);
+  expect(outputs[0]).toMatch(/and \d+ other tabs, not shared/);
+  expect(outputs[0]).not.toContain(BANK_TITLE);
+  expect(outputs[0]).not.toContain(otherOrigin.origin);
+  expect(outputs[1]).toBe(
+    `Error: the user did not share tab ${bank.tabId} with Otto, so nothing was read from it or done to it. Work with the tabs in Otto's group (tabs.list), or ask the user to share the tab.`,
+  );
+  // Nothing of the bank tab in any request the model provider received.
+  const sent = bodies(fakeApi);
+  for (const secret of [BANK_SECRET, BANK_TITLE, 'Example Bank', otherOrigin.origin, host]) expect(sent).not.toContain(secret);
+
+  // Otto's group: the tab the user asked from, titled by the run's state; the bank tab is in none.
+  expect(await groupOf(panel, blog.tabId)).toMatchObject({ title: 'Otto', color: 'cyan' });
+  expect(await groupOf(panel, bank.tabId)).toBeNull();
+  await blog.page.close();
+  await bank.page.close();
+});
+
+test('approved, the tab joins Otto’s group and is readable; tabs.list then shows it', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
+  fakeApi.script([
+    { match: 'compare with my bank', calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
+    { match: BANK_SECRET, calls: [{ name: 'tabs__list', arguments: {} }] },
+    { match: /"tabs"/, text: 'Both tabs are in view.' },
+  ]);
+  const id = await send(panel, 'compare with my bank', { tabId: blog.tabId });
+  const asked = await waitForEvent(panel, id, 'approval.required');
+  await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: (asked.approval as { callId: string }).callId, scope: 'once' });
+  await waitForStatus(panel, id, 'completed');
+
+  const group = await groupOf(panel, blog.tabId);
+  expect(await groupOf(panel, bank.tabId)).toEqual(group);
+  const [text, list] = outputsSent(fakeApi);
+  expect(text).toContain(BANK_SECRET);
+  expect(list).toContain(`${otherOrigin.origin}/bank.html`);
+  expect(list).toContain(BANK_TITLE);
+  expect(approvalsOf(await events(panel, id))).toHaveLength(1);
+  await blog.page.close();
+  await bank.page.close();
+});
+
+test('a tab moved into the group becomes visible to tabs.list; moved out, it disappears', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const other = await openTab(panel, context, `${otherOrigin.origin}/child.html?moved`);
+  const otherUrl = `${otherOrigin.origin}/child.html?moved`;
+  fakeApi.script([
+    { match: /^list/, calls: [{ name: 'tabs__list', arguments: {} }], times: 3 },
+    { match: /"tabs"/, text: 'Listed.', times: 3 },
+  ]);
+
+  const id = await send(panel, 'list my tabs', { tabId: blog.tabId });
+  await waitForStatus(panel, id, 'completed');
+  expect(outputsSent(fakeApi).at(-1)).not.toContain(otherUrl);
+
+  // The user drags the tab into Otto's group.
+  const { groupId } = (await groupOf(panel, blog.tabId))!;
+  await panel.evaluate(([g, t]) => chrome.tabs.group({ groupId: g, tabIds: [t] }), [groupId, other.tabId] as const);
+  await send(panel, 'list again', { conversationId: id, tabId: blog.tabId });
+  await expect.poll(() => outputsSent(fakeApi).at(-1) ?? '').toContain(otherUrl);
+  await waitForStatus(panel, id, 'completed');
+
+  // ... and out again.
+  await panel.evaluate((t) => chrome.tabs.ungroup([t]), other.tabId);
+  const before = fakeApi.responsesRequests().length;
+  await send(panel, 'list once more', { conversationId: id, tabId: blog.tabId });
+  await expect.poll(() => fakeApi.responsesRequests().length).toBe(before + 2);
+  expect(outputsSent(fakeApi).at(-1)).not.toContain(otherUrl);
+  expect(outputsSent(fakeApi).at(-1)).toContain(`${pages.origin}/blog.html`);
+  await waitForStatus(panel, id, 'completed');
+  await blog.page.close();
+  await other.page.close();
+});
+
+test('a one-tab task and a task on a tab the run opened need no approval; the opened tab joins the group', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const openedUrl = `${otherOrigin.origin}/child.html?opened`;
+  let openedId = -1;
+  // The third turn reads the tab the model just opened: its calls are computed from that output.
+  const readOpened: Turn = {
+    match: (r) => {
+      const m = /"id":(\d+)/.exec(r.lastInput);
+      if (!r.lastInput.includes('"opened"') || !m) return false;
+      openedId = Number(m[1]);
+      readOpened.calls = [{ name: 'dom__text', arguments: { tab_id: openedId } }];
+      return true;
+    },
+  };
+  fakeApi.script([
+    { match: 'read this page', calls: [{ name: 'dom__text', arguments: {} }] },
+    { match: /High water/, calls: [{ name: 'tabs__open', arguments: { url: openedUrl } }] },
+    readOpened,
+    { match: /I am a child frame/, text: 'Read both.' },
+  ]);
+  const id = await send(panel, 'read this page', { tabId: blog.tabId });
+  await waitForStatus(panel, id, 'completed');
+  expect(approvalsOf(await events(panel, id))).toEqual([]);
+  expect(outputsSent(fakeApi).at(-1)).toContain('I am a child frame');
+  const group = await groupOf(panel, blog.tabId);
+  expect(group?.title).toBe('Otto');
+  expect(await groupOf(panel, openedId)).toEqual(group);
+  await blog.page.close();
+  await panel.evaluate((t) => chrome.tabs.remove(t), openedId);
+});
+
+test('code mode and screenshots ask the same question; a tab id known only while running is refused', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: '  mode: both\n' });
+  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
+  fakeApi.script([
+    { match: 'peek', calls: [{ name: 'ot__run', arguments: { code: `dom.text(tab_id=${bank.tabId})` } }] },
+    { match: /did not share/, calls: [{ name: 'tabs__screenshot', arguments: { tab_id: bank.tabId } }], times: 1 },
+    { match: /did not share/, calls: [{ name: 'ot__run', arguments: { code: `t = ${bank.tabId}\ndom.text(tab_id=t)` } }] },
+    { match: /not shared with Otto/, text: 'Nothing to see.' },
+  ]);
+  const id = await send(panel, 'peek at the bank', { tabId: blog.tabId });
+  for (const name of ['ot.run', 'tabs.screenshot']) {
+    await expect.poll(async () => approvalsOf(await events(panel, id)).map((a) => a.name)).toContain(name);
+    const asked = approvalsOf(await events(panel, id)).find((a) => a.name === name)!;
+    expect(asked.share).toMatchObject({ tabId: bank.tabId, title: BANK_TITLE });
+    await panelRequest(panel, { type: 'chat.deny', conversationId: id, callId: asked.callId });
+  }
+  await waitForStatus(panel, id, 'completed');
+  expect(outputsSent(fakeApi).at(-1)).toContain(`Tab ${bank.tabId} is not shared with Otto, so nothing was read from it or done to it.`);
+  const sent = bodies(fakeApi);
+  for (const secret of [BANK_SECRET, BANK_TITLE, `${otherOrigin.origin}/bank.html`]) expect(sent).not.toContain(secret);
+  await blog.page.close();
+  await bank.page.close();
+});
+
+test('after a worker restart the group and the shared tabs are kept, and a pending share resumes', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
+  const third = await openTab(panel, context, `${otherOrigin.origin}/child.html?third`);
+  fakeApi.script([
+    { match: 'first', calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
+    { match: BANK_SECRET, text: 'Read the bank.' },
+    { match: 'second', calls: [{ name: 'dom__text', arguments: { tab_id: third.tabId } }] },
+    { match: /I am a child frame/, calls: [{ name: 'tabs__list', arguments: {} }] },
+    { match: /"tabs"/, text: 'All three.' },
+  ]);
+  const id = await send(panel, 'first', { tabId: blog.tabId });
+  const first = await waitForEvent(panel, id, 'approval.required');
+  await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: (first.approval as { callId: string }).callId, scope: 'once' });
+  await waitForStatus(panel, id, 'completed');
+  const group = await groupOf(panel, blog.tabId);
+
+  await send(panel, 'second', { conversationId: id, tabId: blog.tabId });
+  await expect.poll(async () => (await conversation(panel, id)).state?.status).toBe('awaiting_approval');
+  await stopServiceWorker(context, panel);
+
+  const view = await conversation(panel, id); // a fresh worker
+  expect(view.state?.status).toBe('awaiting_approval');
+  const pending = view.state!.approval as { callId: string; share: { tabId: number; title: string } };
+  expect(pending.share).toMatchObject({ tabId: third.tabId, title: 'Child frame' });
+  expect(await groupOf(panel, bank.tabId)).toEqual({ ...group, title: 'Otto · waiting for you' });
+  await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: pending.callId, scope: 'once' });
+  await expect.poll(async () => (await conversation(panel, id)).state?.status, { timeout: 20_000 }).toBe('completed');
+  const list = outputsSent(fakeApi).at(-1)!;
+  for (const url of [`${pages.origin}/blog.html`, `${otherOrigin.origin}/bank.html`, `${otherOrigin.origin}/child.html?third`]) {
+    expect(list).toContain(url);
+  }
+  expect((await groupOf(panel, third.tabId))?.groupId).toBe(group!.groupId);
+  for (const t of [blog, bank, third]) await t.page.close();
+});
