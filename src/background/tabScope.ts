@@ -50,6 +50,8 @@ export class TabNotSharedError extends Error {
 interface Persisted {
   /** conversationId → its group ids (one per window). */
   groups: Record<string, number[]>;
+  /** conversationId → tabs shared that Chrome would not put in a group (in reach until closed). */
+  loose: Record<string, number[]>;
 }
 
 export interface TabScopeDeps {
@@ -81,10 +83,10 @@ export class TabScope implements TabAccess {
     return (this.#state ??= this.#storage
       .get(STORAGE_KEY)
       .then((r) => {
-        const v = r[STORAGE_KEY] as Persisted | undefined;
-        return { groups: v && typeof v.groups === 'object' ? { ...v.groups } : {} };
+        const v = r[STORAGE_KEY] as Partial<Persisted> | undefined;
+        return { groups: { ...(v?.groups ?? {}) }, loose: { ...(v?.loose ?? {}) } };
       })
-      .catch(() => ({ groups: {} })));
+      .catch(() => ({ groups: {}, loose: {} })));
   }
 
   async #save(): Promise<void> {
@@ -118,7 +120,9 @@ export class TabScope implements TabAccess {
     const groups = await this.groups(conversationId);
     const ids = new Set(groups.map((g) => g.id));
     const windows = new Set(scope === 'window' ? groups.map((g) => g.windowId) : []);
-    return (tab) => (tab.groupId !== NO_GROUP && ids.has(tab.groupId)) || windows.has(tab.windowId);
+    const loose = new Set((await this.#load()).loose[conversationId] ?? []);
+    return (tab) =>
+      (tab.groupId !== NO_GROUP && ids.has(tab.groupId)) || windows.has(tab.windowId) || (tab.id !== undefined && loose.has(tab.id));
   }
 
   async inReach(conversationId: string, tab: chrome.tabs.Tab): Promise<boolean> {
@@ -136,27 +140,41 @@ export class TabScope implements TabAccess {
   join(conversationId: string, tabId: number): Promise<chrome.tabs.Tab> {
     return this.#serial(async () => {
       const tab = await chrome.tabs.get(tabId);
-      const groups = await this.groups(conversationId);
-      if (groups.some((g) => g.id === tab.groupId)) return tab;
-      const here = groups.find((g) => g.windowId === tab.windowId);
-      if (here) {
-        await chrome.tabs.group({ groupId: here.id, tabIds: [tabId] });
-      } else {
-        const groupId = await chrome.tabs.group({ tabIds: [tabId], createProperties: { windowId: tab.windowId } });
-        await chrome.tabGroups.update(groupId, { title: groupTitle(this.#status.get(conversationId)), color: GROUP_COLOR });
+      try {
+        await this.#group(conversationId, tab);
+      } catch {
+        // Chrome would not group it (a window type without a tab strip): shared all the same, without the group.
         const state = await this.#load();
-        state.groups[conversationId] = [...(state.groups[conversationId] ?? []), groupId];
+        const loose = state.loose[conversationId] ?? [];
+        if (!loose.includes(tabId)) state.loose[conversationId] = [...loose, tabId];
         await this.#save();
       }
       return chrome.tabs.get(tabId);
     });
   }
 
+  /** Into the conversation's group in the tab's window (made when there is none): never across windows. */
+  async #group(conversationId: string, tab: chrome.tabs.Tab): Promise<void> {
+    const tabId = tab.id!;
+    const groups = await this.groups(conversationId);
+    if (groups.some((g) => g.id === tab.groupId)) return;
+    const here = groups.find((g) => g.windowId === tab.windowId);
+    if (here) {
+      await chrome.tabs.group({ groupId: here.id, tabIds: [tabId] });
+      return;
+    }
+    const groupId = await chrome.tabs.group({ tabIds: [tabId], createProperties: { windowId: tab.windowId } });
+    const state = await this.#load();
+    state.groups[conversationId] = [...(state.groups[conversationId] ?? []), groupId];
+    await this.#save();
+    await chrome.tabGroups.update(groupId, { title: groupTitle(this.#status.get(conversationId)), color: GROUP_COLOR });
+  }
+
   /** A run starts from the tab the user asked from: it joins the group (the user's message is their consent). */
   async begin(conversationId: string): Promise<void> {
     this.#status.set(conversationId, 'running');
     const tab = await this.#deps.runTab(conversationId);
-    if (tab?.id !== undefined && /^(https?|file):/.test(tab.url ?? tab.pendingUrl ?? '')) await this.join(conversationId, tab.id);
+    if (tab?.id !== undefined) await this.join(conversationId, tab.id);
   }
 
   // ---- TabAccess (the run loop) ----------------------------------------------------------------------------------

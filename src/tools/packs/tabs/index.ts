@@ -51,9 +51,11 @@ const open = defineTool({
   examples: ["tabs.open(url='https://example.com')"],
   async execute(args, ctx) {
     const tab = await chrome.tabs.create({ url: args.url, active: args.active });
+    // Listen for the load first: joining the group takes a few calls, and a fast page would finish meanwhile.
+    const loading = waitForLoad(tab.id!, ctx.signal).catch(() => tab);
     // A tab the run opened is the run's: it joins Otto's group at once, so the user sees where Otto works.
-    if (tab.id !== undefined) await ctx.tabScope?.join(tab.id).catch(() => undefined);
-    const loaded = await waitForLoad(tab.id!, ctx.signal).catch(() => tab);
+    await ctx.tabScope?.join(tab.id!).catch(() => undefined);
+    const loaded = await loading;
     return { opened: describeTab(loaded) };
   },
 });
