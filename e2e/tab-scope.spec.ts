@@ -305,3 +305,74 @@ test('after a worker restart the group and the shared tabs are kept, and a pendi
   expect((await groupOf(panel, third.tabId))?.groupId).toBe(group!.groupId);
   for (const t of [blog, bank, third]) await t.page.close();
 });
+
+test('“Share this tab” in the panel puts the tab the user is looking at into the conversation’s group', async ({
+  context,
+  panel,
+  fakeApi,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  await panel.evaluate(() => localStorage.removeItem('otto.panel.current'));
+  await panel.reload();
+  const shared = await openTab(panel, context, `${otherOrigin.origin}/child.html?shared`);
+  await shared.page.bringToFront();
+  await panel.getByTestId('share-tab').click();
+  await expect(panel.getByTestId('share-tab-status')).toHaveText("Shared 'Child frame' with Otto.");
+  expect(await groupOf(panel, shared.tabId)).toMatchObject({ title: 'Otto', color: 'cyan' });
+
+  // The conversation the panel made for it sees the tab.
+  const id = await panel.evaluate(() => localStorage.getItem('otto.panel.current')!);
+  fakeApi.script([
+    { match: 'what is shared', calls: [{ name: 'tabs__list', arguments: {} }] },
+    { match: /"tabs"/, text: 'One tab.' },
+  ]);
+  await connectToFakeApi(panel, fakeApi);
+  await send(panel, 'what is shared', { conversationId: id, tabId: shared.tabId });
+  await waitForStatus(panel, id, 'completed');
+  expect(outputsSent(fakeApi).at(-1)).toContain(`${otherOrigin.origin}/child.html?shared`);
+  await shared.page.close();
+});
+
+test('settings: a site shared “always” is listed and can be revoked; scope all warns and shows every tab', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+  extensionId,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
+  fakeApi.script([
+    { match: 'bank always', calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
+    { match: BANK_SECRET, text: 'Read.' },
+    { match: 'everything', calls: [{ name: 'tabs__list', arguments: {} }] },
+    { match: /"tabs"/, text: 'All of them.' },
+  ]);
+  const id = await send(panel, 'bank always', { tabId: blog.tabId });
+  const asked = await waitForEvent(panel, id, 'approval.required');
+  await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: (asked.approval as { callId: string }).callId, scope: 'site' });
+  await waitForStatus(panel, id, 'completed');
+
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+  await expect(options.getByTestId('settings-shared-sites')).toContainText(otherOrigin.origin);
+  await options.getByTestId('settings-unshare-site').click();
+  await expect(options.getByTestId('settings-shared-sites-empty')).toBeVisible();
+  expect(await panelRequest(panel, { type: 'tabs.shared_sites' })).toEqual({ sites: [] });
+
+  await options.getByTestId('settings-tabs-scope').selectOption('all');
+  await expect(options.getByTestId('settings-tabs-warning')).toContainText('without asking');
+  await options.getByTestId('settings-save-tabs').click();
+  await expect(options.getByTestId('settings-tabs-result')).toHaveText('Saved.');
+  const id2 = await send(panel, 'everything', { tabId: blog.tabId });
+  await waitForStatus(panel, id2, 'completed');
+  const list = outputsSent(fakeApi).at(-1)!;
+  expect(list).not.toContain('not shared');
+  expect(list).toContain(`${otherOrigin.origin}/bank.html`);
+  await options.close();
+  await connectToFakeApi(panel, fakeApi); // back to the default scope for the specs after this one
+  for (const t of [blog, bank]) await t.page.close();
+});

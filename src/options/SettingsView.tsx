@@ -6,6 +6,7 @@ import { loadYaml, secretNames } from './settingsApi.ts';
 import { ConnectionForm } from './ConnectionForm.tsx';
 import { BehaviourForm } from './BehaviourForm.tsx';
 import { DeveloperForm } from './DeveloperForm.tsx';
+import { TabsForm } from './TabsForm.tsx';
 import { SecretsForm } from './SecretsForm.tsx';
 import { ServersForm } from './ServersForm.tsx';
 import { YamlEditor } from './YamlEditor.tsx';
@@ -59,6 +60,7 @@ export function SettingsView({
       )}
       <ConnectionForm client={client} config={config} hasKey={names.includes('OPENAI_API_KEY')} onSaved={saved} />
       <BehaviourForm client={client} config={config} onSaved={saved} />
+      <TabsForm client={client} config={config} onSaved={saved} />
       <SecretsForm client={client} names={names} onSaved={saved} />
       <ServersForm client={client} onSaved={saved} />
       <DeveloperForm client={client} config={config} onSaved={saved} />
