@@ -376,3 +376,39 @@ test('settings: a site shared “always” is listed and can be revoked; scope a
   await connectToFakeApi(panel, fakeApi); // back to the default scope for the specs after this one
   for (const t of [blog, bank]) await t.page.close();
 });
+
+test('a tab a page opens from Otto’s group is not shared by that: Chrome groups it, Otto takes it back out', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  fakeApi.script([{ match: 'hello', text: 'Hi.' }]);
+  const id = await send(panel, 'hello', { tabId: blog.tabId });
+  await waitForStatus(panel, id, 'completed');
+  const group = (await groupOf(panel, blog.tabId))!;
+
+  // The page (hostile, or just a link with target=_blank) opens the user's bank.
+  const popup = context.waitForEvent('page');
+  await blog.page.evaluate((u) => void window.open(u, '_blank'), `${otherOrigin.origin}/bank.html`);
+  const bankPage = await popup;
+  await bankPage.waitForLoadState();
+  const bankId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, bankPage.url());
+  await expect.poll(async () => (await groupOf(panel, bankId))?.groupId ?? -1).not.toBe(group.groupId);
+
+  fakeApi.script([
+    { match: 'what tabs', calls: [{ name: 'dom__text', arguments: { tab_id: bankId } }] },
+    { match: /did not share/, text: 'OK.' },
+  ]);
+  await send(panel, 'what tabs', { conversationId: id, tabId: blog.tabId });
+  await expect.poll(async () => approvalsOf(await events(panel, id)).at(-1)?.share?.title).toBe(BANK_TITLE);
+  const last = approvalsOf(await events(panel, id)).at(-1)!;
+  await panelRequest(panel, { type: 'chat.deny', conversationId: id, callId: last.callId });
+  await waitForStatus(panel, id, 'completed');
+  expect(bodies(fakeApi)).not.toContain(BANK_SECRET);
+  await bankPage.close();
+  await blog.page.close();
+});

@@ -185,6 +185,9 @@ chrome.runtime.onMessage.addListener((_msg, sender) => {
   return false;
 });
 
+// A tab a page opens from Otto's group is not shared by that (see TabScope.onCreated).
+chrome.tabs.onCreated.addListener((tab) => void tabScope.onCreated(tab).catch(() => undefined));
+
 chrome.runtime.onInstalled.addListener(() => {
   void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true });
 });

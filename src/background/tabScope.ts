@@ -68,6 +68,8 @@ export class TabScope implements TabAccess {
   readonly #deps: TabScopeDeps;
   #state: Promise<Persisted> | undefined;
   readonly #status = new Map<string, RunStatus>();
+  /** Tabs Otto itself is putting into a group (so the page-opened-tab rule below leaves them alone). */
+  readonly #admitted = new Set<number>();
   /** Group changes one at a time: two joins at once must not make two groups in one window. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -138,6 +140,7 @@ export class TabScope implements TabAccess {
 
   /** The tab joins the conversation's group in its window (made when there is none). No question: the caller decided. */
   join(conversationId: string, tabId: number): Promise<chrome.tabs.Tab> {
+    this.#admitted.add(tabId);
     return this.#serial(async () => {
       const tab = await chrome.tabs.get(tabId);
       try {
@@ -168,6 +171,31 @@ export class TabScope implements TabAccess {
     state.groups[conversationId] = [...(state.groups[conversationId] ?? []), groupId];
     await this.#save();
     await chrome.tabGroups.update(groupId, { title: groupTitle(this.#status.get(conversationId)), color: GROUP_COLOR });
+  }
+
+  /**
+   * Chrome puts a tab opened from a grouped tab (a link with target=_blank, `window.open`) into the opener's group. In
+   * Otto's group that would let a page share tabs of its choosing — `window.open('https://bank.example')` — without
+   * the user. So a new tab that lands in an Otto group without Otto putting it there is taken back out: it is the
+   * user's until they share it (drag it in, Share this tab, or answer the question when the run wants it).
+   */
+  async onCreated(tab: chrome.tabs.Tab): Promise<void> {
+    const id = tab.id;
+    if (id === undefined || this.#admitted.has(id)) return;
+    const state = await this.#load();
+    if (!Object.values(state.groups).some((g) => g.length)) return;
+    const owned = () => new Set(Object.values(state.groups).flat());
+    // Chrome may group it a moment after creating it: look at once and again shortly after.
+    for (const wait of [0, 250, 1000]) {
+      if (wait) await new Promise((r) => setTimeout(r, wait));
+      if (this.#admitted.has(id)) return;
+      const now = await chrome.tabs.get(id).catch(() => undefined);
+      if (!now) return;
+      if (now.groupId !== NO_GROUP && owned().has(now.groupId)) {
+        await chrome.tabs.ungroup(id).catch(() => undefined);
+        return;
+      }
+    }
   }
 
   /** A run starts from the tab the user asked from: it joins the group (the user's message is their consent). */

@@ -27,7 +27,7 @@ const url = z.string().url().describe('An absolute URL (https://...)');
 const list = defineTool({
   pack: 'tabs',
   name: 'list',
-  description: "List the tabs shared with you (Otto's tab group) with id, title, url, and which is active.",
+  description: "List open tabs shared with you (Otto's tab group) with id, title, url, and which is active.",
   parameters: z.object({}),
   readOnly: true,
   examples: ['tabs.list()'],
