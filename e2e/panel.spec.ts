@@ -217,7 +217,12 @@ test('approve and deny a destructive call inline', async ({ panel, fakeApi, page
     { match: /closed/, text: 'Closed it.' },
   ]);
   await sendText(panel, 'close it');
-  const approval = panel.getByTestId('approval');
+  // The tab is not the one the user asked from (the panel is in front): Otto first asks to share it (#27).
+  const share = panel.locator('[data-testid="approval"][data-kind="share"]');
+  await expect(share).toContainText("Share 'Child frame' (");
+  await shot(panel, 'approval-share');
+  await panel.getByRole('button', { name: 'Share this tab' }).first().click();
+  const approval = panel.locator('[data-testid="approval"]:not([data-kind="share"])');
   await expect(approval).toBeVisible();
   await expect(approval).toContainText('tabs.close');
   await expect(panel.locator('[data-testid="tool-call"][data-tool="tabs.close"]')).toHaveAttribute(
@@ -242,6 +247,9 @@ test('approve and deny a destructive call inline', async ({ panel, fakeApi, page
     { match: /denied/, text: 'Understood, I left it open.' },
   ]);
   await sendText(panel, 'close the other one');
+  await expect(share).toBeVisible();
+  await share.getByTestId('approval-approve').click();
+  await expect(approval).toBeVisible();
   await panel.getByTestId('approval-deny').click();
   await expect(panel.getByTestId('message-assistant').last()).toHaveText('Understood, I left it open.');
   const denied = panel.locator('[data-testid="tool-call"][data-tool="tabs.close"]').last();
