@@ -5,7 +5,15 @@
  */
 import type { Page } from '@playwright/test';
 import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
-import { connectToFakeApi, conversation, events, send, waitForEvent, waitForStatus, type AgentEventLike } from './support/agent.ts';
+import {
+  connectToFakeApi,
+  conversation,
+  events,
+  send,
+  waitForEvent,
+  waitForStatus,
+  type AgentEventLike,
+} from './support/agent.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import type { RecordedRequest, Turn } from '../test/support/fake-api/turns.ts';
 
@@ -18,10 +26,17 @@ interface GroupView {
   color: string;
 }
 
-async function openTab(panel: Page, context: { newPage(): Promise<Page> }, url: string): Promise<{ page: Page; tabId: number }> {
+async function openTab(
+  panel: Page,
+  context: { newPage(): Promise<Page> },
+  url: string,
+): Promise<{ page: Page; tabId: number }> {
   const page = await context.newPage();
   await page.goto(url);
-  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, page.url());
+  const tabId = await panel.evaluate(
+    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
+    page.url(),
+  );
   return { page, tabId };
 }
 
@@ -48,7 +63,10 @@ async function recordGroupTitles(panel: Page): Promise<() => Promise<string[]>> 
 }
 
 function bodies(api: FakeApi): string {
-  return api.responsesRequests().map((r: RecordedRequest) => r.rawBody).join('\n');
+  return api
+    .responsesRequests()
+    .map((r: RecordedRequest) => r.rawBody)
+    .join('\n');
 }
 
 /** The function_call_outputs the model was sent, in order, as text. */
@@ -59,7 +77,9 @@ function outputsSent(api: FakeApi): string[] {
     .map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output)));
 }
 
-function approvalsOf(evs: AgentEventLike[]): { callId: string; name: string; share?: { tabId: number; title: string; host: string } }[] {
+function approvalsOf(
+  evs: AgentEventLike[],
+): { callId: string; name: string; share?: { tabId: number; title: string; host: string } }[] {
   return evs.filter((e) => e.type === 'approval.required').map((e) => e.approval as never);
 }
 
@@ -115,7 +135,8 @@ test('another tab stays private: tabs.list shows a count, reading it asks naming
   );
   // Nothing of the bank tab in any request the model provider received.
   const sent = bodies(fakeApi);
-  for (const secret of [BANK_SECRET, BANK_TITLE, 'Example Bank', otherOrigin.origin, host]) expect(sent).not.toContain(secret);
+  for (const secret of [BANK_SECRET, BANK_TITLE, 'Example Bank', otherOrigin.origin, host])
+    expect(sent).not.toContain(secret);
 
   // Otto's group: the tab the user asked from, titled by the run's state; the bank tab is in none.
   expect(await groupOf(panel, blog.tabId)).toMatchObject({ title: 'Otto', color: 'cyan' });
@@ -141,7 +162,12 @@ test('approved, the tab joins Otto’s group and is readable; tabs.list then sho
   ]);
   const id = await send(panel, 'compare with my bank', { tabId: blog.tabId });
   const asked = await waitForEvent(panel, id, 'approval.required');
-  await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: (asked.approval as { callId: string }).callId, scope: 'once' });
+  await panelRequest(panel, {
+    type: 'chat.approve',
+    conversationId: id,
+    callId: (asked.approval as { callId: string }).callId,
+    scope: 'once',
+  });
   await waitForStatus(panel, id, 'completed');
 
   const group = await groupOf(panel, blog.tabId);
@@ -245,7 +271,10 @@ test('code mode and screenshots ask the same question; a tab id known only while
   fakeApi.script([
     { match: 'peek', calls: [{ name: 'ot__run', arguments: { code: `dom.text(tab_id=${bank.tabId})` } }] },
     { match: /did not share/, calls: [{ name: 'tabs__screenshot', arguments: { tab_id: bank.tabId } }], times: 1 },
-    { match: /did not share/, calls: [{ name: 'ot__run', arguments: { code: `t = ${bank.tabId}\ndom.text(tab_id=t)` } }] },
+    {
+      match: /did not share/,
+      calls: [{ name: 'ot__run', arguments: { code: `t = ${bank.tabId}\ndom.text(tab_id=t)` } }],
+    },
     { match: /not shared with Otto/, text: 'Nothing to see.' },
   ]);
   const id = await send(panel, 'peek at the bank', { tabId: blog.tabId });
@@ -256,7 +285,9 @@ test('code mode and screenshots ask the same question; a tab id known only while
     await panelRequest(panel, { type: 'chat.deny', conversationId: id, callId: asked.callId });
   }
   await waitForStatus(panel, id, 'completed');
-  expect(outputsSent(fakeApi).at(-1)).toContain(`Tab ${bank.tabId} is not shared with Otto, so nothing was read from it or done to it.`);
+  expect(outputsSent(fakeApi).at(-1)).toContain(
+    `Tab ${bank.tabId} is not shared with Otto, so nothing was read from it or done to it.`,
+  );
   const sent = bodies(fakeApi);
   for (const secret of [BANK_SECRET, BANK_TITLE, `${otherOrigin.origin}/bank.html`]) expect(sent).not.toContain(secret);
   await blog.page.close();
@@ -283,7 +314,12 @@ test('after a worker restart the group and the shared tabs are kept, and a pendi
   ]);
   const id = await send(panel, 'first', { tabId: blog.tabId });
   const first = await waitForEvent(panel, id, 'approval.required');
-  await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: (first.approval as { callId: string }).callId, scope: 'once' });
+  await panelRequest(panel, {
+    type: 'chat.approve',
+    conversationId: id,
+    callId: (first.approval as { callId: string }).callId,
+    scope: 'once',
+  });
   await waitForStatus(panel, id, 'completed');
   const group = await groupOf(panel, blog.tabId);
 
@@ -299,7 +335,11 @@ test('after a worker restart the group and the shared tabs are kept, and a pendi
   await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: pending.callId, scope: 'once' });
   await expect.poll(async () => (await conversation(panel, id)).state?.status, { timeout: 20_000 }).toBe('completed');
   const list = outputsSent(fakeApi).at(-1)!;
-  for (const url of [`${pages.origin}/blog.html`, `${otherOrigin.origin}/bank.html`, `${otherOrigin.origin}/child.html?third`]) {
+  for (const url of [
+    `${pages.origin}/blog.html`,
+    `${otherOrigin.origin}/bank.html`,
+    `${otherOrigin.origin}/child.html?third`,
+  ]) {
     expect(list).toContain(url);
   }
   expect((await groupOf(panel, third.tabId))?.groupId).toBe(group!.groupId);
@@ -353,7 +393,12 @@ test('settings: a site shared “always” is listed and can be revoked; scope a
   ]);
   const id = await send(panel, 'bank always', { tabId: blog.tabId });
   const asked = await waitForEvent(panel, id, 'approval.required');
-  await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: (asked.approval as { callId: string }).callId, scope: 'site' });
+  await panelRequest(panel, {
+    type: 'chat.approve',
+    conversationId: id,
+    callId: (asked.approval as { callId: string }).callId,
+    scope: 'site',
+  });
   await waitForStatus(panel, id, 'completed');
 
   const options = await context.newPage();
@@ -396,7 +441,10 @@ test('a tab a page opens from Otto’s group is not shared by that: Chrome group
   await blog.page.evaluate((u) => void window.open(u, '_blank'), `${otherOrigin.origin}/bank.html`);
   const bankPage = await popup;
   await bankPage.waitForLoadState();
-  const bankId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, bankPage.url());
+  const bankId = await panel.evaluate(
+    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
+    bankPage.url(),
+  );
   await expect.poll(async () => (await groupOf(panel, bankId))?.groupId ?? -1).not.toBe(group.groupId);
 
   fakeApi.script([

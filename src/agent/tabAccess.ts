@@ -33,7 +33,9 @@ export function deniedShareOutput(share: Pick<TabShareRequest, 'tabId'>): string
 }
 
 /** True when the pending approval is a tab-share question rather than a destructive-action one. */
-export function isShareApproval(approval: PendingApproval | undefined): approval is PendingApproval & { share: TabShareRequest } {
+export function isShareApproval(
+  approval: PendingApproval | undefined,
+): approval is PendingApproval & { share: TabShareRequest } {
   return !!approval?.share;
 }
 

@@ -124,7 +124,9 @@ export class TabScope implements TabAccess {
     const windows = new Set(scope === 'window' ? groups.map((g) => g.windowId) : []);
     const loose = new Set((await this.#load()).loose[conversationId] ?? []);
     return (tab) =>
-      (tab.groupId !== NO_GROUP && ids.has(tab.groupId)) || windows.has(tab.windowId) || (tab.id !== undefined && loose.has(tab.id));
+      (tab.groupId !== NO_GROUP && ids.has(tab.groupId)) ||
+      windows.has(tab.windowId) ||
+      (tab.id !== undefined && loose.has(tab.id));
   }
 
   async inReach(conversationId: string, tab: chrome.tabs.Tab): Promise<boolean> {

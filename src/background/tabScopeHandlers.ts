@@ -15,12 +15,18 @@ async function lookingAt(): Promise<chrome.tabs.Tab | undefined> {
   return candidates.find((t) => !t.url?.startsWith(`chrome-extension://${chrome.runtime.id}/`));
 }
 
-export function tabScopeHandlers(deps: { tabScope: TabScope; sites: SharedSites; store: ConversationStore }): TabScopeHandlers {
+export function tabScopeHandlers(deps: {
+  tabScope: TabScope;
+  sites: SharedSites;
+  store: ConversationStore;
+}): TabScopeHandlers {
   return {
     'tabs.share': async (req) => {
       if (!(await deps.store.get(req.conversationId))) throw new Error(`No conversation ${req.conversationId}.`);
-      const target = req.tabId !== undefined ? await chrome.tabs.get(req.tabId).catch(() => undefined) : await lookingAt();
-      if (!target?.id) throw new Error('There is no tab to share: open the page you want Otto to see, then press Share this tab.');
+      const target =
+        req.tabId !== undefined ? await chrome.tabs.get(req.tabId).catch(() => undefined) : await lookingAt();
+      if (!target?.id)
+        throw new Error('There is no tab to share: open the page you want Otto to see, then press Share this tab.');
       const tab = await deps.tabScope.join(req.conversationId, target.id);
       return { tab: { id: tab.id, title: tab.title ?? '', url: tab.url ?? '' } };
     },

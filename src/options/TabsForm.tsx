@@ -51,7 +51,11 @@ export function TabsForm({ client, config, onSaved }: { client: PortClient; conf
       <h2 id="tabs-title">Tabs Otto can see</h2>
       <label>
         Otto works in
-        <select data-testid="settings-tabs-scope" value={scope} onChange={(e) => setScope((e.target as HTMLSelectElement).value as Scope)}>
+        <select
+          data-testid="settings-tabs-scope"
+          value={scope}
+          onChange={(e) => setScope((e.target as HTMLSelectElement).value as Scope)}
+        >
           <option value="group">its own tab group: the tab you ask from, tabs it opens, tabs you share</option>
           <option value="window">every tab of the windows its group is in</option>
           <option value="all">every tab of the browser</option>

@@ -4,7 +4,12 @@ import { expectValidTranscript, outputOf, setup } from './helpers.ts';
 import { z } from '../../src/shared/zod.ts';
 import { deniedShareOutput, shareQuestion, type TabAccess, type TabShareRequest } from '../../src/agent/tabAccess.ts';
 
-const BANK: TabShareRequest = { tabId: 7, title: 'Accounts — Example Bank', host: 'bank.example', origin: 'https://bank.example' };
+const BANK: TabShareRequest = {
+  tabId: 7,
+  title: 'Accounts — Example Bank',
+  host: 'bank.example',
+  origin: 'https://bank.example',
+};
 
 /** Tabs 1 (the run's) and anything shared are in reach; tab 7 is the user's bank. */
 class FakeAccess implements TabAccess {
@@ -22,7 +27,11 @@ class FakeAccess implements TabAccess {
 
 async function harness(turns: NonNullable<Parameters<typeof setup>[0]>['turns'], access = new FakeAccess()) {
   const h = await setup({ turns, runner: { tabs: access } });
-  h.host.define('dom.text', { readOnly: true, schema: z.object({ tab_id: z.number().optional() }), impl: (a) => `text of ${String(a.tab_id ?? 1)}` });
+  h.host.define('dom.text', {
+    readOnly: true,
+    schema: z.object({ tab_id: z.number().optional() }),
+    impl: (a) => `text of ${String(a.tab_id ?? 1)}`,
+  });
   return { h, access };
 }
 
@@ -35,7 +44,10 @@ describe('tab scope in the run loop (#27)', () => {
 
   it('a call on a tab outside the group pauses for a share approval; approved, the tab is shared and the call runs', async () => {
     const { h, access } = await harness([
-      calls([{ name: 'dom__text', args: {}, callId: 'mine' }, { name: 'dom__text', args: { tab_id: 7 }, callId: 'bank' }]),
+      calls([
+        { name: 'dom__text', args: {}, callId: 'mine' },
+        { name: 'dom__text', args: { tab_id: 7 }, callId: 'bank' },
+      ]),
       say('Read both.'),
     ]);
     const paused = await h.runner.send(h.conversationId, 'compare');
@@ -63,7 +75,10 @@ describe('tab scope in the run loop (#27)', () => {
   });
 
   it('a shared tab still meets the destructive-action approval', async () => {
-    const { h } = await harness([calls([{ name: 'dom__click', args: { ref: 'e1', tab_id: 7 }, callId: 'c' }]), say('Clicked.')]);
+    const { h } = await harness([
+      calls([{ name: 'dom__click', args: { ref: 'e1', tab_id: 7 }, callId: 'c' }]),
+      say('Clicked.'),
+    ]);
     h.host.define('dom.click', {
       readOnly: false,
       schema: z.object({ ref: z.string(), tab_id: z.number().optional() }),
@@ -80,7 +95,10 @@ describe('tab scope in the run loop (#27)', () => {
   });
 
   it('a share approval survives a worker restart: a new runner resumes and answers it', async () => {
-    const { h, access } = await harness([calls([{ name: 'dom__text', args: { tab_id: 7 }, callId: 'bank' }]), say('Read it.')]);
+    const { h, access } = await harness([
+      calls([{ name: 'dom__text', args: { tab_id: 7 }, callId: 'bank' }]),
+      say('Read it.'),
+    ]);
     await h.runner.send(h.conversationId, 'peek');
     const fresh = h.newRunner({ tabs: access });
     const resumed = await fresh.resume(h.conversationId);

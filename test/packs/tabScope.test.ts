@@ -40,7 +40,11 @@ function fakeChrome(tabs: FakeTab[]) {
           groups.set(gid, { id: gid, windowId: o.createProperties!.windowId });
         }
         const g = groups.get(gid)!;
-        for (const id of o.tabIds) Object.assign(tabs.find((t) => t.id === id)!, { groupId: gid, windowId: g.windowId });
+        for (const id of o.tabIds)
+          Object.assign(
+            tabs.find((t) => t.id === id)!,
+            { groupId: gid, windowId: g.windowId },
+          );
         prune();
         return gid;
       },
@@ -89,8 +93,12 @@ describe('which tabs a call targets', () => {
   });
 
   it('code mode: the literal tab ids of the program’s calls, nested ones and aliases included', () => {
-    const code = 'a = dom.text(tab_id=12)\nllm.transform(input=dom.read(tab_id=13), prompt="x")\nt(tab_id=12)\ndom.snapshot()';
-    expect(targets('ot.run', { code }, { ...DEFAULT_CONFIG, aliases: { t: 'dom.text' } })).toEqual({ ids: [12, 13], runTab: true });
+    const code =
+      'a = dom.text(tab_id=12)\nllm.transform(input=dom.read(tab_id=13), prompt="x")\nt(tab_id=12)\ndom.snapshot()';
+    expect(targets('ot.run', { code }, { ...DEFAULT_CONFIG, aliases: { t: 'dom.text' } })).toEqual({
+      ids: [12, 13],
+      runTab: true,
+    });
     expect(targets('ot.run', { code: 'tabs.list()' })).toEqual({ ids: [], runTab: false });
     expect(targets('ot.run', { code: 'dom.text(tab_id=' })).toEqual({ ids: [], runTab: false });
   });
@@ -204,7 +212,11 @@ describe('TabScope', () => {
     await s.status('c1', 'completed');
     expect(fake.groups.get(tabs[0]!.groupId)!.title).toBe('Otto');
     expect(fake.groups.get(tabs[1]!.groupId)!.title).toBe('Otto · working');
-    expect([groupTitle('running'), groupTitle('idle'), groupTitle('interrupted')]).toEqual(['Otto · working', 'Otto', 'Otto']);
+    expect([groupTitle('running'), groupTitle('idle'), groupTitle('interrupted')]).toEqual([
+      'Otto · working',
+      'Otto',
+      'Otto',
+    ]);
   });
 
   it('tabs.list says how many tabs are not shared', () => {

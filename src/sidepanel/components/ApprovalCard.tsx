@@ -24,14 +24,20 @@ function acceptedQuestion(name: string, args: string): { question: string; text?
 }
 
 /** A call wants a tab outside Otto's group (#27): share it once, always for its site, or not at all. */
-function ShareCard({ approval, actions }: { approval: PendingApproval & { share: TabShareRequest }; actions: ApprovalActions }) {
+function ShareCard({
+  approval,
+  actions,
+}: {
+  approval: PendingApproval & { share: TabShareRequest };
+  actions: ApprovalActions;
+}) {
   const { share } = approval;
   return (
     <section class="approval" role="group" aria-label={shareQuestion(share)} data-testid="approval" data-kind="share">
       <p class="approval-title">{shareQuestion(share)}</p>
       <p class="approval-hint">
-        Otto wants to use this tab (<code>{approval.name}</code>), which is not in Otto's tab group. Shared, it joins the
-        group and Otto can read it and act on it.
+        Otto wants to use this tab (<code>{approval.name}</code>), which is not in Otto's tab group. Shared, it joins
+        the group and Otto can read it and act on it.
       </p>
       <div class="actions">
         <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
