@@ -83,6 +83,11 @@ export function agentHandlers(runner: AgentRunner, store: ConversationStore, tab
       return { conversation, items, state, active: runner.isActive(req.conversationId) };
     },
     'conversations.rename': (req) => store.rename(req.conversationId, req.title),
-    'conversations.delete': async (req) => ({ deleted: await runner.deleteConversation(req.conversationId) }),
+    'conversations.delete': async (req) => {
+      const deleted = await runner.deleteConversation(req.conversationId);
+      // Its tab group goes with it: the tabs stay open, back in the user's hands.
+      await tabScope?.forget(req.conversationId).catch(() => undefined);
+      return { deleted };
+    },
   };
 }

@@ -255,6 +255,23 @@ export class TabScope implements TabAccess {
     throw new TabNotSharedError(id);
   }
 
+  /** The conversation was deleted: its tabs leave Otto's groups (they are the user's again) and its record goes. */
+  forget(conversationId: string): Promise<void> {
+    return this.#serial(async () => {
+      const groups = await this.groups(conversationId).catch(() => []);
+      for (const g of groups) {
+        const tabs = await chrome.tabs.query({ groupId: g.id }).catch(() => []);
+        const ids = tabs.map((t) => t.id).filter((id): id is number => id !== undefined);
+        if (ids.length) await chrome.tabs.ungroup(ids as [number, ...number[]]).catch(() => undefined);
+      }
+      const state = await this.#load();
+      delete state.groups[conversationId];
+      delete state.loose[conversationId];
+      this.#status.delete(conversationId);
+      await this.#save();
+    });
+  }
+
   /** The run's status changed: the group's title says so in the tab strip. */
   async status(conversationId: string, status: RunStatus): Promise<void> {
     this.#status.set(conversationId, status);

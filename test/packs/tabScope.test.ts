@@ -32,7 +32,8 @@ function fakeChrome(tabs: FakeTab[]) {
         if (!t) throw new Error(`No tab with id: ${id}.`);
         return { ...t };
       },
-      query: async () => tabs.map((t) => ({ ...t })),
+      query: async (q: { groupId?: number } = {}) =>
+        tabs.filter((t) => q.groupId === undefined || t.groupId === q.groupId).map((t) => ({ ...t })),
       group: async (o: { groupId?: number; tabIds: number[]; createProperties?: { windowId: number } }) => {
         let gid = o.groupId;
         if (gid === undefined) {
@@ -48,8 +49,8 @@ function fakeChrome(tabs: FakeTab[]) {
         prune();
         return gid;
       },
-      ungroup: async (ids: number[]) => {
-        for (const id of ids) tabs.find((t) => t.id === id)!.groupId = -1;
+      ungroup: async (ids: number | number[]) => {
+        for (const id of [ids].flat()) tabs.find((t) => t.id === id)!.groupId = -1;
         prune();
       },
     },
@@ -217,6 +218,29 @@ describe('TabScope', () => {
       'Otto',
       'Otto',
     ]);
+  });
+
+  it('a tab a page opened into Otto’s group (Chrome follows the opener) is taken out; one Otto adds stays', async () => {
+    const s = make();
+    await s.begin('c1');
+    const gid = tabs[0]!.groupId;
+    tabs.push({ id: 4, windowId: 10, groupId: gid, url: 'https://bank.example/', title: 'Bank' });
+    await s.onCreated({ id: 4 } as chrome.tabs.Tab);
+    expect(tabs[3]!.groupId).toBe(-1);
+    tabs.push({ id: 5, windowId: 10, groupId: -1, url: 'https://blog.example/next', title: 'Next' });
+    await s.join('c1', 5);
+    await s.onCreated({ id: 5 } as chrome.tabs.Tab);
+    expect(tabs[4]!.groupId).toBe(gid);
+  });
+
+  it('deleting the conversation gives its tabs back: ungrouped, record gone', async () => {
+    const s = make();
+    await s.begin('c1');
+    await s.share('c1', 2, 'once');
+    await s.forget('c1');
+    expect(tabs.map((t) => t.groupId)).toEqual([-1, -1, -1]);
+    expect(fake.groups.size).toBe(0);
+    expect((await make().visibleTabs('c1')).tabs).toEqual([]);
   });
 
   it('tabs.list says how many tabs are not shared', () => {
