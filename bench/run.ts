@@ -22,6 +22,7 @@ import * as storage from './storage.bench.ts';
 import * as pageload from './pageload.bench.ts';
 import * as mcp from './mcp.bench.ts';
 import * as transport from './transport.bench.ts';
+import * as tabScope from './tabScope.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -30,6 +31,7 @@ const MODULES: BenchModule[] = [
   loop,
   transport,
   loopChromium,
+  tabScope,
   coldstart,
   results,
   stats,

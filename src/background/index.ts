@@ -209,5 +209,6 @@ Object.assign(globalThis, {
     runner,
     log,
     registry: () => registry,
+    tabScope,
   },
 });
