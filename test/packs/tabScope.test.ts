@@ -101,6 +101,12 @@ describe('which tabs a call targets', () => {
       runTab: true,
     });
     expect(targets('ot.run', { code: 'tabs.list()' })).toEqual({ ids: [], runTab: false });
+    // A snippet is expanded first, so the tab it names is asked about like a direct call.
+    const snippets = { peek: { params: { tab: {} }, body: 'dom.text(tab_id={{ tab }})' } };
+    expect(targets('ot.run', { code: '$peek tab=21' }, { ...DEFAULT_CONFIG, snippets })).toEqual({
+      ids: [21],
+      runTab: false,
+    });
     expect(targets('ot.run', { code: 'dom.text(tab_id=' })).toEqual({ ids: [], runTab: false });
   });
 });
