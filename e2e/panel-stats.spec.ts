@@ -151,7 +151,8 @@ test('ot.notify topic files appear in the Files view when config has a topic', a
 });
 
 test("a stored result's handle in a tool card opens it in the Files view", async ({ panel, fakeApi, pages }) => {
-  await ready(panel, fakeApi, { yaml: 'output:\n  max_inline_size: 120\n  preview_lines: 3\n' });
+  // tabs.scope all: the tab is not in Otto's group (the panel is in front), and this test is about stored results.
+  await ready(panel, fakeApi, { yaml: 'output:\n  max_inline_size: 120\n  preview_lines: 3\ntabs:\n  scope: all\n' });
   const page = await panel.context().newPage();
   await page.goto(`${pages.origin}/child.html?stored-result`);
   await panel.bringToFront();
