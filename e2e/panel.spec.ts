@@ -221,7 +221,7 @@ test('approve and deny a destructive call inline', async ({ panel, fakeApi, page
   const share = panel.locator('[data-testid="approval"][data-kind="share"]');
   await expect(share).toContainText("Share 'Child frame' (");
   await shot(panel, 'approval-share');
-  await panel.getByRole('button', { name: 'Share this tab' }).first().click();
+  await panel.getByRole('button', { name: 'Share', exact: true }).click();
   const approval = panel.locator('[data-testid="approval"]:not([data-kind="share"])');
   await expect(approval).toBeVisible();
   await expect(approval).toContainText('tabs.close');

@@ -1,6 +1,6 @@
 /**
  * A call waiting for the user: a destructive one (what, where: Allow once / Always on this site / Deny), or one that
- * wants a tab outside Otto's group (Share this tab / Always for this site / Don't share).
+ * wants a tab outside Otto's group (Share / Always for this site / Don't share).
  */
 import type { PendingApproval, TabShareRequest } from '../../storage/runRecords.ts';
 import { isShareApproval, shareQuestion } from '../../agent/tabAccess.ts';
@@ -41,7 +41,7 @@ function ShareCard({
       </p>
       <div class="actions">
         <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
-          Share this tab
+          Share
         </button>
         <button
           type="button"
