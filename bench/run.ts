@@ -23,6 +23,7 @@ import * as pageload from './pageload.bench.ts';
 import * as mcp from './mcp.bench.ts';
 import * as transport from './transport.bench.ts';
 import * as tabScope from './tabScope.bench.ts';
+import * as bigpages from './bigpages.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -39,6 +40,7 @@ const MODULES: BenchModule[] = [
   help,
   snapshot,
   pageload,
+  bigpages,
   bundle,
   mcp,
 ];

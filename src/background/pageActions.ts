@@ -20,7 +20,11 @@ export interface ActionResult extends ActionReply {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the tab has finished loading (or the timeout passes). */
-export async function waitForLoad(tabId: number, fromUrl: string | undefined, timeoutMs = 15_000): Promise<{ url: string; title: string; complete: boolean }> {
+export async function waitForLoad(
+  tabId: number,
+  fromUrl: string | undefined,
+  timeoutMs = 15_000,
+): Promise<{ url: string; title: string; complete: boolean }> {
   const start = Date.now();
   let sawLoading = false;
   for (;;) {
@@ -131,7 +135,12 @@ function dialogFacts(dialogs: PageDialog[]): string[] {
 export function formatAction(r: ActionResult): string {
   const c = r.changes;
   const facts: string[] = [];
-  if (r.navigation) facts.push(r.navigation.complete ? 'the page navigated (new page loaded): take a new snapshot' : 'the page is still loading after navigating');
+  if (r.navigation)
+    facts.push(
+      r.navigation.complete
+        ? 'the page navigated (new page loaded): take a new snapshot'
+        : 'the page is still loading after navigating',
+    );
   else if (c.navigated) facts.push('the URL changed (same-document navigation)');
   if (c.dialogsOpened.length) facts.push(`${c.dialogsOpened.length} dialog opened`);
   if (c.dialogsClosed.length) facts.push(`${c.dialogsClosed.length} dialog closed`);
@@ -139,8 +148,10 @@ export function formatAction(r: ActionResult): string {
   if (r.dialogsLost && r.navigation) facts.push('the page navigated before Otto could read whether it showed a dialog');
   if (c.addedCount) facts.push(`${c.addedCount} elements appeared`);
   if (c.removedCount) facts.push(`${c.removedCount} removed`);
+  if (c.note) facts.push(c.note);
   const lines: string[] = [r.summary];
-  if (r.navigation) lines.push(`navigated: ${r.navigation.from} → ${r.navigation.to} (${JSON.stringify(r.navigation.title)})`);
+  if (r.navigation)
+    lines.push(`navigated: ${r.navigation.from} → ${r.navigation.to} (${JSON.stringify(r.navigation.title)})`);
   else if (c.navigated) lines.push(`url: ${c.navigated.from} → ${c.navigated.to}`);
   for (const d of c.dialogsOpened) lines.push(`dialog opened: ${d}`);
   for (const d of c.dialogsClosed) lines.push(`dialog closed: ${d}`);
@@ -155,7 +166,14 @@ export function formatAction(r: ActionResult): string {
 /** Waits in the page for text, a ref or a selector to appear or disappear. */
 export async function waitFor(
   tabId: number,
-  opts: { text?: string; ref?: string; selector?: string; state?: 'appear' | 'disappear'; timeoutMs?: number; frameId?: number },
+  opts: {
+    text?: string;
+    ref?: string;
+    selector?: string;
+    state?: 'appear' | 'disappear';
+    timeoutMs?: number;
+    frameId?: number;
+  },
 ): Promise<WaitReply> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const frameId = opts.ref ? frameOfRef(opts.ref) : (opts.frameId ?? 0);

@@ -4,7 +4,15 @@
  * `window.frames`, or by URL). Then the caller's character budget is applied to the stitched outline. Also search
  * (find, query) across frames, visible text and the article reader.
  */
-import { FindReply, QueryReply, ReadReply, SnapshotReply, TextReply, type ContentRequest, type FrameSlot } from '../shared/contentMessages.ts';
+import {
+  FindReply,
+  QueryReply,
+  ReadReply,
+  SnapshotReply,
+  TextReply,
+  type ContentRequest,
+  type FrameSlot,
+} from '../shared/contentMessages.ts';
 import { FRAME_MARKER, indentText, truncateOutline } from '../content/outline.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
 import { ensureContentScript, ensureReader, frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent, requestForRef } from './contentRouter.ts';
@@ -55,10 +63,29 @@ interface Stitched {
   refs: number;
   newRefs: number;
   frames: number;
+  /** What the frames' walks left out (budget, time, above the viewport). */
+  notes: string[];
 }
 
-async function snapshotFrame(tabId: number, frameId: number, root?: string): Promise<SnapshotReply> {
-  const req: ContentRequest = root ? { type: 'dom.snapshot', prefix: prefixFor(frameId), root } : { type: 'dom.snapshot', prefix: prefixFor(frameId) };
+/** How long a frame's walk may take: it returns what it has before the worker's 30 s request timeout. */
+export const SNAPSHOT_TIME_MS = 20_000;
+
+interface FrameRequest {
+  root?: string;
+  maxChars: number;
+  /** When the whole snapshot must be done (Date.now()), so nested frames get what is left. */
+  until: number;
+}
+
+async function snapshotFrame(tabId: number, frameId: number, fr: FrameRequest): Promise<SnapshotReply> {
+  const timeMs = Math.max(500, Math.min(SNAPSHOT_TIME_MS, fr.until - Date.now()));
+  const req: ContentRequest = {
+    type: 'dom.snapshot',
+    prefix: prefixFor(frameId),
+    maxChars: fr.maxChars,
+    timeMs,
+    ...(fr.root ? { root: fr.root } : {}),
+  };
   return SnapshotReply.parse(await requestContent(tabId, frameId, req));
 }
 
@@ -73,8 +100,22 @@ function sameUrl(a: string, b: string): boolean {
   }
 }
 
-async function stitch(tabId: number, reply: SnapshotReply, frameId: number, all: FrameInfo[], depth: number, budget: { frames: number }): Promise<Stitched> {
-  const out: Stitched = { text: reply.text, refs: reply.refs, newRefs: reply.newRefs, frames: 0 };
+async function stitch(
+  tabId: number,
+  reply: SnapshotReply,
+  frameId: number,
+  all: FrameInfo[],
+  depth: number,
+  budget: { frames: number },
+  fr: FrameRequest,
+): Promise<Stitched> {
+  const out: Stitched = {
+    text: reply.text,
+    refs: reply.refs,
+    newRefs: reply.newRefs,
+    frames: 0,
+    notes: (reply.notes ?? []).map((n) => (frameId ? `Frame ${frameId}: ${n}` : n)),
+  };
   if (!reply.frames.length) return out;
   const children = all.filter((f) => f.parentFrameId === frameId);
   type Child = { info: FrameInfo; reply?: SnapshotReply; error?: string };
@@ -83,7 +124,7 @@ async function stitch(tabId: number, reply: SnapshotReply, frameId: number, all:
       if (depth >= MAX_FRAME_DEPTH || budget.frames <= 0) return { info, error: 'frame nesting too deep' };
       budget.frames--;
       try {
-        return { info, reply: await snapshotFrame(tabId, info.frameId) };
+        return { info, reply: await snapshotFrame(tabId, info.frameId, { maxChars: fr.maxChars, until: fr.until }) };
       } catch (e) {
         return { info, error: (e as Error).message };
       }
@@ -91,8 +132,13 @@ async function stitch(tabId: number, reply: SnapshotReply, frameId: number, all:
   );
   const used = new Set<Child>();
   const match = (slot: FrameSlot): Child | undefined => {
-    const byIndex = slot.index >= 0 ? results.find((c) => !used.has(c) && c.reply?.frameIndex === slot.index) : undefined;
-    const byUrl = byIndex ?? results.find((c) => !used.has(c) && (sameUrl(c.reply?.url ?? c.info.url, slot.src) || sameUrl(c.info.url, slot.src)));
+    const byIndex =
+      slot.index >= 0 ? results.find((c) => !used.has(c) && c.reply?.frameIndex === slot.index) : undefined;
+    const byUrl =
+      byIndex ??
+      results.find(
+        (c) => !used.has(c) && (sameUrl(c.reply?.url ?? c.info.url, slot.src) || sameUrl(c.info.url, slot.src)),
+      );
     if (byUrl) used.add(byUrl);
     return byUrl;
   };
@@ -109,11 +155,14 @@ async function stitch(tabId: number, reply: SnapshotReply, frameId: number, all:
     const slot = reply.frames[Number(m[3])];
     const child = slot ? match(slot) : undefined;
     if (!child?.reply) {
-      const why = child?.error ? `content unavailable: ${child.error.slice(0, 160)}` : 'content unavailable (the frame has no readable document)';
+      const why = child?.error
+        ? `content unavailable: ${child.error.slice(0, 160)}`
+        : 'content unavailable (the frame has no readable document)';
       rendered.push(`${indent}- ${head}:`, `${indent}  - text: (${why})`);
       continue;
     }
-    const inner = await stitch(tabId, child.reply, child.info.frameId, all, depth + 1, budget);
+    const inner = await stitch(tabId, child.reply, child.info.frameId, all, depth + 1, budget, fr);
+    out.notes.push(...inner.notes);
     out.refs += inner.refs;
     out.newRefs += inner.newRefs;
     out.frames += 1 + inner.frames;
@@ -128,22 +177,37 @@ async function stitch(tabId: number, reply: SnapshotReply, frameId: number, all:
 export async function snapshotPage(tabId: number, opts: SnapshotOptions = {}): Promise<PageSnapshot> {
   const t0 = performance.now();
   const frameId = opts.root && isRef(opts.root) ? frameOfRef(opts.root) : (opts.frameId ?? 0);
-  const [reply, all] = await Promise.all([snapshotFrame(tabId, frameId, opts.root), opts.frames === false ? Promise.resolve([]) : framesOf(tabId)]);
-  const stitched = await stitch(tabId, reply, frameId, all, 0, { frames: MAX_FRAMES });
   const maxChars = opts.maxChars ?? DEFAULT_SNAPSHOT_CHARS;
-  const t = truncateOutline(stitched.text || '- text: (nothing visible)', maxChars);
+  const fr: FrameRequest = {
+    maxChars,
+    until: Date.now() + SNAPSHOT_TIME_MS,
+    ...(opts.root ? { root: opts.root } : {}),
+  };
+  const [reply, all] = await Promise.all([
+    snapshotFrame(tabId, frameId, fr),
+    opts.frames === false ? Promise.resolve([]) : framesOf(tabId),
+  ]);
+  const stitched = await stitch(tabId, reply, frameId, all, 0, { frames: MAX_FRAMES }, { maxChars, until: fr.until });
+  // The walks' notes (what they left out) go after the outline; the truncation keeps room for them in the budget.
+  const walkNote = stitched.notes.length ? `[${stitched.notes.join(' ')}]` : '';
+  const t = truncateOutline(
+    stitched.text || '- text: (nothing visible)',
+    maxChars,
+    walkNote.length ? walkNote.length + 1 : 0,
+  );
+  const notes = [t.note, walkNote].filter(Boolean);
   const result: PageSnapshot = {
     url: reply.url,
     title: reply.title,
-    text: t.text,
+    text: walkNote ? `${t.text}\n${walkNote}` : t.text,
     refs: stitched.refs,
     newRefs: stitched.newRefs,
     frames: stitched.frames,
-    truncated: !!t.note,
+    truncated: notes.length > 0,
     scroll: reply.scroll,
     ms: Math.round(performance.now() - t0),
   };
-  if (t.note) result.note = t.note;
+  if (notes.length) result.note = notes.join(' ');
   return result;
 }
 
@@ -169,6 +233,8 @@ export interface PageFind {
   total: number;
   /** Frames that could not be searched, with why. */
   skipped: string[];
+  /** Frames searched only in part (the search budget or time ran out), with how much (page-derived text inside). */
+  notes?: string[];
 }
 
 /** Searches every frame's outline by text, role or name. */
@@ -182,7 +248,7 @@ export async function findInPage(tabId: number, opts: FindOptions): Promise<Page
   const replies = await Promise.all(
     ids.map(async (frameId) => {
       try {
-        const req: ContentRequest = { type: 'dom.find', prefix: prefixFor(frameId), limit };
+        const req: ContentRequest = { type: 'dom.find', prefix: prefixFor(frameId), limit, timeMs: SNAPSHOT_TIME_MS };
         if (opts.text) req.text = opts.text;
         if (opts.role) req.role = opts.role;
         if (opts.name) req.name = opts.name;
@@ -194,11 +260,22 @@ export async function findInPage(tabId: number, opts: FindOptions): Promise<Page
       }
     }),
   );
-  return { matches: replies.flatMap((r) => r.matches).slice(0, limit), total: replies.reduce((n, r) => n + r.total, 0), skipped };
+  const notes = replies.flatMap((r, i) => (r.note ? [ids[i] ? `Frame ${ids[i]}: ${r.note}` : r.note] : []));
+  const out: PageFind = {
+    matches: replies.flatMap((r) => r.matches).slice(0, limit),
+    total: replies.reduce((n, r) => n + r.total, 0),
+    skipped,
+  };
+  if (notes.length) out.notes = notes;
+  return out;
 }
 
 /** CSS selector → matching elements with refs, in every frame (or one). */
-export async function queryPage(tabId: number, selector: string, opts: { limit?: number; frameId?: number } = {}): Promise<QueryReply> {
+export async function queryPage(
+  tabId: number,
+  selector: string,
+  opts: { limit?: number; frameId?: number } = {},
+): Promise<QueryReply> {
   const limit = opts.limit ?? 50;
   if (opts.frameId === undefined) await ensureContentScript(tabId);
   const ids = opts.frameId !== undefined ? [opts.frameId] : (await framesOf(tabId)).map((f) => f.frameId);
@@ -212,15 +289,27 @@ export async function queryPage(tabId: number, selector: string, opts: { limit?:
       }
     }),
   );
-  return { matches: replies.flatMap((r) => r.matches).slice(0, limit), total: replies.reduce((n, r) => n + r.total, 0) };
+  return {
+    matches: replies.flatMap((r) => r.matches).slice(0, limit),
+    total: replies.reduce((n, r) => n + r.total, 0),
+  };
 }
 
 /** Visible text of a ref, a selector (top frame unless frameId) or the page. */
-export async function pageText(tabId: number, opts: { ref?: string; selector?: string; maxChars?: number; frameId?: number } = {}): Promise<TextReply> {
-  const req: ContentRequest = { type: 'dom.text', maxChars: opts.maxChars ?? 20_000 };
+export async function pageText(
+  tabId: number,
+  opts: { ref?: string; selector?: string; maxChars?: number; frameId?: number } = {},
+): Promise<TextReply> {
+  const req: ContentRequest = { type: 'dom.text', maxChars: opts.maxChars ?? 20_000, timeMs: SNAPSHOT_TIME_MS };
   if (opts.ref) return TextReply.parse(await requestForRef(tabId, opts.ref, { ...req, ref: opts.ref }));
   const frameId = opts.frameId ?? 0;
-  return TextReply.parse(await requestContent(tabId, frameId, { ...req, prefix: prefixFor(frameId), ...(opts.selector ? { selector: opts.selector } : {}) }));
+  return TextReply.parse(
+    await requestContent(tabId, frameId, {
+      ...req,
+      prefix: prefixFor(frameId),
+      ...(opts.selector ? { selector: opts.selector } : {}),
+    }),
+  );
 }
 
 /** The main article as Markdown (Readability), loading the reader into the frame on first use. */

@@ -6,7 +6,7 @@
  * alert/confirm/prompt calls answered meanwhile are added by the worker (background/pageDialogs.ts), which guards
  * them from the page's world.
  */
-import { deepActiveElement, deepQueryAll, knownRoots, parentOf } from './env.ts';
+import { countElementsUpTo, deepActiveElement, knownRoots, parentOf } from './env.ts';
 import { describeElement } from './describe.ts';
 import type { PageDialog } from '../shared/contentMessages.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
@@ -25,20 +25,64 @@ export interface Changes {
   /** Page dialogs: here only `beforeunload` (the worker adds alert/confirm/prompt with the answers they got). */
   pageDialogs: PageDialog[];
   focus?: string;
+  /** Set when the report was cut short (a very large change): what it left out. */
+  note?: string;
 }
 
 const DIALOG_SELECTOR = 'dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]';
+/** Nodes tracked one by one; past this a change is only counted (a page that adds 200,000 rows). */
+const MAX_TRACKED = 20_000;
+/** Added elements whose visibility is checked (each check reads styles and a box). */
+const MAX_CHECKED = 500;
+/** Ancestor steps when deciding whether an added node sits inside another added node. */
+const MAX_ANCESTOR_STEPS = 256;
 
+/** Past this many elements a page is not scanned for dialogs around each action (see `dialogsIn`). */
+const BIG_PAGE_ELEMENTS = 20_000;
+
+/**
+ * Open dialogs in the document and in the shadow roots walks have seen. Not every shadow root in the page: finding
+ * them all is a script walk over every element, twice per action, which froze big pages.
+ */
 function visibleDialogs(): Element[] {
   try {
-    return deepQueryAll(DIALOG_SELECTOR).filter((d) => !hiddenReason(d));
+    const found: Element[] = Array.from(document.querySelectorAll(DIALOG_SELECTOR));
+    for (const root of knownRoots)
+      if (root.host.isConnected) found.push(...Array.from(root.querySelectorAll(DIALOG_SELECTOR)));
+    return found.filter((d) => !hiddenReason(d));
   } catch {
     return [];
   }
 }
 
+/**
+ * Dialogs at or under the given nodes (what an action added, removed or changed attributes of). On big pages this
+ * replaces the two document-wide scans per action (250 ms each at 500,000 elements): a dialog that opened or closed
+ * was itself, or sits inside, something the MutationObserver saw change.
+ */
+function dialogsIn(nodes: Iterable<Node>): Set<Element> {
+  const out = new Set<Element>();
+  let budget = MAX_CHECKED;
+  for (const n of nodes) {
+    if (n.nodeType !== 1 || budget-- <= 0) continue;
+    const el = n as Element;
+    try {
+      if (el.matches(DIALOG_SELECTOR)) out.add(el);
+      // A change on <html>/<body> would mean a full scan: those count only when they are dialogs themselves.
+      if (el !== document.documentElement && el !== document.body)
+        el.querySelectorAll(DIALOG_SELECTOR).forEach((d) => out.add(d));
+    } catch {
+      // detached or odd node
+    }
+  }
+  return out;
+}
+
 function dialogLabel(d: Element): string {
-  const name = accessibleName(d, 'dialog') || d.querySelector('h1,h2,h3,h4,[role="heading"]')?.textContent?.trim() || textOf(d, 60);
+  const name =
+    accessibleName(d, 'dialog') ||
+    d.querySelector('h1,h2,h3,h4,[role="heading"]')?.textContent?.trim() ||
+    textOf(d, 60);
   return `${d.getAttribute('role') === 'alertdialog' ? 'alertdialog' : 'dialog'}${name ? ` ${JSON.stringify(truncate(name, 80))}` : ''}`;
 }
 
@@ -49,36 +93,54 @@ export interface ObserveOptions {
   maxMs?: number;
 }
 
-export async function observeChanges<T>(action: () => T | Promise<T>, opts: ObserveOptions = {}): Promise<{ result: T; changes: Changes }> {
+export async function observeChanges<T>(
+  action: () => T | Promise<T>,
+  opts: ObserveOptions = {},
+): Promise<{ result: T; changes: Changes }> {
   const settleMs = opts.settleMs ?? 120;
   const maxMs = opts.maxMs ?? 1500;
   const urlBefore = location.href;
   const focusBefore = deepActiveElement();
-  const dialogsBefore = withStyleCache(visibleDialogs);
+  const big = countElementsUpTo(document, BIG_PAGE_ELEMENTS + 1) > BIG_PAGE_ELEMENTS;
+  const dialogsBefore = big ? [] : withStyleCache(visibleDialogs);
+  const changed = new Set<Node>();
 
   const added = new Set<Node>();
   const removed = new Set<Node>();
+  let moreAdded = 0;
+  let moreRemoved = 0;
   let last = performance.now();
   let unloading = false;
   const mo = new MutationObserver((records) => {
     last = performance.now();
     for (const r of records) {
+      if (r.type === 'attributes') {
+        if (changed.size < MAX_TRACKED) changed.add(r.target);
+        continue;
+      }
       if (r.type !== 'childList') continue;
       r.addedNodes.forEach((n) => {
         if (n.nodeType === 1) {
           if (removed.has(n)) removed.delete(n);
-          else added.add(n);
+          else if (added.size < MAX_TRACKED) added.add(n);
+          else moreAdded++;
         }
       });
       r.removedNodes.forEach((n) => {
         if (n.nodeType === 1) {
           if (added.has(n)) added.delete(n);
-          else removed.add(n);
+          else if (removed.size < MAX_TRACKED) removed.add(n);
+          else moreRemoved++;
         }
       });
     }
   });
-  const options: MutationObserverInit = { childList: true, subtree: true, attributes: true, attributeFilter: ['open', 'hidden', 'aria-hidden', 'aria-modal', 'style', 'class'] };
+  const options: MutationObserverInit = {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['open', 'hidden', 'aria-hidden', 'aria-modal', 'style', 'class'],
+  };
   mo.observe(document, options);
   for (const root of knownRoots) if (root.host.isConnected) mo.observe(root, options);
   let leaveAsked = false;
@@ -119,17 +181,39 @@ export async function observeChanges<T>(action: () => T | Promise<T>, opts: Obse
 
   const changes: Changes = withStyleCache(() => {
     const tops = [...added].filter((n) => n.isConnected && !hasAddedAncestor(n, added)) as Element[];
-    const visibleTops = tops.filter((el) => !hiddenReason(el));
+    // Visibility is checked for the first MAX_CHECKED; the rest are counted as they are.
+    const visibleTops = tops.slice(0, MAX_CHECKED).filter((el) => !hiddenReason(el));
+    const unchecked = tops.length - Math.min(tops.length, MAX_CHECKED) + moreAdded;
     const removedTops = [...removed].filter((n) => !n.isConnected);
-    const dialogsAfter = visibleDialogs();
+    let dialogsOpened: string[];
+    let dialogsClosed: string[];
+    if (big) {
+      // What changed decides: dialogs in added or changed nodes that show now opened; changed ones that do not show,
+      // and removed ones, closed.
+      const touched = dialogsIn([...tops, ...changed]);
+      const toggled = dialogsIn(changed);
+      const gone = dialogsIn(removedTops);
+      dialogsOpened = [...touched].filter((d) => d.isConnected && !hiddenReason(d)).map(dialogLabel);
+      dialogsClosed = [...[...toggled].filter((d) => !d.isConnected || hiddenReason(d)), ...gone].map((d) =>
+        d.isConnected ? dialogLabel(d) : 'dialog (removed)',
+      );
+    } else {
+      const dialogsAfter = visibleDialogs();
+      dialogsOpened = dialogsAfter.filter((d) => !dialogsBefore.includes(d)).map(dialogLabel);
+      dialogsClosed = dialogsBefore
+        .filter((d) => !dialogsAfter.includes(d))
+        .map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)'));
+    }
     const c: Changes = {
       added: visibleTops.slice(0, 8).map(summarize),
-      addedCount: visibleTops.length,
-      removedCount: removedTops.length,
-      dialogsOpened: dialogsAfter.filter((d) => !dialogsBefore.includes(d)).map(dialogLabel),
-      dialogsClosed: dialogsBefore.filter((d) => !dialogsAfter.includes(d)).map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)')),
+      addedCount: visibleTops.length + unchecked,
+      removedCount: removedTops.length + moreRemoved,
+      dialogsOpened,
+      dialogsClosed,
       pageDialogs: leaveAsked ? [{ type: 'beforeunload', message: '', at: Date.now(), url: urlBefore }] : [],
     };
+    if (unchecked)
+      c.note = `a large change: ${unchecked.toLocaleString('en-US')} of the added elements were counted without checking that they are visible`;
     if (location.href !== urlBefore) c.navigated = { from: urlBefore, to: location.href };
     if (unloading) c.unloading = true;
     const focusAfter = deepActiveElement();
@@ -140,7 +224,8 @@ export async function observeChanges<T>(action: () => T | Promise<T>, opts: Obse
 }
 
 function hasAddedAncestor(n: Node, added: Set<Node>): boolean {
-  for (let p = parentOf(n); p; p = parentOf(p)) if (added.has(p)) return true;
+  let steps = 0;
+  for (let p = parentOf(n); p && steps < MAX_ANCESTOR_STEPS; p = parentOf(p), steps++) if (added.has(p)) return true;
   return false;
 }
 

@@ -7,8 +7,9 @@ import { deepQueryAll } from './env.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
 import { registry } from './refs.ts';
 import { interactiveRole, roleOf } from './roles.ts';
-import { buildSnapshot, type OutlineNode } from './snapshot.ts';
+import { buildSnapshot, buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
 import { hiddenReason, withStyleCache } from './visibility.ts';
+import { runSliced, runSync, Slicer } from './slices.ts';
 import { quote, stateTokens, valueText } from './describe.ts';
 
 export interface FindOptions {
@@ -27,8 +28,48 @@ export interface FindMatch {
   near?: string;
 }
 
-export function find(opts: FindOptions): { matches: FindMatch[]; total: number } {
-  const snap = buildSnapshot({ root: opts.root, commit: false });
+export interface FindResult {
+  matches: FindMatch[];
+  total: number;
+  /** Set when the search covered only part of the frame. */
+  note?: string;
+}
+
+/**
+ * The search's own budget: the outline it filters is at most this many characters (≈ 2,500 rows of a five-control
+ * table), so a search costs what that holds, not what the page holds.
+ */
+export const FIND_OUTLINE_CHARS = 600_000;
+
+/** Searches the whole frame in one go (unit tests). */
+export function find(opts: FindOptions): FindResult {
+  return runSync(
+    matchOutline(buildSnapshot({ root: opts.root, commit: false, viewportFirst: false }), opts, new Slicer()),
+  );
+}
+
+/** Searches in slices that yield to the page, within the search budget and `deadline`; says when it covered less. */
+export async function findSliced(opts: FindOptions & { deadline?: number; maxChars?: number }): Promise<FindResult> {
+  const snap = await buildSnapshotSliced({
+    root: opts.root,
+    commit: false,
+    render: false,
+    viewportFirst: false,
+    maxChars: opts.maxChars ?? FIND_OUTLINE_CHARS,
+    deadline: opts.deadline,
+    lane: 'find',
+    hint: 'Narrow the search with a root, or scroll and search again.',
+  });
+  const slicer = new Slicer();
+  const r = await runSliced(matchOutline(snap, opts, slicer), slicer, { lane: 'find', what: 'search' });
+  if (snap.stopped)
+    r.note =
+      `Searched part of the page only, so more matches may exist (the total counts the searched part). ${snap.notes.at(-1) ?? ''}`.trim();
+  return r;
+}
+
+/** Filters the outline tree (a generator so a big tree is matched in slices too). */
+function* matchOutline(snap: SnapshotResult, opts: FindOptions, slicer: Slicer): Generator<void, FindResult, void> {
   const text = opts.text?.toLowerCase();
   const name = opts.name?.toLowerCase();
   const role = opts.role?.toLowerCase();
@@ -38,16 +79,18 @@ export function find(opts: FindOptions): { matches: FindMatch[]; total: number }
 
   // Document-order list of nodes with refs, to point text matches at the nearest actionable element.
   const order: { node: OutlineNode; path: OutlineNode[] }[] = [];
-  const walk = (nodes: OutlineNode[], path: OutlineNode[]): void => {
+  const walk = function* (nodes: OutlineNode[], path: OutlineNode[]): Generator<void, void, void> {
     for (const n of nodes) {
+      if (slicer.due()) yield;
       order.push({ node: n, path });
-      if (n.children.length) walk(n.children, [...path, n]);
+      if (n.children.length) yield* walk(n.children, [...path, n]);
     }
   };
-  walk(snap.root.children, []);
+  yield* walk(snap.root.children, []);
 
   let lastHeading: OutlineNode | undefined;
   for (let i = 0; i < order.length; i++) {
+    if (slicer.due()) yield;
     const { node, path } = order[i]!;
     if (node.role === 'heading') lastHeading = node;
     if (role && node.role?.toLowerCase() !== role) continue;
@@ -96,7 +139,11 @@ export interface QueryMatch {
 }
 
 /** CSS selector → matching elements (document and shadow roots), each with a ref. */
-export function query(selector: string, limit = 50, scope: Document | Element = document): { matches: QueryMatch[]; total: number } {
+export function query(
+  selector: string,
+  limit = 50,
+  scope: Document | Element = document,
+): { matches: QueryMatch[]; total: number } {
   let found: Element[];
   try {
     found = deepQueryAll(selector, scope);

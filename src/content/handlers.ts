@@ -5,13 +5,13 @@
 import type { ActionReply, ContentRequest, FindReply, QueryReply, ReadReply, SnapshotReply, TextReply, WaitReply } from '../shared/contentMessages.ts';
 import { observeChanges } from './changes.ts';
 import { describeElement } from './describe.ts';
-import { find, query } from './find.ts';
+import { findSliced, query } from './find.ts';
 import type { Article } from './read.ts';
 import { READER_KEY } from './readerKey.ts';
 import { registry } from './refs.ts';
-import { buildSnapshot, indexInParent } from './snapshot.ts';
+import { buildSnapshotSliced, indexInParent } from './snapshot.ts';
 import { ActionError, maybeTarget, resolveTarget } from './targets.ts';
-import { visibleText } from './text.ts';
+import { visibleTextSliced } from './text.ts';
 import { clickElement, hoverElement } from './actions/pointer.ts';
 import { pressKey } from './actions/press.ts';
 import { selectOptions, setChecked } from './actions/forms.ts';
@@ -33,10 +33,13 @@ function rootElement(root: string | undefined): Element | undefined {
   return resolveTarget(/^(?:f\d+)?e\d+$/.test(root) ? { ref: root } : { selector: root });
 }
 
-function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>): SnapshotReply {
+/** A walking request's own time limit when the worker gives none: well inside the worker's 30 s request timeout. */
+export const WALK_TIME_MS = 20_000;
+
+async function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>): Promise<SnapshotReply> {
   const t0 = performance.now();
   const root = rootElement(req.root);
-  const snap = buildSnapshot({ root });
+  const snap = await buildSnapshotSliced({ root, maxChars: req.maxChars, deadline: t0 + (req.timeMs ?? WALK_TIME_MS) });
   const se = document.scrollingElement ?? document.documentElement;
   return {
     url: location.href,
@@ -49,13 +52,18 @@ function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>): Snaps
     frameIndex: indexInParent(),
     scroll: { y: Math.round(scrollY), height: se?.scrollHeight ?? 0, viewport: innerHeight },
     ms: Math.round((performance.now() - t0) * 100) / 100,
+    ...(snap.notes.length ? { notes: snap.notes } : {}),
   };
 }
 
 function typeSummary(el: Element, text: string, r: TypeResult): string {
-  const shown = el.localName === 'input' && (el as HTMLInputElement).type === 'password' ? `${text.length} characters` : JSON.stringify(text.length > 80 ? text.slice(0, 79) + '…' : text);
+  const shown =
+    el.localName === 'input' && (el as HTMLInputElement).type === 'password'
+      ? `${text.length} characters`
+      : JSON.stringify(text.length > 80 ? text.slice(0, 79) + '…' : text);
   let s = `typed ${shown} into ${describeElement(el)}`;
-  if (!r.verified) s += `; but the field now shows ${JSON.stringify(r.actual)} instead of ${JSON.stringify(r.expected)} (${r.note})`;
+  if (!r.verified)
+    s += `; but the field now shows ${JSON.stringify(r.actual)} instead of ${JSON.stringify(r.expected)} (${r.note})`;
   if (r.submitted) s += '; submitted';
   else if (r.submitNote) s += `; not submitted: ${r.submitNote}`;
   return s;
@@ -71,7 +79,14 @@ async function act(req: ContentRequest): Promise<ActionReply> {
         const el = resolveTarget(req);
         target = describeElement(el);
         clickElement(el, { button: req.button, clickCount: req.clickCount, modifiers: req.modifiers });
-        const kind = req.button === 'right' ? 'right-clicked' : req.clickCount === 2 ? 'double-clicked' : req.clickCount === 3 ? 'triple-clicked' : 'clicked';
+        const kind =
+          req.button === 'right'
+            ? 'right-clicked'
+            : req.clickCount === 2
+              ? 'double-clicked'
+              : req.clickCount === 3
+                ? 'triple-clicked'
+                : 'clicked';
         summary = `${kind} ${target}`;
         break;
       }
@@ -99,7 +114,11 @@ async function act(req: ContentRequest): Promise<ActionReply> {
             const el = resolveTarget(f);
             last = el;
             if (typeof f.value === 'boolean') results.push(setChecked(el, f.value).summary);
-            else if (Array.isArray(f.value) || el.localName === 'select' || (el.localName !== 'input' && el.getAttribute('role') === 'listbox')) {
+            else if (
+              Array.isArray(f.value) ||
+              el.localName === 'select' ||
+              (el.localName !== 'input' && el.getAttribute('role') === 'listbox')
+            ) {
               const values = Array.isArray(f.value) ? f.value : [f.value];
               results.push((await selectOptions(el, values)).summary);
             } else {
@@ -171,7 +190,13 @@ export async function handle(req: ContentRequest): Promise<unknown> {
     case 'dom.snapshot':
       return snapshot(req);
     case 'dom.find': {
-      const r: FindReply = find({ text: req.text, role: req.role, name: req.name, limit: req.limit });
+      const r: FindReply = await findSliced({
+        text: req.text,
+        role: req.role,
+        name: req.name,
+        limit: req.limit,
+        deadline: performance.now() + (req.timeMs ?? WALK_TIME_MS),
+      });
       return r;
     }
     case 'dom.query': {
@@ -180,7 +205,11 @@ export async function handle(req: ContentRequest): Promise<unknown> {
     }
     case 'dom.text': {
       const el = maybeTarget(req);
-      const r: TextReply = visibleText(el ?? document, req.maxChars ?? 20_000);
+      const r: TextReply = await visibleTextSliced(
+        el ?? document,
+        req.maxChars ?? 20_000,
+        performance.now() + (req.timeMs ?? WALK_TIME_MS),
+      );
       return r;
     }
     case 'dom.read': {
@@ -190,7 +219,13 @@ export async function handle(req: ContentRequest): Promise<unknown> {
       return r;
     }
     case 'dom.wait_for': {
-      const r: WaitReply = await waitFor({ text: req.text, ref: req.ref, selector: req.selector, state: req.state, timeoutMs: req.timeoutMs });
+      const r: WaitReply = await waitFor({
+        text: req.text,
+        ref: req.ref,
+        selector: req.selector,
+        state: req.state,
+        timeoutMs: req.timeoutMs,
+      });
       return r;
     }
     default:

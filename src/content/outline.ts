@@ -5,7 +5,8 @@
  */
 
 /** `- iframe "title" [ref=e4] {{frame 3}}`: slot 3 of the frame's `frames` list. */
-export const FRAME_MARKER = /^( *)- (iframe(?: "(?:[^"\\]|\\.)*")?(?: \[ref=(?:f\d+)?e\d+\])?(?: \[new\])?) \{\{frame (\d+)\}\}$/;
+export const FRAME_MARKER =
+  /^( *)- (iframe(?: "(?:[^"\\]|\\.)*")?(?: \[ref=(?:f\d+)?e\d+\])?(?: \[new\])?) \{\{frame (\d+)\}\}$/;
 
 export type LineKind = 'ref' | 'text' | 'other';
 
@@ -50,13 +51,13 @@ function shortLabel(line: string): string {
 }
 
 /**
- * Fits an outline into `maxChars`: first long text lines are shortened, then text lines are dropped from the bottom
+ * Fits an outline into `maxChars` (less `reserve`, kept for notes the caller appends): first long text lines are shortened, then text lines are dropped from the bottom
  * up (refs, headings and structure stay), and only then is the tail cut. The note says what went and how to get it.
  */
-export function truncateOutline(text: string, maxChars: number): Truncation {
+export function truncateOutline(text: string, maxChars: number, reserve = 0): Truncation {
   const result: Truncation = { text, shortened: 0, droppedText: 0, cutLines: 0, cutRefs: 0 };
-  if (text.length <= maxChars) return result;
-  const budget = Math.max(0, maxChars - NOTE_RESERVE);
+  if (text.length + reserve <= maxChars) return result;
+  const budget = Math.max(0, maxChars - NOTE_RESERVE - reserve);
   let lines = text.split('\n');
   const size = (ls: (string | null)[]): number => ls.reduce((n, l) => (l === null ? n : n + l.length + 1), 0);
 
@@ -111,7 +112,8 @@ export function truncateOutline(text: string, maxChars: number): Truncation {
 function note(maxChars: number, r: Truncation, cutFrom: string, firstDropped: number): string {
   const parts: string[] = [];
   if (r.shortened) parts.push(`${r.shortened} long text lines shortened`);
-  if (r.droppedText) parts.push(`${r.droppedText} text lines omitted${firstDropped >= 0 ? ` (from line ${firstDropped + 1} on)` : ''}`);
+  if (r.droppedText)
+    parts.push(`${r.droppedText} text lines omitted${firstDropped >= 0 ? ` (from line ${firstDropped + 1} on)` : ''}`);
   if (r.cutLines) parts.push(`the last ${r.cutLines} lines cut (${r.cutRefs} refs), starting at: ${cutFrom}`);
   return (
     `[outline truncated to ${maxChars} chars: ${parts.join('; ')}. ` +

@@ -7,6 +7,7 @@
  * into the frame on the first `dom.read`, which registers `readArticle` here under READER_KEY.
  */
 import { Readability } from '@mozilla/readability';
+import { countElementsUpTo } from './env.ts';
 import { htmlToMarkdown } from './markdown.ts';
 import { visibleText } from './text.ts';
 
@@ -23,13 +24,24 @@ export interface Article {
   readerable: boolean;
   truncated: boolean;
   chars: number;
+  /** Why the reader was not used (a page too large for it). */
+  note?: string;
 }
 
+/**
+ * Readability clones and scores the whole document in one go (no way to slice it): past this many elements that
+ * would hold the page's main thread for seconds, so such pages get their visible text instead, with a note.
+ */
+export const READER_MAX_ELEMENTS = 25_000;
+
 export function readArticle(maxChars: number): Article {
-  let parsed: ReturnType<Readability<string>['parse']>;
+  let parsed: ReturnType<Readability<string>['parse']> = null;
+  const tooBig = countElementsUpTo(document, READER_MAX_ELEMENTS + 1) > READER_MAX_ELEMENTS;
   try {
-    const clone = document.cloneNode(true) as Document;
-    parsed = new Readability(clone, { charThreshold: 250 }).parse();
+    if (!tooBig) {
+      const clone = document.cloneNode(true) as Document;
+      parsed = new Readability(clone, { charThreshold: 250 }).parse();
+    }
   } catch {
     parsed = null;
   }
@@ -52,7 +64,7 @@ export function readArticle(maxChars: number): Article {
   }
   const main = document.querySelector('main, [role="main"]') ?? document.body;
   const text = visibleText(main ?? document, maxChars);
-  return {
+  const out: Article = {
     title: document.title,
     byline: '',
     siteName: '',
@@ -63,4 +75,7 @@ export function readArticle(maxChars: number): Article {
     truncated: text.truncated,
     chars: text.chars,
   };
+  if (tooBig)
+    out.note = `the page has more than ${READER_MAX_ELEMENTS.toLocaleString('en-US')} elements, too many for the article reader without freezing it, so this is its visible text`;
+  return out;
 }

@@ -18,7 +18,9 @@ import { accessibleName, dedupeRepeat, normalize, truncate } from './names.ts';
 import { interactiveRole, NAME_FROM_CONTENT, roleOf, STRUCTURAL_ROLES } from './roles.ts';
 import { DISPLAY_NAME_MAX, hrefText, quote, stateTokens, valueText } from './describe.ts';
 import { type RefRegistry, registry as defaultRegistry } from './refs.ts';
-import { hasVisibleBox, styleOf, withStyleCache } from './visibility.ts';
+import { closeWalkCache, hasVisibleBox, layoutAvailable, openWalkCache, styleOf } from './visibility.ts';
+import { runSliced, runSync, Slicer } from './slices.ts';
+import { textOf } from './names.ts';
 
 export const TEXT_LINE_MAX = 300;
 /** Content-side cap on one frame's outline; the worker applies the caller's budget after stitching frames. */
@@ -49,6 +51,10 @@ export interface SnapshotResult {
   newRefs: number;
   lines: number;
   frames: FrameSlot[];
+  /** What the walk left out (budget, time, the part above the viewport), in the model's words; empty when nothing. */
+  notes: string[];
+  /** Why the walk stopped early, if it did. */
+  stopped?: 'budget' | 'time';
 }
 
 export interface SnapshotOptions {
@@ -56,6 +62,25 @@ export interface SnapshotOptions {
   registry?: RefRegistry;
   /** Record shown nodes so the next snapshot can mark what is new (default true). */
   commit?: boolean;
+  /**
+   * The caller's character budget. The walk gathers what that budget can show (text lines beyond it may still be
+   * dropped by the worker's truncation) and then stops doing per-element work; the rest is estimated. Default: no
+   * budget (the whole frame, up to FRAME_OUTLINE_CAP).
+   */
+  maxChars?: number;
+  /** When the page is larger than the budget and scrolled, start long lists near the viewport (default true). */
+  viewportFirst?: boolean;
+  /** What the stop note suggests doing about the part left out. */
+  hint?: string;
+  /** Render the tree to text (default true; a search reads the tree and skips it). */
+  render?: boolean;
+}
+
+export interface SlicedOptions extends SnapshotOptions {
+  /** Stop walking at this `performance.now()` time and return what was gathered, with a note. */
+  deadline?: number;
+  /** Walks in the same lane supersede each other (default 'snapshot'). */
+  lane?: string;
 }
 
 interface Ctx {
@@ -75,19 +100,67 @@ interface Parent {
   node: OutlineNode;
   pending: string[];
   pendingOwner: Node | null;
+  depth: number;
 }
+
+/** Gather this many times the budget before stopping: the worker's truncation drops text lines before refs. */
+const GATHER_FACTOR = 2;
+/** A child list this long is searched for the viewport instead of walked from its start (big, scrolled pages). */
+const LONG_LIST = 60;
 
 /** Structural roles shown only when named (otherwise their content flows into the parent). */
 const NEEDS_NAME = new Set(['group', 'region', 'toolbar', 'radiogroup']);
 // <noscript> is not skipped by tag: with scripting on, Chrome's UA style hides it; with scripting off it shows.
-const SKIP_TAGS = new Set(['script', 'style', 'template', 'head', 'meta', 'link', 'title', 'base', 'datalist', 'option', 'optgroup', 'param', 'source', 'track']);
-const INLINE_DISPLAYS = new Set(['inline', 'inline-block', 'inline-flex', 'inline-grid', 'contents', 'ruby', 'ruby-text', 'inline-table']);
+const SKIP_TAGS = new Set([
+  'script',
+  'style',
+  'template',
+  'head',
+  'meta',
+  'link',
+  'title',
+  'base',
+  'datalist',
+  'option',
+  'optgroup',
+  'param',
+  'source',
+  'track',
+]);
+const INLINE_DISPLAYS = new Set([
+  'inline',
+  'inline-block',
+  'inline-flex',
+  'inline-grid',
+  'contents',
+  'ruby',
+  'ruby-text',
+  'inline-table',
+]);
 
+/** The whole walk in one go (tests, the bench's reference path). Pages are walked with `buildSnapshotSliced`. */
 export function buildSnapshot(options: SnapshotOptions = {}): SnapshotResult {
-  return withStyleCache(() => build(options));
+  openWalkCache();
+  try {
+    return runSync(build(options, new Slicer()));
+  } finally {
+    closeWalkCache();
+  }
 }
 
-function build(options: SnapshotOptions): SnapshotResult {
+/** The walk in slices that yield to the page; a newer call in the same lane abandons this one. */
+export async function buildSnapshotSliced(options: SlicedOptions = {}): Promise<SnapshotResult> {
+  const slicer = new Slicer(options.deadline);
+  openWalkCache();
+  try {
+    return await runSliced(build(options, slicer), slicer, { lane: options.lane ?? 'snapshot', what: 'snapshot' });
+  } finally {
+    closeWalkCache();
+  }
+}
+
+function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, SnapshotResult, void> {
+  const t0 = performance.now();
   const reg = options.registry ?? defaultRegistry;
   const doc = document;
   const focused = deepActiveElement(doc);
@@ -98,6 +171,48 @@ function build(options: SnapshotOptions): SnapshotResult {
   const windowFrames = collectWindowFrames();
 
   const top: OutlineNode = { kind: 'element', head: '', children: [] };
+  const notes: string[] = [];
+
+  // Budget: characters the rendered lines will take (text lines counted as the worker will shorten them).
+  const maxChars = options.maxChars ?? Infinity;
+  let used = 0;
+  let usedNonText = 0;
+  let full = false;
+  let stopped: 'budget' | 'time' | undefined;
+  let stopAt: Node | null = null;
+  let visited = 0;
+  const charge = (n: OutlineNode, depth: number): void => {
+    const size = 2 * depth + 4 + (n.kind === 'text' ? 6 + Math.min(n.head.length, 121) : n.head.length);
+    used += size;
+    if (n.kind !== 'text') usedNonText += size;
+    if (!full && (usedNonText > maxChars || used > GATHER_FACTOR * maxChars)) {
+      full = true;
+      stopped = 'budget';
+    }
+  };
+  /** Called where a node would be walked: false once the budget is full or time is up (the first such node is kept). */
+  const open = (node: Node): boolean => {
+    if (!full && slicer.overtime) {
+      full = true;
+      stopped = 'time';
+    }
+    if (!full) return true;
+    if (!stopAt && (node.nodeType === 1 || /\S/.test(node.nodeValue ?? ''))) stopAt = node;
+    return false;
+  };
+
+  const start = options.root ?? doc.body ?? doc.documentElement;
+  // No element count of the page here: counting 500,000 elements takes the browser ~100-200 ms in one piece.
+  const viewportFirst =
+    options.viewportFirst !== false &&
+    maxChars !== Infinity &&
+    !options.root &&
+    layoutAvailable() &&
+    scrollY > innerHeight / 2;
+  /** Elements left unwalked, estimated per level from the siblings walked there (cheap: no count of the rest). */
+  let estLeft = 0;
+  let skippedAbove = 0;
+  let skippedIn = '';
 
   const flush = (p: Parent): void => {
     if (!p.pending.length) return;
@@ -110,7 +225,9 @@ function build(options: SnapshotOptions): SnapshotResult {
     if (!cleaned) return;
     const isNew = !!owner && reg.isNew(owner);
     if (owner) shown.push(owner);
-    p.node.children.push({ kind: 'text', head: truncate(cleaned, TEXT_LINE_MAX), isNew, children: [] });
+    const node: OutlineNode = { kind: 'text', head: truncate(cleaned, TEXT_LINE_MAX), isNew, children: [] };
+    p.node.children.push(node);
+    charge(node, p.depth);
   };
 
   const pushText = (p: Parent, ctx: Ctx, text: string, owner: Node | null): void => {
@@ -126,24 +243,51 @@ function build(options: SnapshotOptions): SnapshotResult {
   const append = (p: Parent, child: OutlineNode): void => {
     flush(p);
     p.node.children.push(child);
+    charge(child, p.depth);
   };
 
-  const walkChildren = (node: Node, p: Parent, ctx: Ctx): void => {
+  const walkChildren = function* (node: Node, p: Parent, ctx: Ctx): Generator<void, void, void> {
     const kids = flatChildren(node);
-    for (let i = 0; i < kids.length; i++) visit(kids[i]!, p, ctx);
+    let i = 0;
+    if (viewportFirst && kids.length >= LONG_LIST && !ctx.nameBuf) {
+      i = firstNearViewport(kids, maxChars);
+      if (i > 0) {
+        skippedAbove += i;
+        skippedIn ||= p.node.head || (node.nodeType === 1 ? (node as Element).localName : 'the page');
+        // Otto's marker, not page text: an element-kind line, so the budget truncation keeps it with the structure.
+        append(p, {
+          kind: 'element',
+          head: `[${i.toLocaleString('en-US')} items above the viewport are not shown: scroll up, or snapshot with root=<ref or selector>]`,
+          children: [],
+        });
+      }
+    }
+    const from = i;
+    const before = visited;
+    for (; i < kids.length; i++) {
+      const k = kids[i];
+      if (!k || !open(k)) break;
+      yield* visit(k, p, ctx);
+    }
+    // Stopped early: the siblings not walked are estimated like the ones walked at this level.
+    if (i < kids.length)
+      estLeft += Math.round(((kids.length - i) * Math.max(1, visited - before)) / Math.max(1, i - from));
   };
 
-  const visit = (node: Node, p: Parent, ctx: Ctx): void => {
+  const visit = function* (node: Node, p: Parent, ctx: Ctx): Generator<void, void, void> {
+    if (slicer.due()) yield;
+    if (!open(node)) return;
     if (node.nodeType === 3) {
       const t = node.nodeValue;
       if (t) pushText(p, ctx, t, node.parentElement ?? node.parentNode);
       return;
     }
     if (node.nodeType === 11) {
-      walkChildren(node, p, ctx);
+      yield* walkChildren(node, p, ctx);
       return;
     }
     if (node.nodeType !== 1) return;
+    visited++;
     const el = node as Element;
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) return;
@@ -171,7 +315,11 @@ function build(options: SnapshotOptions): SnapshotResult {
       if (visible && hasVisibleBox(el)) {
         const slot = frames.length;
         const win = (el as HTMLIFrameElement).contentWindow;
-        frames.push({ index: win ? windowFrames.indexOf(win) : -1, src: (el as HTMLIFrameElement).src || '', name: el.getAttribute('name') ?? '' });
+        frames.push({
+          index: win ? windowFrames.indexOf(win) : -1,
+          src: (el as HTMLIFrameElement).src || '',
+          name: el.getAttribute('name') ?? '',
+        });
         const title = el.getAttribute('title') || el.getAttribute('aria-label') || '';
         // The frame element itself gets a ref too (to scroll it into view, or click an empty or unreadable frame).
         const ref = reg.refFor(el);
@@ -179,7 +327,14 @@ function build(options: SnapshotOptions): SnapshotResult {
         refs++;
         if (isNew) newRefs++;
         shown.push(el);
-        append(p, { kind: 'frame', head: `iframe${title ? ' ' + quote(truncate(normalize(title), DISPLAY_NAME_MAX)) : ''} [ref=${ref}]${isNew ? ' [new]' : ''} {{frame ${slot}}}`, role: 'iframe', name: title, ref, children: [] });
+        append(p, {
+          kind: 'frame',
+          head: `iframe${title ? ' ' + quote(truncate(normalize(title), DISPLAY_NAME_MAX)) : ''} [ref=${ref}]${isNew ? ' [new]' : ''} {{frame ${slot}}}`,
+          role: 'iframe',
+          name: title,
+          ref,
+          children: [],
+        });
       }
       return;
     }
@@ -210,16 +365,16 @@ function build(options: SnapshotOptions): SnapshotResult {
       const heuristic = iRole === 'clickable';
       const explicitName = accessibleName(el, iRole, false);
       const out: OutlineNode = { kind: 'element', head: '', role: iRole, ref, isNew, children: [] };
-      const me: Parent = { node: out, pending: [], pendingOwner: null };
+      const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
       let name = explicitName;
       const leafControl = isLeafControl(control, iRole);
       if (!leafControl) {
         if (NAME_FROM_CONTENT.has(iRole) && !heuristic) {
           const buf: string[] = [];
-          walkChildren(el, me, { ...child, nameBuf: buf, muteText: false, ariaHidden: false, inRow: false });
+          yield* walkChildren(el, me, { ...child, nameBuf: buf, muteText: false, ariaHidden: false, inRow: false });
           if (!name) name = truncate(dedupeRepeat(normalize(buf.join(''))), DISPLAY_NAME_MAX);
         } else {
-          walkChildren(el, me, { ...child, nameBuf: null, muteText: false, ariaHidden: false, inRow: false });
+          yield* walkChildren(el, me, { ...child, nameBuf: null, muteText: false, ariaHidden: false, inRow: false });
           flush(me);
           // A clickable whose content is a short text reads better as a named leaf.
           if (out.children.every((c) => c.kind === 'text')) {
@@ -236,7 +391,9 @@ function build(options: SnapshotOptions): SnapshotResult {
       out.name = name;
       out.head =
         `${iRole}${name ? ' ' + quote(truncate(name, DISPLAY_NAME_MAX)) : ''} [ref=${ref}]` +
-        stateTokens(el, iRole, focused, control).map((s) => ' ' + s).join('') +
+        stateTokens(el, iRole, focused, control)
+          .map((s) => ' ' + s)
+          .join('') +
         valueText(control, iRole) +
         (iRole === 'link' ? hrefText(el) : '');
       if (ctx.nameBuf && name) ctx.nameBuf.push(' ');
@@ -251,15 +408,19 @@ function build(options: SnapshotOptions): SnapshotResult {
       if (role === 'heading') {
         const buf: string[] = [];
         const out: OutlineNode = { kind: 'element', head: '', role, children: [] };
-        const me: Parent = { node: out, pending: [], pendingOwner: null };
-        walkChildren(el, me, { ...child, nameBuf: buf, inRow: false });
+        const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
+        yield* walkChildren(el, me, { ...child, nameBuf: buf, inRow: false });
         flush(me);
         const name = accessibleName(el, role, false) || truncate(normalize(buf.join('')), DISPLAY_NAME_MAX);
         if (!name && !out.children.length) return;
         out.name = name;
         out.isNew = reg.isNew(el);
         shown.push(el);
-        out.head = `heading${name ? ' ' + quote(truncate(name, DISPLAY_NAME_MAX)) : ''}` + stateTokens(el, role, null).map((s) => ' ' + s).join('');
+        out.head =
+          `heading${name ? ' ' + quote(truncate(name, DISPLAY_NAME_MAX)) : ''}` +
+          stateTokens(el, role, null)
+            .map((s) => ' ' + s)
+            .join('');
         append(p, out);
         return;
       }
@@ -267,21 +428,36 @@ function build(options: SnapshotOptions): SnapshotResult {
         const name = accessibleName(el, role);
         if (name && hasVisibleBox(el)) {
           shown.push(el);
-          append(p, { kind: 'element', head: `img ${quote(truncate(name, DISPLAY_NAME_MAX))}`, role, name, isNew: reg.isNew(el), children: [] });
+          append(p, {
+            kind: 'element',
+            head: `img ${quote(truncate(name, DISPLAY_NAME_MAX))}`,
+            role,
+            name,
+            isNew: reg.isNew(el),
+            children: [],
+          });
         }
         return;
       }
-      const structural = STRUCTURAL_ROLES.has(role) ? (role === 'row' ? '' : accessibleName(el, role, false)) : undefined;
+      const structural = STRUCTURAL_ROLES.has(role)
+        ? role === 'row'
+          ? ''
+          : accessibleName(el, role, false)
+        : undefined;
       if (structural !== undefined && (structural || !NEEDS_NAME.has(role))) {
         const out: OutlineNode = { kind: 'element', head: '', role, children: [] };
-        const me: Parent = { node: out, pending: [], pendingOwner: null };
-        walkChildren(el, me, { ...child, inRow: role === 'row' });
+        const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
+        yield* walkChildren(el, me, { ...child, inRow: role === 'row' });
         flush(me);
         if (!out.children.length && role !== 'dialog' && role !== 'alertdialog') return;
         out.name = structural;
         out.isNew = reg.isNew(el);
         shown.push(el);
-        out.head = `${role}${structural ? ' ' + quote(truncate(structural, DISPLAY_NAME_MAX)) : ''}` + stateTokens(el, role, null).map((s) => ' ' + s).join('');
+        out.head =
+          `${role}${structural ? ' ' + quote(truncate(structural, DISPLAY_NAME_MAX)) : ''}` +
+          stateTokens(el, role, null)
+            .map((s) => ' ' + s)
+            .join('');
         append(p, out);
         if (block) flush(p);
         return;
@@ -308,10 +484,10 @@ function build(options: SnapshotOptions): SnapshotResult {
     }
     if (tag === 'details' && !(el as HTMLDetailsElement).open) {
       const summary = el.querySelector(':scope > summary');
-      if (summary) visit(summary, p, child);
+      if (summary) yield* visit(summary, p, child);
       return;
     }
-    if (style && (style.contentVisibility === 'hidden')) return;
+    if (style && style.contentVisibility === 'hidden') return;
 
     let muteText = ctx.muteText;
     if (tag === 'label') {
@@ -320,36 +496,132 @@ function build(options: SnapshotOptions): SnapshotResult {
     }
     // A table's caption and a fieldset's legend are their names, already on the container's line.
     if (tag === 'caption' || (tag === 'legend' && el.parentElement?.localName === 'fieldset')) muteText = true;
-    walkChildren(el, p, { ...child, muteText });
+    yield* walkChildren(el, p, { ...child, muteText });
     if (block && !cell) {
       if (!ctx.nameBuf) flush(p);
       else ctx.nameBuf.push(' ');
     }
   };
 
-  const start = options.root ?? doc.body ?? doc.documentElement;
-  const rootParent: Parent = { node: top, pending: [], pendingOwner: null };
-  const ctx: Ctx = { visible: true, ariaHidden: false, inert: false, nameBuf: null, muteText: false, cursor: undefined, inRow: false };
+  const rootParent: Parent = { node: top, pending: [], pendingOwner: null, depth: 0 };
+  const ctx: Ctx = {
+    visible: true,
+    ariaHidden: false,
+    inert: false,
+    nameBuf: null,
+    muteText: false,
+    cursor: undefined,
+    inRow: false,
+  };
   if (start) {
-    if (options.root) visit(start, rootParent, ctx);
-    else walkChildren(start, rootParent, ctx);
+    if (options.root) yield* visit(start, rootParent, ctx);
+    else yield* walkChildren(start, rootParent, ctx);
   }
   flush(rootParent);
+
+  if (skippedAbove)
+    notes.push(
+      `The page is larger than the budget and is scrolled, so long lists start near the viewport: ${skippedAbove.toLocaleString('en-US')} items above it were left out (first in ${skippedIn}); scroll up or snapshot with root=<ref or selector> to see them.`,
+    );
+  if (stopped)
+    notes.push(
+      stopNote(stopped, stopAt, estLeft, visited, refs, performance.now() - t0, maxChars) +
+        ' ' +
+        (options.hint ?? SNAPSHOT_HINT),
+    );
 
   if (options.commit !== false) {
     reg.commitSnapshot(shown);
     reg.prune();
   }
   const lines: string[] = [];
-  renderOutline(top.children, 0, lines);
+  if (options.render !== false) renderOutline(top.children, 0, lines);
   let text = lines.join('\n');
-  if (text.length > FRAME_OUTLINE_CAP) text = text.slice(0, text.lastIndexOf('\n', FRAME_OUTLINE_CAP)) + '\n- text: [frame outline cut at 1,000,000 characters]';
-  return { root: top, text, refs, newRefs, lines: lines.length, frames };
+  if (text.length > FRAME_OUTLINE_CAP)
+    text =
+      text.slice(0, text.lastIndexOf('\n', FRAME_OUTLINE_CAP)) +
+      '\n- text: [frame outline cut at 1,000,000 characters]';
+  const result: SnapshotResult = { root: top, text, refs, newRefs, lines: lines.length, frames, notes };
+  if (stopped) result.stopped = stopped;
+  return result;
+}
+
+/**
+ * Index of the first child near the viewport (one viewport above it), when the children are laid out top-down and
+ * the ones above it would take at least half the budget (a list that fits is shown whole); 0 to walk from the start.
+ */
+function firstNearViewport(kids: ArrayLike<Node>, maxChars: number): number {
+  const rectAt = (i: number): DOMRect | undefined => {
+    const k = kids[i];
+    return k && k.nodeType === 1 ? (k as Element).getBoundingClientRect() : undefined;
+  };
+  const first = rectAt(0);
+  const last = rectAt(kids.length - 1);
+  if (!first || !last || first.top > last.top || last.bottom < 0) return 0;
+  const above = -innerHeight;
+  let lo = 0;
+  let hi = kids.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const r = rectAt(mid);
+    if (!r) return 0;
+    if (r.bottom < above) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < LONG_LIST / 2) return 0;
+  // Rough outline size of one child: ~40 characters per element, plus its text.
+  const sample = kids[lo] as Element;
+  const perChild =
+    40 * (sample.getElementsByTagName('*').length + 1) + Math.min(2000, (sample.textContent ?? '').length);
+  return lo * perChild >= maxChars / 2 ? lo : 0;
+}
+
+function where(node: Node | null): string {
+  if (!node) return 'the end of the walked part';
+  if (node.nodeType !== 1) return `text ${quote(truncate(normalize(node.nodeValue ?? ''), 60))}`;
+  const el = node as Element;
+  const role = roleOf(el);
+  const text = textOf(el, 60);
+  return `${role && role !== 'none' ? role : `<${el.localName}>`}${text ? ' ' + quote(truncate(text, 60)) : ''}`;
+}
+
+const SNAPSHOT_HINT =
+  'Search them with dom.find, narrow with root=<ref or CSS selector>, or scroll and snapshot again.';
+
+function stopNote(
+  why: 'budget' | 'time',
+  stopAt: Node | null,
+  left: number,
+  visited: number,
+  refs: number,
+  ms: number,
+  maxChars: number,
+): string {
+  const total = visited + left;
+  const share = Math.min(99, Math.max(1, Math.round((100 * visited) / total)));
+  const interactive = visited ? Math.round((left * refs) / visited) : 0;
+  const reason =
+    why === 'budget'
+      ? `the ${maxChars.toLocaleString('en-US')}-character budget was full`
+      : `it ran out of time after ${(ms / 1000).toFixed(1)} s`;
+  return (
+    `The walk stopped because ${reason}: it covered about ${share}% of this frame's elements; about ${left.toLocaleString('en-US')} elements ` +
+    `(roughly ${interactive.toLocaleString('en-US')} interactive, estimated) were not walked, starting at ${where(stopAt)}.`
+  );
 }
 
 function isLeafControl(el: Element, role: string): boolean {
   const tag = el.localName;
-  return tag === 'input' || tag === 'select' || tag === 'textarea' || role === 'textbox' || role === 'searchbox' || role === 'slider' || role === 'spinbutton' || (role === 'combobox' && tag !== 'div');
+  return (
+    tag === 'input' ||
+    tag === 'select' ||
+    tag === 'textarea' ||
+    role === 'textbox' ||
+    role === 'searchbox' ||
+    role === 'slider' ||
+    role === 'spinbutton' ||
+    (role === 'combobox' && tag !== 'div')
+  );
 }
 
 function isRendered(el: Element): boolean {

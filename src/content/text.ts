@@ -3,7 +3,8 @@
  * and slots included, hidden content left out. Stops at a character budget and says so.
  */
 import { flatChildren } from './env.ts';
-import { styleOf, withStyleCache } from './visibility.ts';
+import { runSliced, runSync, Slicer } from './slices.ts';
+import { closeWalkCache, openWalkCache, styleOf } from './visibility.ts';
 
 const SKIP = new Set(['script', 'style', 'template', 'head', 'title', 'svg', 'canvas', 'select', 'datalist']);
 const INLINE = new Set(['inline', 'inline-block', 'inline-flex', 'inline-grid', 'contents', 'ruby', 'inline-table']);
@@ -13,13 +14,32 @@ export interface VisibleText {
   truncated: boolean;
   /** Characters collected before the budget stopped the walk (at least `text.length`). */
   chars: number;
+  /** Set when time ran out before the budget was filled. */
+  note?: string;
 }
 
 export function visibleText(root: Node, maxChars: number): VisibleText {
-  return withStyleCache(() => collect(root, maxChars));
+  openWalkCache();
+  try {
+    return runSync(collect(root, maxChars, new Slicer()));
+  } finally {
+    closeWalkCache();
+  }
 }
 
-function collect(root: Node, maxChars: number): VisibleText {
+/** The same walk in slices that yield to the page; past `deadline` it returns what it has, with a note. */
+export async function visibleTextSliced(root: Node, maxChars: number, deadline?: number): Promise<VisibleText> {
+  const slicer = new Slicer(deadline);
+  openWalkCache();
+  try {
+    return await runSliced(collect(root, maxChars, slicer), slicer, { lane: 'text', what: 'text read' });
+  } finally {
+    closeWalkCache();
+  }
+}
+
+function* collect(root: Node, maxChars: number, slicer: Slicer): Generator<void, VisibleText, void> {
+  const t0 = performance.now();
   const out: string[] = [];
   let len = 0;
   let stop = false;
@@ -27,7 +47,9 @@ function collect(root: Node, maxChars: number): VisibleText {
   const br = (): void => {
     if (out.length && out[out.length - 1] !== '\n') out.push('\n');
   };
-  const visit = (node: Node, visible: boolean): void => {
+  const visit = function* (node: Node, visible: boolean): Generator<void, void, void> {
+    if (slicer.due()) yield;
+    if (slicer.overtime) stop = true;
     if (stop) return;
     if (node.nodeType === 3) {
       if (!visible) return;
@@ -49,7 +71,7 @@ function collect(root: Node, maxChars: number): VisibleText {
       if (s) vis = s.visibility !== 'hidden' && s.visibility !== 'collapse';
       if (el.localName === 'details' && !(el as HTMLDetailsElement).open) {
         const summary = el.querySelector(':scope > summary');
-        if (summary) visit(summary, vis);
+        if (summary) yield* visit(summary, vis);
         br();
         return;
       }
@@ -66,20 +88,36 @@ function collect(root: Node, maxChars: number): VisibleText {
       if ((el.localName === 'input' || el.localName === 'textarea') && vis) {
         const v = (el as HTMLInputElement).value;
         const type = (el as HTMLInputElement).type;
-        if (v && type !== 'password' && type !== 'hidden' && type !== 'checkbox' && type !== 'radio') out.push(`[${v}]`);
+        if (v && type !== 'password' && type !== 'hidden' && type !== 'checkbox' && type !== 'radio')
+          out.push(`[${v}]`);
       }
     }
-    const kids = node.nodeType === 9 ? (node as Document).body?.childNodes ?? [] : flatChildren(node);
-    for (let i = 0; i < kids.length && !stop; i++) visit(kids[i]!, vis);
+    const kids = node.nodeType === 9 ? ((node as Document).body?.childNodes ?? []) : flatChildren(node);
+    for (let i = 0; i < kids.length && !stop; i++) {
+      const k = kids[i];
+      if (k) yield* visit(k, vis);
+    }
     if (block) br();
   };
-  visit(root, true);
+  yield* visit(root, true);
   const joined = out
     .join('')
     .split('\n')
-    .map((l) => l.replace(/\s+/g, ' ').replace(/^(?: ?\| ?)+/, '').trim())
+    .map((l) =>
+      l
+        .replace(/\s+/g, ' ')
+        .replace(/^(?: ?\| ?)+/, '')
+        .trim(),
+    )
     .filter(Boolean)
     .join('\n');
   const truncated = stop || joined.length > maxChars;
-  return { text: truncated ? joined.slice(0, maxChars) : joined, truncated, chars: Math.max(len, joined.length) };
+  const r: VisibleText = {
+    text: truncated ? joined.slice(0, maxChars) : joined,
+    truncated,
+    chars: Math.max(len, joined.length),
+  };
+  if (slicer.overtime)
+    r.note = `the read stopped after ${((performance.now() - t0) / 1000).toFixed(1)} s with ${r.text.length} characters: this is the start of the text only`;
+  return r;
 }

@@ -19,16 +19,44 @@ export function layoutAvailable(): boolean {
 }
 
 let styleCache: Map<Element, CSSStyleDeclaration> | undefined;
+let memo: Map<unknown, unknown> | undefined;
 let cacheDepth = 0;
+
+/** Opens a walk cache (computed styles, per-root indexes); nestable, and safe across awaits (depth-counted). */
+export function openWalkCache(): void {
+  if (cacheDepth++ === 0) {
+    styleCache = new Map();
+    memo = new Map();
+  }
+}
+
+export function closeWalkCache(): void {
+  if (--cacheDepth === 0) {
+    styleCache = undefined;
+    memo = undefined;
+  }
+}
 
 /** Caches computed styles for the duration of one walk (nestable). */
 export function withStyleCache<T>(fn: () => T): T {
-  if (cacheDepth++ === 0) styleCache = new Map();
+  openWalkCache();
   try {
     return fn();
   } finally {
-    if (--cacheDepth === 0) styleCache = undefined;
+    closeWalkCache();
   }
+}
+
+/**
+ * A value computed once per walk (e.g. a root's label index) instead of once per element; computed fresh when no
+ * walk is open.
+ */
+export function walkMemo<T>(key: unknown, make: () => T): T {
+  if (!memo) return make();
+  if (memo.has(key)) return memo.get(key) as T;
+  const v = make();
+  memo.set(key, v);
+  return v;
 }
 
 export function styleOf(el: Element): CSSStyleDeclaration | undefined {

@@ -25,7 +25,15 @@ export const KEY_COMBO =
 
 export const ContentRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('content.ping') }),
-  z.object({ type: z.literal('dom.snapshot'), prefix, root: z.optional(text(1, 2000)) }),
+  z.object({
+    type: z.literal('dom.snapshot'),
+    prefix,
+    root: z.optional(text(1, 2000)),
+    /** The caller's budget: the walk stops its per-element work once that much is gathered. */
+    maxChars: z.optional(int(100, 10_000_000)),
+    /** How long the walk may take before it returns what it has (ms). */
+    timeMs: z.optional(int(100, 120_000)),
+  }),
   z.object({
     type: z.literal('dom.find'),
     prefix,
@@ -33,9 +41,16 @@ export const ContentRequest = z.discriminatedUnion('type', [
     role: z.optional(text(1, 50)),
     name: z.optional(text(1, 500)),
     limit: z.optional(int(1, 200)),
+    timeMs: z.optional(int(100, 120_000)),
   }),
   z.object({ type: z.literal('dom.query'), prefix, selector, limit: z.optional(int(1, 500)) }),
-  z.object({ type: z.literal('dom.text'), prefix, ...target, maxChars: z.optional(int(100, 1_000_000)) }),
+  z.object({
+    type: z.literal('dom.text'),
+    prefix,
+    ...target,
+    maxChars: z.optional(int(100, 1_000_000)),
+    timeMs: z.optional(int(100, 120_000)),
+  }),
   z.object({ type: z.literal('dom.read'), maxChars: z.optional(int(100, 1_000_000)) }),
   z
     .object({
@@ -144,6 +159,8 @@ export const SnapshotReply = z.object({
   frameIndex: z.int(),
   scroll: z.object({ y: z.number(), height: z.number(), viewport: z.number() }),
   ms: z.number(),
+  /** What the walk left out (budget, time, the part above the viewport); absent when nothing. */
+  notes: z.optional(z.array(z.string())),
 });
 export type SnapshotReply = z.infer<typeof SnapshotReply>;
 
@@ -152,6 +169,8 @@ export const FindReply = z.object({
     z.object({ ref: z.optional(z.string()), line: z.string(), context: z.string(), near: z.optional(z.string()) }),
   ),
   total: z.int(),
+  /** Set when the search did not cover the whole frame (time or size), saying how much it covered. */
+  note: z.optional(z.string()),
 });
 export type FindReply = z.infer<typeof FindReply>;
 
@@ -163,7 +182,12 @@ export const QueryReply = z.object({
 });
 export type QueryReply = z.infer<typeof QueryReply>;
 
-export const TextReply = z.object({ text: z.string(), truncated: z.boolean(), chars: z.int() });
+export const TextReply = z.object({
+  text: z.string(),
+  truncated: z.boolean(),
+  chars: z.int(),
+  note: z.optional(z.string()),
+});
 export type TextReply = z.infer<typeof TextReply>;
 
 export const ReadReply = z.object({
@@ -176,6 +200,7 @@ export const ReadReply = z.object({
   readerable: z.boolean(),
   truncated: z.boolean(),
   chars: z.int(),
+  note: z.optional(z.string()),
 });
 export type ReadReply = z.infer<typeof ReadReply>;
 
@@ -199,6 +224,8 @@ export const Changes = z.object({
   dialogsClosed: z.array(z.string()),
   pageDialogs: z.array(PageDialog),
   focus: z.optional(z.string()),
+  /** Set when the report was cut short (a very large change): what it left out. */
+  note: z.optional(z.string()),
 });
 export type Changes = z.infer<typeof Changes>;
 

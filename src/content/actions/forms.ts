@@ -3,7 +3,7 @@
  */
 import { deepQueryAll } from '../env.ts';
 import { checkedState, describeElement, isDisabled } from '../describe.ts';
-import { accessibleName, normalize } from '../names.ts';
+import { accessibleName, labelsOf, normalize } from '../names.ts';
 import { roleOf } from '../roles.ts';
 import { hiddenReason, isElementVisible } from '../visibility.ts';
 import { ActionError } from '../targets.ts';
@@ -32,7 +32,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Selects options by value or visible label. */
 export async function selectOptions(el: Element, values: string[]): Promise<SelectResult> {
-  const select = el.localName === 'select' ? (el as HTMLSelectElement) : el.localName === 'label' && (el as HTMLLabelElement).control?.localName === 'select' ? ((el as HTMLLabelElement).control as HTMLSelectElement) : null;
+  const select =
+    el.localName === 'select'
+      ? (el as HTMLSelectElement)
+      : el.localName === 'label' && (el as HTMLLabelElement).control?.localName === 'select'
+        ? ((el as HTMLLabelElement).control as HTMLSelectElement)
+        : null;
   if (select) return selectNative(select, values);
   return selectAria(el, values);
 }
@@ -41,16 +46,22 @@ function selectNative(select: HTMLSelectElement, values: string[]): SelectResult
   const hidden = hiddenReason(select);
   if (hidden) throw new ActionError(`${describeElement(select)} is not visible: ${hidden}.`);
   if (isDisabled(select)) throw new ActionError(`${describeElement(select)} is disabled.`);
-  if (!select.multiple && values.length > 1) throw new ActionError(`${describeElement(select)} allows one choice; give one value.`);
+  if (!select.multiple && values.length > 1)
+    throw new ActionError(`${describeElement(select)} allows one choice; give one value.`);
   const options = Array.from(select.options);
   const chosen: HTMLOptionElement[] = [];
   for (const v of values) {
     const o = matchOption(options, v, (x) => x.value, optionLabel);
     if (!o) {
-      const avail = options.slice(0, 30).map((x) => JSON.stringify(optionLabel(x) + (x.value !== optionLabel(x) ? ` (value ${x.value})` : '')));
-      throw new ActionError(`${describeElement(select)} has no option ${JSON.stringify(v)}. Options: ${avail.join(', ')}${options.length > 30 ? ', …' : ''}.`);
+      const avail = options
+        .slice(0, 30)
+        .map((x) => JSON.stringify(optionLabel(x) + (x.value !== optionLabel(x) ? ` (value ${x.value})` : '')));
+      throw new ActionError(
+        `${describeElement(select)} has no option ${JSON.stringify(v)}. Options: ${avail.join(', ')}${options.length > 30 ? ', …' : ''}.`,
+      );
     }
-    if (o.disabled) throw new ActionError(`Option ${JSON.stringify(optionLabel(o))} of ${describeElement(select)} is disabled.`);
+    if (o.disabled)
+      throw new ActionError(`Option ${JSON.stringify(optionLabel(o))} of ${describeElement(select)} is disabled.`);
     chosen.push(o);
   }
   focusElement(select);
@@ -63,7 +74,12 @@ function selectNative(select: HTMLSelectElement, values: string[]): SelectResult
   }
   const selected = Array.from(select.selectedOptions, optionLabel);
   const ok = chosen.every((o) => select.selectedOptions.length && Array.from(select.selectedOptions).includes(o));
-  return { selected, summary: ok ? `selected ${selected.map((s) => JSON.stringify(s)).join(', ')}` : `the page reset the selection to ${selected.map((s) => JSON.stringify(s)).join(', ') || 'nothing'}` };
+  return {
+    selected,
+    summary: ok
+      ? `selected ${selected.map((s) => JSON.stringify(s)).join(', ')}`
+      : `the page reset the selection to ${selected.map((s) => JSON.stringify(s)).join(', ') || 'nothing'}`,
+  };
 }
 
 function ariaOptions(el: Element): Element[] {
@@ -74,7 +90,9 @@ function ariaOptions(el: Element): Element[] {
       if (t) scopes.push(t);
     }
   }
-  const found = scopes.flatMap((s) => Array.from(s.querySelectorAll('[role="option"], [role="menuitem"], [role="menuitemradio"], [role="treeitem"]')));
+  const found = scopes.flatMap((s) =>
+    Array.from(s.querySelectorAll('[role="option"], [role="menuitem"], [role="menuitemradio"], [role="treeitem"]')),
+  );
   return found.filter((o) => isElementVisible(o));
 }
 
@@ -91,11 +109,24 @@ async function selectAria(el: Element, values: string[]): Promise<SelectResult> 
     }
   }
   if (!options.length)
-    throw new ActionError(`${describeElement(el)} (${role ?? el.localName}) shows no options to select. If it is a text combobox, type into it with dom.type and pick from what appears.`);
+    throw new ActionError(
+      `${describeElement(el)} (${role ?? el.localName}) shows no options to select. If it is a text combobox, type into it with dom.type and pick from what appears.`,
+    );
   const picked: string[] = [];
   for (const v of values) {
-    const o = matchOption(options, v, (x) => x.getAttribute('data-value') ?? x.getAttribute('value') ?? '', (x) => accessibleName(x, 'option'));
-    if (!o) throw new ActionError(`No option ${JSON.stringify(v)} in ${describeElement(el)}. Options: ${options.slice(0, 30).map((x) => JSON.stringify(accessibleName(x, 'option'))).join(', ')}.`);
+    const o = matchOption(
+      options,
+      v,
+      (x) => x.getAttribute('data-value') ?? x.getAttribute('value') ?? '',
+      (x) => accessibleName(x, 'option'),
+    );
+    if (!o)
+      throw new ActionError(
+        `No option ${JSON.stringify(v)} in ${describeElement(el)}. Options: ${options
+          .slice(0, 30)
+          .map((x) => JSON.stringify(accessibleName(x, 'option')))
+          .join(', ')}.`,
+      );
     clickElement(o);
     picked.push(accessibleName(o, 'option'));
     await sleep(30);
@@ -113,7 +144,9 @@ function checkControl(el: Element): Element {
   if (el.localName === 'label') return (el as HTMLLabelElement).control ?? el;
   if (el.localName === 'input') return el;
   if (checkedState(el) !== undefined) return el;
-  const inner = el.querySelector('input[type=checkbox], input[type=radio], [role=checkbox], [role=radio], [role=switch], [role=menuitemcheckbox]');
+  const inner = el.querySelector(
+    'input[type=checkbox], input[type=radio], [role=checkbox], [role=radio], [role=switch], [role=menuitemcheckbox]',
+  );
   return inner ?? el;
 }
 
@@ -121,16 +154,22 @@ function checkControl(el: Element): Element {
 export function setChecked(el: Element, want: boolean): CheckResult {
   const control = checkControl(el);
   const state = checkedState(control);
-  if (state === undefined) throw new ActionError(`${describeElement(el)} is not a checkbox, radio or switch. Use dom.click for buttons.`);
-  if (state === want) return { checked: state, changed: false, summary: `${describeElement(control)} was already ${want ? 'checked' : 'unchecked'}` };
+  if (state === undefined)
+    throw new ActionError(`${describeElement(el)} is not a checkbox, radio or switch. Use dom.click for buttons.`);
+  if (state === want)
+    return {
+      checked: state,
+      changed: false,
+      summary: `${describeElement(control)} was already ${want ? 'checked' : 'unchecked'}`,
+    };
   const isRadio = (control as HTMLInputElement).type === 'radio' || control.getAttribute('role') === 'radio';
-  if (isRadio && !want) throw new ActionError(`A radio button cannot be unchecked directly: check another option of the group instead.`);
+  if (isRadio && !want)
+    throw new ActionError(`A radio button cannot be unchecked directly: check another option of the group instead.`);
   if (isDisabled(control)) throw new ActionError(`${describeElement(control)} is disabled.`);
 
   // Click what a person would click: the control, or its label when the control itself is hidden or covered.
   const candidates: Element[] = [control];
-  const labels = (control as HTMLInputElement).labels;
-  if (labels) candidates.push(...Array.from(labels));
+  candidates.push(...labelsOf(control));
   if (el !== control) candidates.push(el);
   let lastError: unknown;
   let clicked = false;
@@ -143,8 +182,14 @@ export function setChecked(el: Element, want: boolean): CheckResult {
       lastError = e;
     }
   }
-  if (!clicked) throw lastError instanceof Error ? lastError : new ActionError(`Could not click ${describeElement(control)}.`);
+  if (!clicked)
+    throw lastError instanceof Error ? lastError : new ActionError(`Could not click ${describeElement(control)}.`);
   const now = checkedState(control);
-  if (now !== want) return { checked: now, changed: now !== state, summary: `clicked ${describeElement(control)} but it is ${now ? 'checked' : 'unchecked'}: the page kept or reverted the state` };
+  if (now !== want)
+    return {
+      checked: now,
+      changed: now !== state,
+      summary: `clicked ${describeElement(control)} but it is ${now ? 'checked' : 'unchecked'}: the page kept or reverted the state`,
+    };
   return { checked: now, changed: true, summary: `${want ? 'checked' : 'unchecked'} ${describeElement(control)}` };
 }

@@ -4,6 +4,7 @@
  * pointer/mouse sequence on the topmost element at that point — pointerover/enter, mouseover/enter, pointermove,
  * mousemove, pointerdown, mousedown, (focus), pointerup, mouseup, click — with double and right clicks.
  */
+import { labelsOf } from '../names.ts';
 import { composedContains, deepElementFromPoint, parentOf } from '../env.ts';
 import { describeElement, isDisabled } from '../describe.ts';
 import { hiddenReason, layoutAvailable } from '../visibility.ts';
@@ -55,13 +56,15 @@ function hits(el: Element, hit: Element): boolean {
   // A label forwards its clicks to its control, and the control to... itself.
   if (hit.localName === 'label' && (hit as HTMLLabelElement).control === el) return true;
   if (el.localName === 'label' && (el as HTMLLabelElement).control === hit) return true;
-  const labels = (el as HTMLInputElement).labels;
-  if (labels) for (const l of Array.from(labels)) if (composedContains(l, hit)) return true;
+  for (const l of labelsOf(el)) if (composedContains(l, hit)) return true;
   return false;
 }
 
 function tagOf(n: Element): string {
-  const cls = typeof n.className === 'string' && n.className.trim() ? '.' + n.className.trim().split(/\s+/).slice(0, 2).join('.') : '';
+  const cls =
+    typeof n.className === 'string' && n.className.trim()
+      ? '.' + n.className.trim().split(/\s+/).slice(0, 2).join('.')
+      : '';
   return `<${n.localName}${n.id ? '#' + n.id : ''}${cls}>`;
 }
 
@@ -70,12 +73,19 @@ function describeCover(hit: Element): string {
   let cover: Element = hit;
   let n: Element | null = hit;
   for (let i = 0; n && i < 4; i++, n = parentOf(n)) {
-    if (n.id || n.getAttribute('role') || n.getAttribute('aria-label') || /modal|overlay|backdrop|dialog|cookie|banner|popup|consent/i.test(String(n.className))) {
+    if (
+      n.id ||
+      n.getAttribute('role') ||
+      n.getAttribute('aria-label') ||
+      /modal|overlay|backdrop|dialog|cookie|banner|popup|consent/i.test(String(n.className))
+    ) {
       cover = n;
       break;
     }
   }
-  const dialog = cover.closest('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]') ?? cover.querySelector('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]');
+  const dialog =
+    cover.closest('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]') ??
+    cover.querySelector('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]');
   const inDialog = dialog && dialog !== cover ? ` (part of the open ${describeElement(dialog)})` : '';
   return `${describeElement(cover)} ${tagOf(cover)}${inDialog}`;
 }
@@ -89,23 +99,44 @@ export interface Actionable {
 /** Scrolls `el` into view and checks it can be clicked; returns the point and the element there. */
 export function ensureClickable(el: Element, needEnabled = true): Actionable {
   const hidden = hiddenReason(el);
-  if (hidden) throw new ActionError(`${describeElement(el)} is not visible: ${hidden}. It may appear after another step (open its menu, tab or dialog); take a new snapshot to see what is visible.`);
-  if (needEnabled && isDisabled(el)) throw new ActionError(`${describeElement(el)} is disabled. Complete what enables it first (e.g. fill required fields), then take a new snapshot.`);
+  if (hidden)
+    throw new ActionError(
+      `${describeElement(el)} is not visible: ${hidden}. It may appear after another step (open its menu, tab or dialog); take a new snapshot to see what is visible.`,
+    );
+  if (needEnabled && isDisabled(el))
+    throw new ActionError(
+      `${describeElement(el)} is disabled. Complete what enables it first (e.g. fill required fields), then take a new snapshot.`,
+    );
   scrollIntoViewIfNeeded(el);
   if (!layoutAvailable()) return { x: 0, y: 0, hit: el };
   const p = clickPoint(el);
-  if (!p) throw new ActionError(`${describeElement(el)} could not be scrolled into view (it lies outside the visible area). Scroll its container with dom.scroll, then retry.`);
+  if (!p)
+    throw new ActionError(
+      `${describeElement(el)} could not be scrolled into view (it lies outside the visible area). Scroll its container with dom.scroll, then retry.`,
+    );
   const hit = deepElementFromPoint(p.x, p.y);
   if (!hit) throw new ActionError(`Nothing is at ${describeElement(el)}'s position on screen. Take a new snapshot.`);
   if (!hits(el, hit)) {
     const style = getComputedStyle(el);
-    if (style.pointerEvents === 'none') throw new ActionError(`${describeElement(el)} does not receive clicks (pointer-events: none); ${describeCover(hit)} is what a click there would reach.`);
-    throw new ActionError(`${describeElement(el)} is covered by ${describeCover(hit)}. Close or dismiss that first (for example its close or accept button), or scroll, then retry.`);
+    if (style.pointerEvents === 'none')
+      throw new ActionError(
+        `${describeElement(el)} does not receive clicks (pointer-events: none); ${describeCover(hit)} is what a click there would reach.`,
+      );
+    throw new ActionError(
+      `${describeElement(el)} is covered by ${describeCover(hit)}. Close or dismiss that first (for example its close or accept button), or scroll, then retry.`,
+    );
   }
   return { x: p.x, y: p.y, hit };
 }
 
-function mouseInit(x: number, y: number, button: Button, buttons: number, detail: number, mods: Modifier[]): MouseEventInit {
+function mouseInit(
+  x: number,
+  y: number,
+  button: Button,
+  buttons: number,
+  detail: number,
+  mods: Modifier[],
+): MouseEventInit {
   return {
     bubbles: true,
     cancelable: true,
@@ -126,14 +157,27 @@ function mouseInit(x: number, y: number, button: Button, buttons: number, detail
 }
 
 function pointer(type: string, init: MouseEventInit): PointerEvent | MouseEvent {
-  const p = { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1, pressure: init.buttons ? 0.5 : 0 };
+  const p = {
+    ...init,
+    pointerId: 1,
+    pointerType: 'mouse',
+    isPrimary: true,
+    width: 1,
+    height: 1,
+    pressure: init.buttons ? 0.5 : 0,
+  };
   return typeof PointerEvent === 'function' ? new PointerEvent(type, p) : new MouseEvent(type, init);
 }
 
 function focusTarget(from: Element): void {
   for (let n: Element | null = from; n; n = parentOf(n)) {
     const h = n as HTMLElement;
-    if (n.matches('a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"]') && !isDisabled(n)) {
+    if (
+      n.matches(
+        'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"]',
+      ) &&
+      !isDisabled(n)
+    ) {
       h.focus({ preventScroll: true });
       return;
     }
@@ -182,7 +226,8 @@ export function dispatchClick(target: Element, x: number, y: number, opts: Click
     else if (button === 'middle') target.dispatchEvent(new MouseEvent('auxclick', up));
     else target.dispatchEvent(new MouseEvent('contextmenu', up));
   }
-  if (count === 2 && button === 'left') target.dispatchEvent(new MouseEvent('dblclick', mouseInit(x, y, button, 0, 2, mods)));
+  if (count === 2 && button === 'left')
+    target.dispatchEvent(new MouseEvent('dblclick', mouseInit(x, y, button, 0, 2, mods)));
 }
 
 /** Click an element the way a person would, or fail saying why not. */

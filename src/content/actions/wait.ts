@@ -2,7 +2,7 @@
  * Waiting for the page: text, a ref or a selector to appear or disappear, within a timeout. Re-checks on DOM
  * changes and every 100 ms (visibility can change without mutations).
  */
-import { deepQueryAll, knownRoots } from '../env.ts';
+import { countElementsUpTo, deepQueryAll, knownRoots } from '../env.ts';
 import { registry } from '../refs.ts';
 import { visibleText } from '../text.ts';
 import { isElementVisible, withStyleCache } from '../visibility.ts';
@@ -29,9 +29,38 @@ function what(req: WaitRequest): string {
   return `selector ${JSON.stringify(req.selector)}`;
 }
 
+/** Past this many elements, `innerText` (a layout and serialization of the whole page, per check) is not used. */
+const BIG_PAGE_ELEMENTS = 10_000;
+
+function xpathLiteral(s: string): string {
+  if (!s.includes('"')) return `"${s}"`;
+  if (!s.includes("'")) return `'${s}'`;
+  return `concat(${s
+    .split('"')
+    .map((p) => `"${p}"`)
+    .join(`, '"', `)})`;
+}
+
+/** The first text node holding `text` (one node; the browser's own search, no script walk), if it is visible. */
+function visibleTextNode(text: string): boolean {
+  const r = document.evaluate(
+    `//body//text()[contains(., ${xpathLiteral(text)})]`,
+    document,
+    null,
+    XPathResult.ORDERED_NODE_SNAPSHOT_TYPE,
+    null,
+  );
+  for (let i = 0; i < Math.min(r.snapshotLength, 50); i++) {
+    const el = r.snapshotItem(i)?.parentElement;
+    if (el && isElementVisible(el)) return true;
+  }
+  return false;
+}
+
 function textPresent(text: string): boolean {
   const body = document.body;
   if (!body) return false;
+  if (countElementsUpTo(document, BIG_PAGE_ELEMENTS + 1) > BIG_PAGE_ELEMENTS) return visibleTextNode(text);
   if (body.innerText.includes(text)) return true;
   if (!knownRoots.size) return false;
   return visibleText(body, 2_000_000).text.includes(text);
@@ -96,11 +125,19 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
       }
       const elapsed = Math.round(performance.now() - start);
       if (p.present === appear) {
-        const r: WaitResult = { met: true, elapsedMs: elapsed, summary: `${what(req)} ${appear ? 'appeared' : 'disappeared'} after ${elapsed} ms` };
+        const r: WaitResult = {
+          met: true,
+          elapsedMs: elapsed,
+          summary: `${what(req)} ${appear ? 'appeared' : 'disappeared'} after ${elapsed} ms`,
+        };
         if (p.el && appear) r.ref = registry.refFor(p.el);
         finish(r);
       } else if (elapsed >= timeout) {
-        finish(new ActionError(`Timed out after ${timeout} ms waiting for ${what(req)} to ${appear ? 'appear' : 'disappear'}. Take a new snapshot to see the page as it is now, or wait longer.`));
+        finish(
+          new ActionError(
+            `Timed out after ${timeout} ms waiting for ${what(req)} to ${appear ? 'appear' : 'disappear'}. Take a new snapshot to see the page as it is now, or wait longer.`,
+          ),
+        );
       }
     };
     mo.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });

@@ -22,12 +22,15 @@ function refList(refs: (string | undefined)[]): string {
 }
 
 export function formatFind(
-  r: { matches: FindReply['matches']; total: number; skipped?: string[] },
+  r: { matches: FindReply['matches']; total: number; skipped?: string[]; notes?: string[] },
   what: string,
 ): string {
+  // Partial-search notes quote page text (where the search stopped), so they stay inside the boundary.
+  const partial = r.notes?.length ? `\n${wrapUntrusted(r.notes.join('\n'))}` : '';
   if (!r.matches.length) {
     const skipped = r.skipped?.length ? ` (${r.skipped.length} frame(s) could not be searched)` : '';
-    return `No match for ${what}${skipped}. Try other words, a role (button, link, textbox), or take a snapshot (dom.snapshot).`;
+    const part = r.notes?.length ? ' in the part of the page searched (see the note)' : '';
+    return `No match for ${what}${part}${skipped}. Try other words, a role (button, link, textbox), or take a snapshot (dom.snapshot).${partial}`;
   }
   const more =
     r.total > r.matches.length ? ` (showing ${r.matches.length} of ${r.total}; narrow the search or raise limit)` : '';
@@ -38,8 +41,9 @@ export function formatFind(
   });
   const skipped = r.skipped?.length ? `\nNot searched: ${r.skipped.length} frame(s) did not answer.` : '';
   return (
-    `${r.total} match${r.total === 1 ? '' : 'es'} for ${what}${more}. Refs: ${refList(r.matches.map((m) => m.ref ?? m.near))}.${skipped}\n` +
-    wrapUntrusted(lines.join('\n'))
+    `${r.total} match${r.total === 1 ? '' : 'es'} for ${what}${more}${r.notes?.length ? ' — PARTIAL search, see the note' : ''}. Refs: ${refList(r.matches.map((m) => m.ref ?? m.near))}.${skipped}\n` +
+    wrapUntrusted(lines.join('\n')) +
+    partial
   );
 }
 
@@ -60,14 +64,14 @@ export function formatQuery(r: QueryReply, selector: string): string {
 }
 
 export function formatText(r: TextReply, of: string): string {
-  const facts = `Visible text of ${of}: ${r.chars} characters${r.truncated ? ', TRUNCATED to the budget (raise max_chars, or read a smaller part by ref/selector)' : ''}.`;
+  const facts = `Visible text of ${of}: ${r.chars} characters${r.truncated ? ', TRUNCATED to the budget (raise max_chars, or read a smaller part by ref/selector)' : ''}${r.note ? `; ${r.note}` : ''}.`;
   return `${facts}\n${wrapUntrusted(r.text || '(no visible text)')}`;
 }
 
 export function formatRead(r: ReadReply): string {
   const facts =
     `Article${r.readerable ? '' : ' (the page does not look like an article: the extraction may be poor; dom.text or dom.snapshot may serve better)'}: ` +
-    `${r.chars} characters of Markdown${r.truncated ? ', TRUNCATED to the budget (raise max_chars)' : ''}.`;
+    `${r.chars} characters of Markdown${r.truncated ? ', TRUNCATED to the budget (raise max_chars)' : ''}${r.note ? `; ${r.note}` : ''}.`;
   const head = [
     r.title && `# ${r.title}`,
     r.byline && `by ${r.byline}`,

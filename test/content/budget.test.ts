@@ -1,0 +1,89 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { buildSnapshot, buildSnapshotSliced } from '../../src/content/snapshot.ts';
+import { findSliced } from '../../src/content/find.ts';
+import { visibleTextSliced } from '../../src/content/text.ts';
+import { runSliced, Slicer, Superseded } from '../../src/content/slices.ts';
+import { truncateOutline } from '../../src/content/outline.ts';
+import { setPage } from './helpers.ts';
+
+function table(rows: number): string {
+  const body = Array.from(
+    { length: rows },
+    (_, i) =>
+      `<tr><td><a href="#o${i + 1}">Order ${i + 1}</a></td><td><button>Open ${i + 1}</button></td><td><input type="checkbox" aria-label="Pick ${i + 1}"></td><td><input aria-label="Note ${i + 1}"></td><td>Row ${i + 1} holds a sentence.</td></tr>`,
+  ).join('');
+  return `<h1>Orders</h1><table><tbody>${body}</tbody></table>`;
+}
+
+describe('budget-bounded snapshot', () => {
+  it('stops per-element work once the budget is full and says how much was left out and where it starts', () => {
+    setPage(table(400));
+    const s = buildSnapshot({ maxChars: 3000 });
+    expect(s.stopped).toBe('budget');
+    // Gathered: about twice the budget at most (text lines may still be dropped by the worker's truncation).
+    expect(s.text.length).toBeLessThan(2 * 3000 + 400);
+    expect(s.text).toContain('link "Order 1"');
+    expect(s.text).not.toContain('Order 400');
+    expect(s.notes).toHaveLength(1);
+    expect(s.notes[0]).toMatch(
+      /^The walk stopped because the 3,000-character budget was full: it covered about \d+% of this frame's elements; about [\d,]+ elements \(roughly [\d,]+ interactive, estimated\) were not walked, starting at /,
+    );
+    expect(s.notes[0]).toContain('Search them with dom.find');
+    // The estimate is in the right range: 400 rows of ~10 elements, most not walked.
+    const left = Number(/about ([\d,]+) elements \(/.exec(s.notes[0]!)![1]!.replace(/,/g, ''));
+    expect(left).toBeGreaterThan(2500);
+    expect(left).toBeLessThan(6000);
+  });
+
+  it('without a budget walks everything (the reference path) and has no notes', () => {
+    setPage(table(50));
+    const s = buildSnapshot();
+    expect(s.stopped).toBeUndefined();
+    expect(s.notes).toEqual([]);
+    expect(s.text).toContain('link "Order 50"');
+  });
+
+  it('the sliced walk gives the same outline as the one-go walk', async () => {
+    setPage(table(60));
+    const one = buildSnapshot({ commit: false }).text;
+    const sliced = (await buildSnapshotSliced({ commit: false })).text;
+    expect(sliced).toBe(one);
+  });
+
+  it('past its deadline a walk returns what it has, with a note', async () => {
+    setPage(table(200));
+    const s = await buildSnapshotSliced({ deadline: performance.now() - 1, commit: false });
+    expect(s.stopped).toBe('time');
+    expect(s.notes[0]).toMatch(/^The walk stopped because it ran out of time after/);
+    const f = await findSliced({ text: 'Order 150', deadline: performance.now() - 1 });
+    expect(f.note).toMatch(/^Searched part of the page only/);
+    const t = await visibleTextSliced(document.body, 100_000, performance.now() - 1);
+    expect(t.truncated).toBe(true);
+    expect(t.note).toMatch(/^the read stopped after/);
+  });
+
+  it('a newer walk in the same lane abandons the older one', async () => {
+    function* slow(slicer: Slicer): Generator<void, string, void> {
+      for (let i = 0; i < 50; i++) {
+        slicer.due();
+        yield; // one step per slice
+      }
+      return 'done';
+    }
+    const a = new Slicer();
+    const b = new Slicer();
+    const first = runSliced(slow(a), a, { lane: 'test', what: 'snapshot', sliceMs: 0 });
+    const second = runSliced(slow(b), b, { lane: 'test', what: 'snapshot', sliceMs: 0 });
+    await expect(first).rejects.toBeInstanceOf(Superseded);
+    await expect(first).rejects.toThrow('This snapshot was superseded by a newer one and abandoned.');
+    await expect(second).resolves.toBe('done');
+  });
+
+  it('truncation keeps room for the notes the caller appends', () => {
+    const text = Array.from({ length: 200 }, (_, i) => `- button "B${i}" [ref=e${i}]`).join('\n');
+    const t = truncateOutline(text, 2000, 300);
+    expect(t.text.length).toBeLessThanOrEqual(2000 - 300);
+    expect(t.note).toMatch(/^\[outline truncated to 2000 chars/);
+  });
+});
