@@ -3,7 +3,14 @@
  * navigation started by the action (the content script saw the page unload, or the page went away before it could
  * answer) is followed until the new page has loaded, and reported with its URL and title.
  */
-import { ActionReply, WaitReply, type ActionRequest, type Changes, type ContentRequest, type PageDialog } from '../shared/contentMessages.ts';
+import {
+  ActionReply,
+  WaitReply,
+  type ActionRequest,
+  type Changes,
+  type ContentRequest,
+  type PageDialog,
+} from '../shared/contentMessages.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
 import { frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent } from './contentRouter.ts';
 import { guardDialogs, takeArmedDialog, type DialogAcceptance } from './pageDialogs.ts';
@@ -155,8 +162,16 @@ export function formatAction(r: ActionResult): string {
   else if (c.navigated) lines.push(`url: ${c.navigated.from} → ${c.navigated.to}`);
   for (const d of c.dialogsOpened) lines.push(`dialog opened: ${d}`);
   for (const d of c.dialogsClosed) lines.push(`dialog closed: ${d}`);
-  for (const d of c.pageDialogs) lines.push(d.type === 'beforeunload' ? `beforeunload → ${dialogAnswer(d)}` : `${d.type}(${JSON.stringify(d.message)}) → ${dialogAnswer(d)}`);
-  if (c.added.length) lines.push(`appeared: ${c.added.join('; ')}${c.addedCount > c.added.length ? `; … ${c.addedCount - c.added.length} more` : ''}`);
+  for (const d of c.pageDialogs)
+    lines.push(
+      d.type === 'beforeunload'
+        ? `beforeunload → ${dialogAnswer(d)}`
+        : `${d.type}(${JSON.stringify(d.message)}) → ${dialogAnswer(d)}`,
+    );
+  if (c.added.length)
+    lines.push(
+      `appeared: ${c.added.join('; ')}${c.addedCount > c.added.length ? `; … ${c.addedCount - c.added.length} more` : ''}`,
+    );
   if (c.focus) lines.push(`focus: ${c.focus}`);
   const fields = r.details.fields;
   if (Array.isArray(fields)) for (const f of fields) lines.push(`- ${String(f)}`);

@@ -15,7 +15,16 @@ import {
 } from '../shared/contentMessages.ts';
 import { FRAME_MARKER, indentText, truncateOutline } from '../content/outline.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
-import { ensureContentScript, ensureReader, frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent, requestForRef } from './contentRouter.ts';
+import {
+  ensureContentScript,
+  ensureReader,
+  frameOfRef,
+  PAGE_ERROR,
+  PageError,
+  prefixFor,
+  requestContent,
+  requestForRef,
+} from './contentRouter.ts';
 
 export const DEFAULT_SNAPSHOT_CHARS = 40_000;
 const MAX_FRAME_DEPTH = 6;
@@ -282,7 +291,9 @@ export async function queryPage(
   const replies = await Promise.all(
     (ids.length ? ids : [0]).map(async (frameId) => {
       try {
-        return QueryReply.parse(await requestContent(tabId, frameId, { type: 'dom.query', prefix: prefixFor(frameId), selector, limit }));
+        return QueryReply.parse(
+          await requestContent(tabId, frameId, { type: 'dom.query', prefix: prefixFor(frameId), selector, limit }),
+        );
       } catch (e) {
         if (frameId === 0 || opts.frameId !== undefined) throw e;
         return { matches: [], total: 0 };

@@ -2,7 +2,16 @@
  * One function per content request: page reading (snapshot, find, query, text, read) and actions. Every action runs
  * inside a change-observation window and replies with what it did and what changed.
  */
-import type { ActionReply, ContentRequest, FindReply, QueryReply, ReadReply, SnapshotReply, TextReply, WaitReply } from '../shared/contentMessages.ts';
+import type {
+  ActionReply,
+  ContentRequest,
+  FindReply,
+  QueryReply,
+  ReadReply,
+  SnapshotReply,
+  TextReply,
+  WaitReply,
+} from '../shared/contentMessages.ts';
 import { observeChanges } from './changes.ts';
 import { describeElement } from './describe.ts';
 import { findSliced, query } from './find.ts';
