@@ -2,7 +2,7 @@
 export { AgentRunner, RunBusyError, NoPendingApprovalError, NothingToResumeError } from './runner.ts';
 export type { AgentRunnerOptions, AgentConfigView } from './runner.ts';
 export type { AgentEvent, AgentEventListener } from './events.ts';
-export type { AgentToolHost, ToolInfo, ToolRunContext } from './toolHost.ts';
+export type { AgentToolHost, FlowBlock, FlowGrant, RunFlowFacts, ToolInfo, ToolRunContext } from './toolHost.ts';
 export type { Timers } from './timing.ts';
 export { originOf, originAllowed, originMatches } from './approvals.ts';
 export { isLocalItem, buildInput, ABORTED_OUTPUT } from './transcript.ts';

@@ -21,6 +21,7 @@ import { modelTurn } from './turn.ts';
 import { reconcileCalls, runTools } from './toolPhase.ts';
 import { abortRun, failRun, finishRun, settleRun } from './endings.ts';
 import { deniedShareOutput, isShareApproval, type TabAccess } from './tabAccess.ts';
+import { deniedFlowOutput } from './flowFacts.ts';
 
 export type { AgentConfigView } from './session.ts';
 
@@ -243,8 +244,11 @@ export class AgentRunner {
         return this.#drive(session);
       }
       const origin = state.approval?.origin;
-      const bySite = scope === 'site' && !!origin;
-      if (bySite) await this.#deps.sites.allow(origin);
+      const flow = state.approval?.flow;
+      // For a data flow, "always" is for this pair of sites (each source → the destination), not for a site.
+      const bySite = scope === 'site' && (flow ? true : !!origin);
+      if (bySite && flow) for (const from of flow.from) await this.#deps.sites.allowFlow(from, flow.to);
+      else if (bySite && origin) await this.#deps.sites.allow(origin);
       await session.commit((s) => {
         s.status = 'running';
         s.approval = undefined;
@@ -252,6 +256,8 @@ export class AgentRunner {
         if (pc) {
           pc.status = 'approved';
           pc.approvedBy = bySite ? 'site' : 'once';
+          // Once: exactly this flow, for this call (a program stopped at a sink runs again with it).
+          if (flow && !bySite) pc.flowGrants = [...(pc.flowGrants ?? []), { from: [...flow.from], to: flow.to }];
         }
       });
       session.emitStatus();
@@ -265,7 +271,9 @@ export class AgentRunner {
       const state = await this.#pendingApproval(conversationId, callId);
       const session = this.#attach(slot, conversationId, state);
       const name = state.approval?.name ?? callId;
-      const output = isShareApproval(state.approval) ? deniedShareOutput(state.approval.share) : `Error: the user denied ${name}`;
+      const output = isShareApproval(state.approval)
+        ? deniedShareOutput(state.approval.share)
+        : deniedFlowOutput(name, state.approval?.flow);
       await session.finishCall(
         callId,
         name,
@@ -292,7 +300,13 @@ export class AgentRunner {
       const next = await store.markInterrupted(r.conversationId, now());
       if (!next) continue;
       out.push(r.conversationId);
-      this.#emit({ type: 'run.status', conversationId: r.conversationId, status: next.status, turn: next.turn, stopReason: 'interrupted' });
+      this.#emit({
+        type: 'run.status',
+        conversationId: r.conversationId,
+        status: next.status,
+        turn: next.turn,
+        stopReason: 'interrupted',
+      });
     }
     return out;
   }
@@ -326,7 +340,8 @@ export class AgentRunner {
             s.pendingCalls = [];
           });
         }
-        if (session.state.turn >= cfg.agent.max_turns) return await finishRun(session, 'max_turns', cfg.agent.max_turns);
+        if (session.state.turn >= cfg.agent.max_turns)
+          return await finishRun(session, 'max_turns', cfg.agent.max_turns);
         const outcome = await modelTurn(session, cfg);
         if (outcome === 'failed') return session.state;
         if (outcome === 'done') return await finishRun(session, 'completed', cfg.agent.max_turns);
@@ -336,7 +351,11 @@ export class AgentRunner {
       if (err instanceof ConversationNotFoundError) return session.state; // deleted meanwhile: nothing to keep
       const error: RunError = isQuotaError(err)
         ? { kind: 'storage_full', message: STORAGE_FULL_MESSAGE, retryable: true }
-        : { kind: 'internal', message: `Otto failed: ${err instanceof Error ? err.message : String(err)}`, retryable: true };
+        : {
+            kind: 'internal',
+            message: `Otto failed: ${err instanceof Error ? err.message : String(err)}`,
+            retryable: true,
+          };
       try {
         return await failRun(session, error);
       } catch {
@@ -391,6 +410,8 @@ export class AgentRunner {
       heartbeatAt: now,
       ...(prev?.lastResponseId ? { lastResponseId: prev.lastResponseId } : {}),
       ...(prev?.chain ? { chain: prev.chain } : {}),
+      // The model's context still holds what earlier runs read: the origin set goes on with the conversation.
+      ...(prev?.origins?.length ? { origins: prev.origins } : {}),
     };
   }
 
@@ -434,5 +455,7 @@ export const STORAGE_FULL_MESSAGE =
 /** IndexedDB's quota failure, however the engine wraps it. */
 export function isQuotaError(err: unknown): boolean {
   const e = err as { name?: string; message?: string; inner?: unknown } | undefined;
-  return !!e && (e.name === 'QuotaExceededError' || /quota/i.test(e.message ?? '') || (!!e.inner && isQuotaError(e.inner)));
+  return (
+    !!e && (e.name === 'QuotaExceededError' || /quota/i.test(e.message ?? '') || (!!e.inner && isQuotaError(e.inner)))
+  );
 }

@@ -11,7 +11,7 @@ import type { ItemRecord } from '../storage/records.ts';
 import type { PendingCall, RunState } from '../storage/runRecords.ts';
 import type { AgentEvent } from './events.ts';
 import type { TabAccess } from './tabAccess.ts';
-import type { AgentToolHost, ToolInfo } from './toolHost.ts';
+import type { AgentToolHost, FlowBlock, ToolInfo } from './toolHost.ts';
 import type { FunctionCallItem, OutputPart } from './transcript.ts';
 import { functionCallOutput, preview } from './transcript.ts';
 import { AbortedError, type Timers } from './timing.ts';
@@ -72,6 +72,10 @@ export interface CallResult {
   outcome: NonNullable<PendingCall['outcome']>;
   reason?: FinishReason;
   durationMs: number;
+  /** Labels of what the call read (data-flow guard), added to the run's origin set with the output. */
+  labels?: readonly string[];
+  /** The flow the guard stopped the call at while it ran (code mode), to ask the user about. */
+  blocked?: FlowBlock;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -280,6 +284,8 @@ export class RunSession {
           pc.outcome = result.outcome;
           pc.durationMs = result.durationMs;
         }
+        // The output enters the model's context in this write: so do its origins.
+        if (result.labels?.length) s.origins = [...new Set([...(s.origins ?? []), ...result.labels])].sort();
         also?.(s);
       },
       [functionCallOutput(callId, result.parts ?? result.output)],

@@ -8,6 +8,44 @@ export interface ToolRunContext {
   signal: AbortSignal;
   conversationId: string;
   callId: string;
+  /** The run's data-flow facts (flowFacts.ts); the host's guard checks and labels the call with them. */
+  flow?: RunFlowFacts;
+}
+
+/**
+ * What the data-flow guard (src/tools/guard/) needs to know about the run, in plain data and functions — the loop
+ * keeps the state, the host applies the rule.
+ */
+export interface RunFlowFacts {
+  /** The run's origin set: labels of everything that entered the model's context. */
+  readonly origins: readonly string[];
+  /** Whether the user chose "always" for data from `from` going to `to`. */
+  pairAllowed(from: string, to: string): boolean | Promise<boolean>;
+  /** Whether `text` appears in a message the user wrote in this conversation. */
+  userWrote(text: string): boolean;
+  /** Whether `url` appeared verbatim in a tool output the model read, and the model did not write it itself. */
+  seenUrl(url: string): boolean;
+  /** Flows the user allowed once for this call. */
+  readonly grants?: readonly FlowGrant[];
+  /** Approvals policy `auto`: the user asked never to be asked; every flow runs (and is still labelled). */
+  readonly allowAll?: boolean;
+  /** Receives the labels of what the call read (added to the run's origin set with its output). */
+  addLabels?(labels: readonly string[]): void;
+}
+
+export interface FlowGrant {
+  readonly from: readonly string[];
+  readonly to: string;
+}
+
+/** A flow the guard refuses without the user's approval, in the words the approval card uses. */
+export interface FlowBlock {
+  readonly from: readonly string[];
+  readonly to: string;
+  /** The URL or text about to leave. */
+  readonly data: string;
+  /** `Data read from bank.example may be sent to evil.example` */
+  readonly sentence: string;
 }
 
 export interface ToolInfo {
@@ -34,4 +72,15 @@ export interface AgentToolHost {
    * invalid arguments (the interceptor's validation message) or a tool error.
    */
   run(qualifiedName: string, args: unknown, ctx: ToolRunContext): Promise<unknown>;
+  /**
+   * The data-flow guard's verdict on a call before it runs (undefined: it may run). Hosts without a guard omit it.
+   * Also used to recognise a call stopped by the guard while running (`blockedFlow`).
+   */
+  checkFlow?(
+    qualifiedName: string,
+    args: unknown,
+    ctx: { conversationId: string; flow: RunFlowFacts },
+  ): Promise<FlowBlock | undefined>;
+  /** The flow a call's error says the guard stopped (code mode stops inside a program), if any. */
+  blockedFlow?(error: unknown): FlowBlock | undefined;
 }

@@ -14,12 +14,44 @@ import { shareNeeded, type TabShareRequest } from './tabAccess.ts';
 import { ABORTED_OUTPUT, errorOutput, isFunctionCallOutput, outputParts, partsText, toOutput } from './transcript.ts';
 import { childSignal, raceAbort } from './timing.ts';
 import { round2, type AgentConfigView, type CallResult, type RunSession } from './session.ts';
+import type { FlowBlock } from './toolHost.ts';
+import { approvedNote, flowFacts } from './flowFacts.ts';
 
 type Runnable = {
   call: PendingCall;
   prep: Extract<PreparedCall, { ok: true }>;
   approvedBy?: PendingCall['approvedBy'];
 };
+
+/**
+ * The data-flow guard's verdict before a call runs (src/tools/guard/): the flow it would need the user's approval
+ * for, or undefined. A call the user already approved carries its grants and is not asked again. With approvals
+ * policy `auto` the user asked never to be asked: the flow runs (and is still labelled).
+ */
+async function flowBlock(
+  session: RunSession,
+  call: PendingCall,
+  prep: Extract<PreparedCall, { ok: true }>,
+  cfg: AgentConfigView,
+): Promise<FlowBlock | undefined> {
+  const tools = session.deps.tools;
+  if (!tools.checkFlow || call.status === 'approved' || cfg.approvals.policy === 'auto') return undefined;
+  if (!session.state.origins?.length) return undefined; // nothing read yet: nothing can leave
+  try {
+    return await tools.checkFlow(prep.qualifiedName, prep.args, {
+      conversationId: session.conversationId,
+      flow: await flowFacts(session, call),
+    });
+  } catch {
+    // When in doubt, ask.
+    return {
+      from: session.state.origins,
+      to: '*',
+      data: call.arguments.slice(0, 300),
+      sentence: `Data read from ${session.state.origins.join(', ')} may be sent somewhere Otto cannot tell`,
+    };
+  }
+}
 
 /** Executes the pending calls in order. Returns true when the run paused for an approval. */
 export async function runTools(session: RunSession, cfg: AgentConfigView): Promise<boolean> {
@@ -59,26 +91,33 @@ export async function runTools(session: RunSession, cfg: AgentConfigView): Promi
       await pause(session, call, prep.qualifiedName, share.origin, share);
       return true;
     }
-    const batch = await readOnlyBatch(session, idx);
+    const batch = await readOnlyBatch(session, idx, cfg);
     if (batch.length) {
-      await runBatch(session, batch);
+      if (await runBatch(session, batch, cfg, getOrigin)) return true;
       continue;
     }
-    let approvedBy: PendingCall['approvedBy'];
-    if (call.status !== 'approved' && (await isDestructive(session, prep.qualifiedName, prep.args))) {
-      const how = await autoApproval(session, cfg, getOrigin);
-      if (!how.allowed) {
-        await pause(session, call, prep.qualifiedName, how.origin);
+    let approvedBy: PendingCall['approvedBy'] = call.status === 'approved' ? call.approvedBy : undefined;
+    if (call.status !== 'approved') {
+      const flow = await flowBlock(session, call, prep, cfg);
+      if (flow) {
+        await pause(session, call, prep.qualifiedName, await getOrigin(), undefined, flow);
         return true;
       }
-      approvedBy = how.by;
+      if (await isDestructive(session, prep.qualifiedName, prep.args)) {
+        const how = await autoApproval(session, cfg, getOrigin);
+        if (!how.allowed) {
+          await pause(session, call, prep.qualifiedName, how.origin);
+          return true;
+        }
+        approvedBy = how.by;
+      }
     }
-    await runBatch(session, [{ call, prep, ...(approvedBy ? { approvedBy } : {}) }]);
+    if (await runBatch(session, [{ call, prep, ...(approvedBy ? { approvedBy } : {}) }], cfg, getOrigin)) return true;
   }
 }
 
-/** Consecutive read-only, non-destructive calls from `idx` on (they may run concurrently). */
-async function readOnlyBatch(session: RunSession, idx: number): Promise<Runnable[]> {
+/** Consecutive read-only, non-destructive calls the guard lets through, from `idx` on (they may run concurrently). */
+async function readOnlyBatch(session: RunSession, idx: number, cfg: AgentConfigView): Promise<Runnable[]> {
   const out: Runnable[] = [];
   const calls = session.state.pendingCalls;
   for (let j = idx; j < calls.length; j++) {
@@ -88,6 +127,7 @@ async function readOnlyBatch(session: RunSession, idx: number): Promise<Runnable
     if (!prep.ok || !prep.readOnly) break;
     if (j > idx && (await shareNeeded(session.deps.tabs, session.conversationId, prep.qualifiedName, prep.args))) break;
     if (await isDestructive(session, prep.qualifiedName, prep.args)) break;
+    if (await flowBlock(session, call, prep, cfg)) break; // web.fetch to another site: asked on its own
     out.push({ call, prep });
   }
   return out;
@@ -129,6 +169,7 @@ async function pause(
   qualifiedName: string,
   origin: string | undefined,
   share?: TabShareRequest,
+  flow?: FlowBlock,
 ): Promise<void> {
   const approval: PendingApproval = {
     callId: call.callId,
@@ -136,6 +177,7 @@ async function pause(
     arguments: call.arguments,
     ...(origin ? { origin } : {}),
     ...(share ? { share } : {}),
+    ...(flow ? { flow: { from: [...flow.from], to: flow.to, data: flow.data, sentence: flow.sentence } } : {}),
     requestedAt: session.deps.now(),
   };
   await session.commit((s) => {
@@ -150,9 +192,15 @@ async function pause(
 
 /**
  * Runs calls concurrently (one call: alone) and persists their outputs in call order as soon as every earlier one
- * is persisted, so the transcript's order never depends on timing.
+ * is persisted, so the transcript's order never depends on timing. Returns true when a call run alone was stopped
+ * by the data-flow guard while running (code mode) and the run paused to ask the user.
  */
-async function runBatch(session: RunSession, batch: Runnable[]): Promise<void> {
+async function runBatch(
+  session: RunSession,
+  batch: Runnable[],
+  cfg: AgentConfigView,
+  getOrigin: () => Promise<string | undefined>,
+): Promise<boolean> {
   const startedAt = session.deps.now();
   const markRunning = (s: RunState) => {
     for (const b of batch) {
@@ -181,23 +229,57 @@ async function runBatch(session: RunSession, batch: Runnable[]): Promise<void> {
     });
     return flushing;
   };
+  if (batch.length === 1) {
+    const only = batch[0]!;
+    const result = await invoke(session, only, cfg);
+    if (result.blocked && cfg.approvals.policy !== 'auto') {
+      // Stopped by the guard inside the call (a program's sink): ask about that flow, then run it again if allowed.
+      // What it read on the way is in the run's set now, since the model sees the flow named on the card.
+      if (result.labels?.length) session.stage((s) => (s.origins = mergeLabels(s.origins, result.labels!)));
+      await pause(session, only.call, only.prep.qualifiedName, await getOrigin(), undefined, result.blocked);
+      return true;
+    }
+    await session.finishCall(only.call.callId, only.prep.qualifiedName, result);
+    return false;
+  }
   await Promise.all(
     batch.map(async (b, k) => {
-      results[k] = await invoke(session, b);
+      results[k] = await invoke(session, b, cfg);
       await flush();
     }),
   );
   await flushing;
+  return false;
 }
 
-/** Executes one call; never throws (errors, timeouts and aborts become the output the model gets). */
-async function invoke(session: RunSession, { call, prep }: Runnable): Promise<CallResult> {
+/** The union of two label sets, sorted (the run's origin set). */
+export function mergeLabels(a: readonly string[] | undefined, b: readonly string[]): string[] {
+  const set = new Set([...(a ?? []), ...b]);
+  return [...set].sort();
+}
+
+/**
+ * Executes one call; never throws (errors, timeouts and aborts become the output the model gets). Under the
+ * data-flow guard the result carries the labels of what the call read, and an output of a call the user approved
+ * says so on its first line.
+ */
+async function invoke(
+  session: RunSession,
+  { call, prep, approvedBy }: Runnable,
+  cfg: AgentConfigView,
+): Promise<CallResult> {
   const { deps } = session;
   const name = prep.qualifiedName;
   session.emit({ type: 'tool.running', callId: call.callId, name, arguments: call.arguments });
   const child = childSignal(session.signal, deps.toolTimeoutMs, deps.timers);
   const t0 = deps.elapsed();
   const took = () => round2(deps.elapsed() - t0);
+  let labels: string[] | undefined;
+  const flow = deps.tools.checkFlow
+    ? await flowFacts(session, call, (l) => (labels = mergeLabels(labels, l)), cfg.approvals.policy === 'auto')
+    : undefined;
+  const note = approvedNote(approvedBy ?? call.approvedBy);
+  const withLabels = (r: CallResult): CallResult => (labels?.length ? { ...r, labels } : r);
   try {
     const result = await raceAbort(
       Promise.resolve().then(() =>
@@ -205,15 +287,23 @@ async function invoke(session: RunSession, { call, prep }: Runnable): Promise<Ca
           signal: child.signal,
           conversationId: session.conversationId,
           callId: call.callId,
+          ...(flow ? { flow } : {}),
         }),
       ),
       child.signal,
     );
     const parts = outputParts(result);
-    if (parts) return { output: partsText(parts), parts, status: 'ok', outcome: 'ok', durationMs: took() };
-    return { output: toOutput(result), status: 'ok', outcome: 'ok', durationMs: took() };
+    if (parts) {
+      const all = note ? [{ type: 'input_text' as const, text: note }, ...parts] : parts;
+      return withLabels({ output: partsText(all), parts: all, status: 'ok', outcome: 'ok', durationMs: took() });
+    }
+    const text = toOutput(result);
+    return withLabels({ output: note ? `${note}\n${text}` : text, status: 'ok', outcome: 'ok', durationMs: took() });
   } catch (err) {
     const durationMs = took();
+    const blocked = deps.tools.blockedFlow?.(err);
+    if (blocked && !session.signal.aborted)
+      return withLabels({ output: errorOutput(err), status: 'error', outcome: 'error', durationMs, blocked });
     if (session.signal.aborted)
       return { output: ABORTED_OUTPUT, status: 'error', outcome: 'aborted', reason: 'aborted', durationMs };
     if (child.timedOut) {
@@ -225,7 +315,7 @@ async function invoke(session: RunSession, { call, prep }: Runnable): Promise<Ca
         durationMs,
       };
     }
-    return { output: errorOutput(err), status: 'error', outcome: 'error', durationMs };
+    return withLabels({ output: errorOutput(err), status: 'error', outcome: 'error', durationMs });
   } finally {
     child.dispose();
   }

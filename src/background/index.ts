@@ -15,6 +15,7 @@ import { seedSettings } from '../config/seed.ts';
 import { settings, watchSettings, redact, invalidateSettings } from './settings.ts';
 import { buildRegistry } from './registry.ts';
 import { createToolHost } from './toolHost.ts';
+import { browserOrigins } from './flowResolver.ts';
 import { configuredModelClient } from './modelClient.ts';
 import { agentHandlers } from './agentHandlers.ts';
 import { settingsHandlers } from './settingsHandlers.ts';
@@ -110,7 +111,15 @@ const tabScope = new TabScope({
 });
 const runner = new AgentRunner({
   model: configuredModelClient(settings),
-  tools: createToolHost({ registry: () => registry, interceptor: () => interceptor, settings, mode: () => agentMode, tabScope }),
+  tools: createToolHost({
+    registry: () => registry,
+    interceptor: () => interceptor,
+    settings,
+    mode: () => agentMode,
+    tabScope,
+    // The data-flow guard's view of tabs and frames: every model call is checked and labelled with it.
+    origins: browserOrigins,
+  }),
   store,
   sites: new SitePermissions(),
   tabs: tabScope,

@@ -2,7 +2,10 @@
  * The agent loop's view of the tools (AgentToolHost), over the registry and the interceptor: every call the model
  * makes runs through `ToolInterceptor.execute`, with a ToolContext built for the conversation's tab.
  */
-import type { AgentToolHost } from '../agent/toolHost.ts';
+import type { AgentToolHost, FlowBlock, RunFlowFacts } from '../agent/toolHost.ts';
+import { blockedFlowOf, FlowGuard, flowSentence, type Blocked } from '../tools/guard/guard.ts';
+import type { OriginResolver } from '../tools/guard/resolver.ts';
+import { flowOf } from '../tools/guard/flow.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { ToolInterceptor } from '../tools/interceptor.ts';
 import type { ToolContext } from '../tools/context.ts';
@@ -22,12 +25,20 @@ const NEVER_STORED = new Set(['ot.result']);
  * Output over `output.max_inline_size` goes to the result store; the model gets the summary with the exact
  * `ot.result(...)` call to page through it.
  */
-async function keepLargeOutOfContext(qualifiedName: string, result: unknown, config: Readonly<OttoConfig>): Promise<unknown> {
+async function keepLargeOutOfContext(
+  qualifiedName: string,
+  result: unknown,
+  config: Readonly<OttoConfig>,
+): Promise<unknown> {
   // Content parts (a screenshot's image) go to the model as they are: storing them would send it text instead.
   if (NEVER_STORED.has(qualifiedName) || result === undefined || outputParts(result)) return result;
   const text = typeof result === 'string' ? result : JSON.stringify(result);
   if (text === undefined) return result;
-  const stored = await storeIfLarge(text, { ...config.output, tool: qualifiedName, statsEnabled: config.stats.enabled });
+  const stored = await storeIfLarge(text, {
+    ...config.output,
+    tool: qualifiedName,
+    statsEnabled: config.stats.enabled,
+  });
   return typeof stored === 'string' ? result : formatOutput(stored, config.output.format);
 }
 import { runTab } from './runTabs.ts';
@@ -44,6 +55,27 @@ export interface ToolHostDeps {
   mode?: () => AgentMode;
   /** Otto's tab group (#27): a run's calls reach only its tabs. Absent: every tab. */
   tabScope?: TabScope;
+  /** Where the data-flow guard learns origins of tabs, frames and elements (flowResolver.ts in the worker). */
+  origins?: OriginResolver;
+}
+
+/** The guard of one model call: the run's facts, the browser's origins. */
+function guardFor(flow: RunFlowFacts, resolver: OriginResolver): FlowGuard {
+  return new FlowGuard(
+    {
+      origins: flow.origins,
+      pairAllowed: (from, to) => flow.allowAll === true || flow.pairAllowed(from, to),
+      userWrote: (text) => flow.userWrote(text),
+      seenUrl: (url) => flow.seenUrl(url),
+      grants: flow.grants ?? [],
+    },
+    resolver,
+  );
+}
+
+/** A FlowBlockedError as the approval card shows it. */
+function toBlock(flow: Blocked): FlowBlock {
+  return { from: flow.from, to: flow.to, data: flow.data, sentence: flowSentence(flow.from, flow.to) };
 }
 
 /** The origin of an http(s) URL, else undefined. */
@@ -58,13 +90,14 @@ function httpOrigin(url: string | undefined): string | undefined {
 /**
  * `where.tabId` (the panel's command mode) names the tab directly instead of the conversation's. `where.run` marks
  * the context of an agent run: its calls (and every call nested in them) pass the tab scope's gate, and tabs.list
- * sees only the run's tabs. The user's own commands are not scoped: they are the user acting.
+ * sees only the run's tabs. The user's own commands are not scoped: they are the user acting. `where.flow` puts the
+ * call under the data-flow guard (the model's calls; the user's own commands are not guarded).
  */
 export async function toolContext(
   deps: ToolHostDeps,
   conversationId: string | undefined,
   signal: AbortSignal,
-  where: { tabId?: number; run?: boolean } = {},
+  where: { tabId?: number; run?: boolean; flow?: FlowGuard } = {},
 ): Promise<ToolContext> {
   return (await contextAndGate(deps, conversationId, signal, where)).ctx;
 }
@@ -73,7 +106,7 @@ async function contextAndGate(
   deps: ToolHostDeps,
   conversationId: string | undefined,
   signal: AbortSignal,
-  where: { tabId?: number; run?: boolean },
+  where: { tabId?: number; run?: boolean; flow?: FlowGuard },
 ): Promise<{ ctx: ToolContext; options: ExecuteOptions | undefined }> {
   const { config, secrets } = await deps.settings();
   let tab: chrome.tabs.Tab | undefined;
@@ -89,22 +122,33 @@ async function contextAndGate(
   const scope = where.run && conversationId ? deps.tabScope : undefined;
   const options: ExecuteOptions | undefined =
     scope && conversationId ? { gate: (tool, args) => scope.guard(conversationId, tool, args, tab?.id) } : undefined;
-  const ctx: ToolContext = {
-    signal,
-    config,
-    getSecret: (name) => secrets[name],
-    logger: log,
-    ...(tab?.id !== undefined ? { tabId: tab.id } : {}),
-    ...(origin ? { origin } : {}),
-    ...(scope && conversationId
-      ? { tabScope: { visibleTabs: () => scope.visibleTabs(conversationId), join: (id: number) => scope.join(conversationId, id) } }
-      : {}),
-    callTool: (name, args = {}) => call(name, args, ctx, options),
+  const build = (flow: FlowGuard | undefined): ToolContext => {
+    const ctx: ToolContext = {
+      signal,
+      config,
+      getSecret: (name) => secrets[name],
+      logger: log,
+      ...(tab?.id !== undefined ? { tabId: tab.id } : {}),
+      ...(origin ? { origin } : {}),
+      ...(scope && conversationId
+        ? {
+            tabScope: {
+              visibleTabs: () => scope.visibleTabs(conversationId),
+              join: (id: number) => scope.join(conversationId, id),
+            },
+          }
+        : {}),
+      callTool: (name, args = {}) => call(name, args, ctx, options),
+      // Code mode: one guard per program call, with its callTool bound to it.
+      ...(flow ? { flow, withFlow: (next: FlowGuard) => build(next) } : {}),
+    };
+    return ctx;
   };
-  return { ctx, options };
+  return { ctx: build(where.flow), options };
 }
 
 export function createToolHost(deps: ToolHostDeps): AgentToolHost {
+  const resolver = deps.origins;
   return {
     // Within the request budget: deferred groups (MCP servers past it) send only what a search loaded.
     definitions: () => {
@@ -129,12 +173,33 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
       const parsed = tool.parameters.safeParse(args);
       return isDestructiveCall(tool, (parsed.success ? parsed.data : args) as never, ctx);
     },
-    async run(qualifiedName, args, { signal, conversationId }) {
-      const { ctx, options } = await contextAndGate(deps, conversationId, signal, { run: true });
+    async run(qualifiedName, args, { signal, conversationId, flow }) {
+      const guard = flow && resolver ? guardFor(flow, resolver) : undefined;
+      const { ctx, options } = await contextAndGate(deps, conversationId, signal, {
+        run: true,
+        ...(guard ? { flow: guard } : {}),
+      });
       const tool = deps.registry().get(qualifiedName);
       if (!tool) throw new Error(`Unknown tool: ${qualifiedName}`);
-      const result = await deps.interceptor().execute(tool, args, ctx, options);
-      return keepLargeOutOfContext(qualifiedName, result, ctx.config);
+      try {
+        const result = await deps.interceptor().execute(tool, args, ctx, options);
+        return await keepLargeOutOfContext(qualifiedName, result, ctx.config);
+      } finally {
+        if (guard && flow?.addLabels) flow.addLabels(guard.collected);
+      }
+    },
+    async checkFlow(qualifiedName, args, { conversationId, flow }) {
+      const tool = deps.registry().get(qualifiedName);
+      if (!tool || !resolver || !flow.origins.length || flowOf(tool).sink === 'none') return undefined;
+      const parsed = tool.parameters.safeParse(args);
+      if (!parsed.success) return undefined; // the interceptor refuses it with the validation message
+      const ctx = await toolContext(deps, conversationId, new AbortController().signal);
+      const verdict = await guardFor(flow, resolver).verdict(tool, parsed.data as Record<string, unknown>, ctx.tabId);
+      return verdict.ok ? undefined : toBlock(verdict);
+    },
+    blockedFlow(error) {
+      const blocked = blockedFlowOf(error);
+      return blocked ? toBlock(blocked.flow) : undefined;
     },
   };
 }

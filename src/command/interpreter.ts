@@ -9,12 +9,17 @@ import { resolveAlias, type AliasMap } from './aliases.ts';
 import type { Expr, Program } from './ast.ts';
 import { CommandError, describeThrown, type SourcePosition } from './errors.ts';
 import { parse } from './parser.ts';
+import { join, Labelled, NONE, type ValueLabels } from './labels.ts';
 
-/** Runs one tool. The lead wires this to the tool interceptor, so every call goes through it. */
+/**
+ * Runs one tool. The lead wires this to the tool interceptor, so every call goes through it. `labels` are the
+ * provenance labels of the arguments (their union); return a `Labelled` to add what the call itself read.
+ */
 export type CallFn = (
   qualifiedName: string,
   args: Record<string, unknown>,
   position: SourcePosition,
+  labels: ValueLabels,
 ) => Promise<unknown>;
 
 export interface InterpreterOptions {
@@ -28,6 +33,10 @@ export interface InterpreterOptions {
   signal?: AbortSignal;
   /** Prefix for error messages, e.g. `snippet 'brv'`. */
   label?: string;
+  /** Labels every literal carries (what the program's author had read; see labels.ts). Default none. */
+  literalLabels?: ValueLabels;
+  /** Labels of the `variables` given. */
+  variableLabels?: Readonly<Record<string, ValueLabels>>;
 }
 
 export interface RunResult {
@@ -37,6 +46,10 @@ export interface RunResult {
   variables: Record<string, unknown>;
   /** How many times `call` was invoked. */
   calls: number;
+  /** The provenance labels of `value`. */
+  labels: ValueLabels;
+  /** The union of the labels of every value the program computed (what it read in all). */
+  allLabels: ValueLabels;
 }
 
 /** Parses and runs `source`. Throws only CommandError (tool failures are wrapped with the call's line and column). */
@@ -116,17 +129,19 @@ export async function interpret(program: Program, options: InterpreterOptions): 
   checkProgram(program, options);
   const run = new Run(options);
   try {
-    let value: unknown = null;
+    let result: Value = { v: null, l: NONE };
     for (const statement of program.statements) {
       run.checkAborted(statement.pos);
       if (statement.kind === 'assign') {
-        value = await run.evaluate(statement.value);
-        run.variables.set(statement.name, value);
+        result = await run.evaluate(statement.value);
+        run.variables.set(statement.name, result);
       } else {
-        value = await run.evaluate(statement.expr);
+        result = await run.evaluate(statement.expr);
       }
     }
-    return { value, variables: Object.fromEntries(run.variables), calls: run.calls };
+    const variables: Record<string, unknown> = {};
+    for (const [k, x] of run.variables) variables[k] = x.v;
+    return { value: result.v, variables, calls: run.calls, labels: result.l, allLabels: run.seen };
   } catch (error) {
     const wrapped =
       error instanceof CommandError
@@ -136,12 +151,26 @@ export async function interpret(program: Program, options: InterpreterOptions): 
   }
 }
 
+/** A value with its provenance labels. */
+interface Value {
+  readonly v: unknown;
+  readonly l: ValueLabels;
+}
+
 class Run {
-  readonly variables: Map<string, unknown>;
+  readonly variables: Map<string, Value>;
+  readonly literal: ValueLabels;
   calls = 0;
+  /** Union of every label seen (for an error message, which may quote anything the program read). */
+  seen: ValueLabels;
 
   constructor(private readonly options: InterpreterOptions) {
-    this.variables = new Map(Object.entries(options.variables ?? {}));
+    this.literal = options.literalLabels ?? NONE;
+    this.seen = this.literal;
+    const given = options.variableLabels ?? {};
+    this.variables = new Map(
+      Object.entries(options.variables ?? {}).map(([k, v]) => [k, { v, l: given[k] ?? this.literal }]),
+    );
   }
 
   checkAborted(pos: SourcePosition): void {
@@ -149,35 +178,56 @@ class Run {
       throw new CommandError('aborted', { kind: 'aborted', position: pos, cause: this.options.signal.reason });
   }
 
-  async evaluate(expr: Expr): Promise<unknown> {
+  async evaluate(expr: Expr): Promise<Value> {
     switch (expr.kind) {
       case 'string':
       case 'number':
       case 'boolean':
-        return expr.value;
+        return { v: expr.value, l: this.literal };
       case 'null':
-        return null;
-      case 'variable':
-        if (!this.variables.has(expr.name)) throw unknownVariable(expr.name, expr.pos, new Set(this.variables.keys()));
-        return this.variables.get(expr.name);
+        return { v: null, l: this.literal };
+      case 'variable': {
+        const found = this.variables.get(expr.name);
+        if (!found) throw unknownVariable(expr.name, expr.pos, new Set(this.variables.keys()));
+        return found;
+      }
       case 'list': {
         const items: unknown[] = [];
-        for (const item of expr.items) items.push(await this.evaluate(item));
-        return items;
+        let l = this.literal;
+        for (const item of expr.items) {
+          const x = await this.evaluate(item);
+          items.push(x.v);
+          l = join(l, x.l);
+        }
+        return { v: items, l };
       }
       case 'dict': {
         const dict: Record<string, unknown> = {};
-        for (const entry of expr.entries) defineOwn(dict, entry.key, await this.evaluate(entry.value));
-        return dict;
+        let l = this.literal;
+        for (const entry of expr.entries) {
+          const x = await this.evaluate(entry.value);
+          defineOwn(dict, entry.key, x.v);
+          l = join(l, x.l);
+        }
+        return { v: dict, l };
       }
       case 'call': {
         const args: Record<string, unknown> = {};
-        for (const arg of expr.args) defineOwn(args, arg.name, await this.evaluate(arg.value));
+        let l = NONE;
+        for (const arg of expr.args) {
+          const x = await this.evaluate(arg.value);
+          defineOwn(args, arg.name, x.v);
+          l = join(l, x.l);
+        }
         const name = resolveAlias(expr.callee, this.options.aliases ?? {});
         this.checkAborted(expr.pos);
         this.calls++;
         try {
-          return await this.options.call(name, args, expr.pos);
+          const out = await this.options.call(name, args, expr.pos, l);
+          // A result carries its inputs' labels plus what the call read.
+          const value = out instanceof Labelled ? { v: out.value, l: join(l, out.labels) } : { v: out, l };
+          this.seen = join(this.seen, value.l);
+          return value;
         } catch (error) {
           if (this.options.signal?.aborted) {
             throw new CommandError(`${name} aborted`, { kind: 'aborted', position: expr.pos, cause: error });

@@ -7,6 +7,7 @@
  * read-only only when the server says so (`annotations.readOnlyHint`); anything else goes through approvals.
  */
 import { defineTool } from '../tools/defineTool.ts';
+import { FLOW } from '../tools/guard/flow.ts';
 import type { AnyTool } from '../tools/Tool.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { untrustedTag, wrapUntrusted } from '../content/untrusted.ts';
@@ -50,6 +51,9 @@ export function proxyTool(server: string, info: McpToolInfo, call: ProxyCall, op
     parameters: proxyParameters(info.inputSchema, `${server}.${info.name}`),
     inputSchema: schema,
     readOnly: info.annotations?.readOnlyHint === true,
+    // Whatever the server says about itself, every call can send its arguments to the server, and every result
+    // comes from it.
+    flow: FLOW.server,
     execute: (args, ctx) => call(server, info.name, args as Record<string, unknown>, ctx),
   }) as AnyTool;
 }

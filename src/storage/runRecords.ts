@@ -42,6 +42,8 @@ export interface PendingCall {
   status: 'pending' | 'awaiting_approval' | 'approved' | 'running' | 'done';
   /** How a destructive call got permission to run. */
   approvedBy?: 'once' | 'site' | 'policy' | 'allowed_origin';
+  /** Data flows the user approved once for this call (the data-flow guard lets exactly these through). */
+  flowGrants?: { from: string[]; to: string }[];
   /** Set with `done`. */
   outcome?: 'ok' | 'error' | 'denied' | 'aborted' | 'skipped' | 'interrupted';
   startedAt?: number;
@@ -57,6 +59,11 @@ export interface PendingApproval {
   origin?: string;
   /** Set when the question is whether to share a tab outside Otto's group (#27), not whether to run an action. */
   share?: TabShareRequest;
+  /**
+   * Set when the data-flow guard asks: data read from `from` may be sent to `to`; `data` is the URL or text about to
+   * leave; `sentence` says it in plain words ("Data read from bank.example may be sent to evil.example").
+   */
+  flow?: { from: string[]; to: string; data: string; sentence: string };
   requestedAt: number;
 }
 
@@ -107,6 +114,11 @@ export interface RunState {
   chain?: { responseId: string; seq: number };
   /** Usage of this run. */
   usage: UsageTotals;
+  /**
+   * The run's origin set (data-flow guard): the labels (origins, `mcp:<server>`) of everything that entered the
+   * model's context in this conversation. Grows with each output, in the same write; carried into the next run.
+   */
+  origins?: string[];
   startedAt: number;
   updatedAt: number;
   /** Refreshed at every write and every keep-alive tick while the run is active. */
@@ -114,6 +126,7 @@ export interface RunState {
 }
 
 export interface SitePermissionRecord {
+  /** An origin, or for a data flow allowed for good `flow <from> -> <to>` (see sitePermissions.ts). */
   origin: string;
   grantedAt: number;
 }

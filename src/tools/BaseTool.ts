@@ -6,6 +6,7 @@
 import type { z } from '../shared/zod.ts';
 import type { ToolContext } from './context.ts';
 import { buildToolDefinition, type ToolDefinition } from './definition.ts';
+import type { ToolFlow } from './guard/flow.ts';
 import type { Conveniences, ParamsSchema, ToolSpec } from './Tool.ts';
 
 export abstract class BaseTool<S extends ParamsSchema = ParamsSchema, R = unknown> implements ToolSpec<S, R> {
@@ -14,6 +15,7 @@ export abstract class BaseTool<S extends ParamsSchema = ParamsSchema, R = unknow
   abstract readonly description: string;
   abstract readonly parameters: S;
   abstract readonly readOnly: boolean;
+  declare readonly flow?: ToolFlow;
   declare readonly examples?: readonly string[];
   declare readonly returns?: string;
   declare readonly strict?: boolean;

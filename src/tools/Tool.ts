@@ -4,6 +4,7 @@
  */
 import type { z } from '../shared/zod.ts';
 import type { ToolContext } from './context.ts';
+import type { ToolFlow } from './guard/flow.ts';
 
 /** Any zod object schema: tool parameters are always a named-argument object. */
 export type ParamsSchema = z.ZodObject;
@@ -33,6 +34,12 @@ export interface ToolSpec<S extends ParamsSchema = ParamsSchema, R = unknown> {
   readonly parameters: S;
   /** True when the tool only reads; everything else is destructive and may need approval. */
   readonly readOnly: boolean;
+  /**
+   * Where its output's content comes from and where a call can send data (guard/flow.ts). Otto's own tools all
+   * declare it (a test enumerates them); a tool that does not is treated as reading an unknown source and sending
+   * anywhere, so it asks whenever the run has read anything.
+   */
+  readonly flow?: ToolFlow;
   /** Example calls in the command language (`dom.click(ref='e12')`), shown by ot.help. */
   readonly examples?: readonly string[];
   /** What the result looks like, in a sentence. */

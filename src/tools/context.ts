@@ -4,6 +4,7 @@
  */
 import type { OttoConfig } from '../config/schema.ts';
 import type { Logger } from '../shared/log.ts';
+import type { FlowGuard } from './guard/guard.ts';
 
 export interface ToolContext {
   /** Aborted when the user stops the run or the call times out; long-running tools must honour it. */
@@ -32,4 +33,11 @@ export interface ToolContext {
    * same context. Nested calls are how `ot.*` helpers, snippets and the SDK compose tools.
    */
   readonly callTool: (name: string, args?: Record<string, unknown>) => Promise<unknown>;
+  /**
+   * The data-flow guard of this call (guard/guard.ts), when the call comes from a run the guard watches (the
+   * model's calls, code mode). The interceptor checks and labels every call through it; nested calls share it.
+   */
+  readonly flow?: FlowGuard;
+  /** The same context with another guard, its `callTool` bound to it (code mode: one guard per program call). */
+  readonly withFlow?: (flow: FlowGuard) => ToolContext;
 }

@@ -17,6 +17,7 @@ import { log as sharedLog, previewValue, type Logger } from '../shared/log.ts';
 import type { ToolContext } from './context.ts';
 import { qualifiedNameOf, type AnyTool, type ParamsSchema, type ToolSpec } from './Tool.ts';
 import { validateArguments } from './validate.ts';
+import type { Labels } from './guard/labels.ts';
 
 /** What the statistics recorder receives for every call, success or not. */
 export interface ToolCallRecord {
@@ -211,6 +212,9 @@ export class ToolInterceptor {
     const logging = cfg.enable_logging && !own?.logging && logger.enabled('debug');
     let start = this.clock();
     let result: unknown;
+    const flow = ctx.flow;
+    let before: Labels | undefined;
+    let checkedArgs: Record<string, unknown> | undefined;
     try {
       if (ctx.signal.aborted) throw abortError(ctx.signal);
       // BEFORE: validate (unless the tool does it), let the agent approve, log, start the timer.
@@ -218,6 +222,9 @@ export class ToolInterceptor {
         cfg.enable_validation && !own?.validation ? validateArguments(tool.parameters, args) : args
       ) as Record<string, unknown>;
       if (options?.gate) await options.gate(tool, input);
+      // The data-flow guard: may this call send what it could carry where it goes? Throws before the tool runs.
+      if (flow) before = await flow.check(tool as AnyTool, input, ctx);
+      checkedArgs = input;
       if (logging) {
         logger.debug(`${PREFIX} Starting ${name}`, { tool: name });
         if (cfg.log_arguments)
@@ -234,10 +241,13 @@ export class ToolInterceptor {
         if (frames.length) logger.error(`${PREFIX} Stack trace: ${frames.join('\n')}`, { tool: name });
       }
       this.record(name, durationMs, false, errorType(error), args, undefined, options);
+      // An error message can quote what the tool read: label it like an output.
+      if (flow && checkedArgs) await flow.record(tool as AnyTool, checkedArgs, ctx, before).catch(() => undefined);
       throw this.cleanError(error);
     }
     // AFTER: duration, completion line, metadata, record.
     const durationMs = round2(this.clock() - start);
+    if (flow && checkedArgs) await flow.record(tool as AnyTool, checkedArgs, ctx, before);
     const failed = isPlainObject(result) && result.success === false;
     if (logging) {
       if (failed) {

@@ -10,7 +10,13 @@ describe('approvals', () => {
   it('pauses before a destructive call (policy ask) and runs it once approved', async () => {
     const h = await setup({
       origin: SHOP,
-      turns: [calls([{ name: 'page__read', callId: 'r' }, { name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }]), say('Clicked.')],
+      turns: [
+        calls([
+          { name: 'page__read', callId: 'r' },
+          { name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' },
+        ]),
+        say('Clicked.'),
+      ],
     });
     const paused = await h.runner.send(h.conversationId, 'buy it');
     expect(paused.status).toBe('awaiting_approval');
@@ -31,20 +37,28 @@ describe('approvals', () => {
     expect(state.status).toBe('completed');
     expect(h.host.count('dom.click')).toBe(1);
     const items = await h.items();
-    expect(outputOf(items, 'c1')).toBe('clicked e1');
+    // The model is told the user said yes.
+    expect(outputOf(items, 'c1')).toBe('[The user approved this call.]\nclicked e1');
     expectValidTranscript(items);
     expect(await h.sites.isAllowed(SHOP)).toBe(false);
   });
 
   it('deny sends the model "Error: the user denied <tool>" and the run continues', async () => {
-    const h = await setup({ origin: SHOP, turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }]), say('Understood.')] });
+    const h = await setup({
+      origin: SHOP,
+      turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }]), say('Understood.')],
+    });
     await h.runner.send(h.conversationId, 'buy it');
     const state = await h.runner.deny(h.conversationId, 'c1');
     expect(state.status).toBe('completed');
     expect(h.host.count('dom.click')).toBe(0);
     const items = await h.items();
     expect(outputOf(items, 'c1')).toBe('Error: the user denied dom.click');
-    expect(h.model.requests[1]!.input.at(-1)).toEqual({ type: 'function_call_output', call_id: 'c1', output: 'Error: the user denied dom.click' });
+    expect(h.model.requests[1]!.input.at(-1)).toEqual({
+      type: 'function_call_output',
+      call_id: 'c1',
+      output: 'Error: the user denied dom.click',
+    });
     expect(h.eventsOf('tool.finished').at(-1)).toMatchObject({ callId: 'c1', status: 'error', reason: 'denied' });
   });
 
@@ -121,7 +135,13 @@ describe('approvals', () => {
   it('two destructive calls approved once each pause twice', async () => {
     const h = await setup({
       origin: SHOP,
-      turns: [calls([{ name: 'dom__click', args: { ref: 'a' }, callId: 'c1' }, { name: 'dom__click', args: { ref: 'b' }, callId: 'c2' }]), say('ok')],
+      turns: [
+        calls([
+          { name: 'dom__click', args: { ref: 'a' }, callId: 'c1' },
+          { name: 'dom__click', args: { ref: 'b' }, callId: 'c2' },
+        ]),
+        say('ok'),
+      ],
     });
     await h.runner.send(h.conversationId, 'go');
     const second = await h.runner.approve(h.conversationId, 'c1', 'once');
@@ -132,7 +152,10 @@ describe('approvals', () => {
   });
 
   it('survives a worker restart: a new runner on the same database continues from IndexedDB alone', async () => {
-    const h = await setup({ origin: SHOP, turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])] });
+    const h = await setup({
+      origin: SHOP,
+      turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])],
+    });
     await h.runner.send(h.conversationId, 'buy it');
 
     // The worker dies; a new one builds a new runner, with a new model client and tool host.
@@ -154,7 +177,10 @@ describe('approvals', () => {
   });
 
   it('a denial also survives a restart', async () => {
-    const h = await setup({ origin: SHOP, turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])] });
+    const h = await setup({
+      origin: SHOP,
+      turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])],
+    });
     await h.runner.send(h.conversationId, 'buy it');
     h.model = new ScriptedModel([say('OK, not buying.')]);
     const state = await h.newRunner().deny(h.conversationId, 'c1');
@@ -163,7 +189,10 @@ describe('approvals', () => {
   });
 
   it('refuses approve/deny for a call that is not pending', async () => {
-    const h = await setup({ origin: SHOP, turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])] });
+    const h = await setup({
+      origin: SHOP,
+      turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])],
+    });
     await expect(h.runner.approve(h.conversationId, 'c1')).rejects.toBeInstanceOf(NoPendingApprovalError);
     await h.runner.send(h.conversationId, 'go');
     await expect(h.runner.deny(h.conversationId, 'other')).rejects.toBeInstanceOf(NoPendingApprovalError);
@@ -171,7 +200,10 @@ describe('approvals', () => {
   });
 
   it('a new message while awaiting approval answers the pending call and goes on', async () => {
-    const h = await setup({ origin: SHOP, turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }]), say('Fine, I will not.')] });
+    const h = await setup({
+      origin: SHOP,
+      turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }]), say('Fine, I will not.')],
+    });
     await h.runner.send(h.conversationId, 'buy it');
     const state = await h.runner.send(h.conversationId, "no, don't");
     expect(state.status).toBe('completed');

@@ -20,7 +20,13 @@ describe('interpreter: values and variables', () => {
 
   it('an empty program yields null and calls nothing', async () => {
     const { call, calls } = recordingCall();
-    expect(await runProgram('# nothing\n', { call })).toEqual({ value: null, variables: {}, calls: 0 });
+    expect(await runProgram('# nothing\n', { call })).toEqual({
+      value: null,
+      variables: {},
+      calls: 0,
+      labels: [],
+      allLabels: [],
+    });
     expect(calls).toHaveLength(0);
   });
 

@@ -433,13 +433,12 @@ describe('dom pack: which calls are destructive', () => {
     expect(await destructive('type', { selector: '#search', text: 'cats' })).toBe(false);
   });
 
-  it('submitting is: type with submit, fill_form with submit, even outside a form, without asking the page', async () => {
-    const { api, byId, destructive } = setup();
-    const search = byId('search');
-    api.query.mockClear();
-    expect(await destructive('type', { ref: search, text: 'cats', submit: true })).toBe(true);
+  it('type with submit is only in a field where Enter submits a form (a TodoMVC input is no submission); fill_form with submit always is', async () => {
+    const { byId, destructive } = setup();
+    const search = byId('search'); // not inside a form
+    expect(await destructive('type', { ref: search, text: 'cats', submit: true })).toBe(false);
+    expect(await destructive('type', { ref: byId('email'), text: 'a@b.c', submit: true })).toBe(true);
     expect(await destructive('fill_form', { fields: [{ ref: search, value: 'cats' }], submit: true })).toBe(true);
-    expect(api.query).not.toHaveBeenCalled();
   });
 
   it('fill_form is when one of its text values goes into a password field', async () => {
@@ -474,14 +473,13 @@ describe('dom pack: which calls are destructive', () => {
     expect(await destructive('click', { ref: byId('signin'), button: 'right' })).toBe(false);
   });
 
-  it('a click on a link to another origin is; same-origin, relative and hash links are not', async () => {
+  it('a click on a link is no approval of its own, to any origin (the data-flow guard judges what could leave)', async () => {
     const { byId, destructive } = setup();
-    expect(await destructive('click', { ref: byId('other') })).toBe(true);
-    expect(await destructive('click', { ref: byId('proto') })).toBe(true);
-    expect(await destructive('click', { ref: byId('other'), button: 'middle' })).toBe(true);
+    expect(await destructive('click', { ref: byId('other') })).toBe(false);
+    expect(await destructive('click', { ref: byId('proto') })).toBe(false);
+    expect(await destructive('click', { ref: byId('other'), button: 'middle' })).toBe(false);
     expect(await destructive('click', { ref: byId('rel') })).toBe(false);
     expect(await destructive('click', { ref: byId('same') })).toBe(false);
-    expect(await destructive('click', { ref: byId('hash') })).toBe(false);
   });
 
   it('Enter in a form field or on a submit button is; Enter elsewhere, other keys and plain Enter in a textarea are not', async () => {
@@ -526,12 +524,6 @@ describe('dom pack: which calls are destructive', () => {
     expect(await destructive('type', { selector: '[[', text: 'x' })).toBe(false);
     api.query.mockRejectedValueOnce(Object.assign(new Error('The page did not answer'), { code: 'timeout' }));
     await expect(destructive('type', { ref: 'e1', text: 'x' })).rejects.toThrow(/did not answer/);
-  });
-
-  it('without a known page origin every absolute web link counts as another origin', async () => {
-    const { byId, destructive } = setup({ url: 'about:blank' });
-    expect(await destructive('click', { ref: byId('same') })).toBe(true);
-    expect(await destructive('click', { ref: byId('rel') })).toBe(false);
   });
 });
 

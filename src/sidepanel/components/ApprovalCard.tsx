@@ -1,6 +1,7 @@
 /**
  * A call waiting for the user: a destructive one (what, where: Allow once / Always on this site / Deny), or one that
- * wants a tab outside Otto's group (Share / Always for this site / Don't share).
+ * wants a tab outside Otto's group (Share / Always for this site / Don't share), or one that could carry data read
+ * from one site to another (the flow named; Allow once / Always for these sites / Deny).
  */
 import type { PendingApproval, TabShareRequest } from '../../storage/runRecords.ts';
 import { isShareApproval, shareQuestion } from '../../agent/tabAccess.ts';
@@ -60,8 +61,50 @@ function ShareCard({
   );
 }
 
+/** The data-flow guard asks (#13): the flow in plain words, what would leave; "always" means this pair of sites. */
+function FlowApproval({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
+  const flow = approval.flow!;
+  return (
+    <section
+      class="approval"
+      role="group"
+      aria-label={`Approve ${approval.name}?`}
+      data-testid="approval"
+      data-kind="flow"
+    >
+      <p class="approval-title" data-testid="approval-flow">
+        {flow.sentence}.
+      </p>
+      <p class="approval-hint">
+        <code>{approval.name}</code> would send:
+      </p>
+      <pre class="approval-args" data-testid="approval-data">
+        {truncate(flow.data, 800).text}
+      </pre>
+      <p class="approval-hint">Allow this data to leave?</p>
+      <div class="actions">
+        <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
+          Allow once
+        </button>
+        <button
+          type="button"
+          data-testid="approval-always"
+          title="Always allow data to go from these sites to this one"
+          onClick={() => actions.approve('site')}
+        >
+          Always for these sites
+        </button>
+        <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
+          Deny
+        </button>
+      </div>
+    </section>
+  );
+}
+
 export function ApprovalCard({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
   if (isShareApproval(approval)) return <ShareCard approval={approval} actions={actions} />;
+  if (approval.flow) return <FlowApproval approval={approval} actions={actions} />;
   const dialog = acceptedQuestion(approval.name, approval.arguments);
   return (
     <section class="approval" role="group" aria-label={`Approve ${approval.name}?`} data-testid="approval">

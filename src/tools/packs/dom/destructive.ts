@@ -13,7 +13,6 @@
  * failure propagates, and the agent counts an error as "ask".
  */
 import type { PageApi } from './page.ts';
-import { tabUrlOf } from './page.ts';
 
 export interface Target {
   ref?: string | undefined;
@@ -113,24 +112,23 @@ export function isPasswordField(page: PageApi, tabId: number, target: Target): P
   return targetMatches(page, tabId, target, PASSWORD_FIELDS);
 }
 
-/** A click that submits a form or follows a link to another origin. */
+/**
+ * A click that submits a form. (Following a link to another site is no longer an approval of its own: the data-flow
+ * guard judges what could leave with it — src/tools/guard/.)
+ */
 export async function clickIsDestructive(
   page: PageApi,
   tabId: number,
   target: Target,
   button: 'left' | 'right' | 'middle',
 ): Promise<boolean> {
-  if (button === 'right') return false; // a context menu neither submits nor navigates
-  let origin: string | undefined;
-  try {
-    const url = await tabUrlOf(page, tabId);
-    origin = url ? new URL(url).origin : undefined;
-  } catch {
-    origin = undefined; // unknown: every absolute link counts as another origin
-  }
-  const links = crossOriginLinks(origin);
-  const selector = button === 'left' ? `${SUBMIT_CONTROLS}, ${links}` : links;
-  return targetMatches(page, tabId, target, selector);
+  if (button !== 'left') return false; // a context menu or a middle click never submits
+  return targetMatches(page, tabId, target, SUBMIT_CONTROLS);
+}
+
+/** dom.type(submit=true) presses Enter afterwards: a submission only in a field where Enter submits a form. */
+export function typeSubmitIsDestructive(page: PageApi, tabId: number, target: Target): Promise<boolean> {
+  return targetMatches(page, tabId, target, ENTER_SUBMITS);
 }
 
 /** The key of a combination (`Control+Enter` → `Enter`) and whether Control/Meta is held. */

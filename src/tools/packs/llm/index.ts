@@ -28,6 +28,8 @@ export function createLlmTools(deps: LlmToolsDeps = {}): AnyTool[] {
       json_mode: z.boolean().default(false).describe('Ask for a JSON object as output'),
     }),
     readOnly: true,
+    // Its output carries its input's labels; its model is the user's own endpoint, not a site.
+    flow: { source: 'inputs', sink: 'none' },
     examples: [
       'llm.transform(input=dom.text(ref="e4"), prompt="Extract the price as a number")',
       'llm.transform(input=data, prompt="Return as JSON with fields: name, value", json_mode=True)',

@@ -7,6 +7,7 @@ import { z } from '../../../shared/zod.ts';
 import type { LogFields } from '../../../shared/log.ts';
 import { formatOutput } from '../../../shared/format.ts';
 import { defineTool } from '../../defineTool.ts';
+import { FLOW, type ToolFlow } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
 import type { AnyTool, ParamsSchema } from '../../Tool.ts';
 
@@ -54,6 +55,8 @@ export interface OtToolSpec<S extends ParamsSchema> {
   /** Default true; tools that write (notify, reload) say false and are still never destructive. */
   readOnly?: boolean;
   isDestructive?: (args: z.output<S>, ctx: ToolContext) => boolean | Promise<boolean>;
+  /** Default FLOW.internal: Otto's own tools read nothing from sites and send nothing to them. */
+  flow?: ToolFlow;
   examples: string[];
   returns: string;
   /** The span's fields (default: the arguments). */
@@ -71,6 +74,7 @@ export function otTool<S extends ParamsSchema>(spec: OtToolSpec<S>): AnyTool {
     description: spec.description,
     parameters: spec.parameters,
     readOnly,
+    flow: spec.flow ?? FLOW.internal,
     ...(spec.isDestructive ? { isDestructive: spec.isDestructive } : readOnly ? {} : { isDestructive: () => false }),
     examples: spec.examples,
     returns: spec.returns,

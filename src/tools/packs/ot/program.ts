@@ -9,7 +9,14 @@
  * - The value of the last statement is the result, formatted by the one formatter (YAML flow / JSON per config).
  * - The characters every call produced are counted, so code mode can say how much stayed out of the model's context.
  */
-import { runCommandInput, type CommandSource, type SnippetMap } from '../../../command/index.ts';
+import {
+  joinLabels,
+  Labelled,
+  runCommandInput,
+  type CommandSource,
+  type SnippetMap,
+  type ValueLabels,
+} from '../../../command/index.ts';
 import { formatOutput } from '../../../shared/format.ts';
 import type { ToolContext } from '../../context.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
@@ -61,18 +68,44 @@ export async function runCommandText(text: string, ctx: ToolContext, opts: RunTe
   const started = performance.now();
   const call = opts.call ?? ((name: string, args: Record<string, unknown>) => ctx.callTool(name, args));
   let callChars = 0;
-  const result = await runCommandInput(text, {
-    call: async (name, args) => {
-      const value = stripMetadata(await call(name, args));
-      callChars += textLength(value);
-      return value;
+  // Under the data-flow guard (code mode), each call gets a guard of its own that knows the exact labels of its
+  // arguments; what the call read comes back as its value's labels. Literals carry the labels of the model's
+  // context when it wrote the program (the run's origin set): it may have copied anything it had read.
+  const flow = opts.call ? undefined : ctx.flow;
+  let read: ValueLabels = [];
+  const running = runCommandInput(text, {
+    call: async (name, args, _pos, labels) => {
+      if (!flow || !ctx.withFlow) {
+        const value = stripMetadata(await call(name, args));
+        callChars += textLength(value);
+        return value;
+      }
+      const guard = flow.child(labels);
+      try {
+        const value = stripMetadata(await ctx.withFlow(guard).callTool(name, args));
+        callChars += textLength(value);
+        return new Labelled(value, guard.collected);
+      } finally {
+        read = joinLabels(read, guard.collected);
+      }
     },
+    ...(flow ? { literalLabels: flow.policy.origins } : {}),
     isKnownCallable: (name) => opts.registry.has(name),
     aliases: ctx.config.aliases,
     snippets: ctx.config.snippets as SnippetMap,
     signal: opts.signal ?? ctx.signal,
     ...(opts.label ? { label: opts.label } : {}),
   });
+  let result: Awaited<typeof running>;
+  try {
+    result = await running;
+  } catch (error) {
+    // An error message can quote anything the failed program read.
+    flow?.report(read);
+    throw error;
+  }
+  // Only the last statement's value reaches the model: its labels are the output's.
+  flow?.report(result.labels);
   const value = stripMetadata(result.value);
   return {
     value,

@@ -122,6 +122,9 @@ export function runTool(deps: ResolvedDeps) {
       code: z.string().min(1).describe('The program: one statement per line; the last line is the result'),
     }),
     readOnly: false,
+    // Its calls are checked one by one with the exact labels of their arguments; its output carries the labels of
+    // the program's value, which the interpreter reports (program.ts).
+    flow: { source: 'reported', sink: 'none' },
     isDestructive: (args, ctx) => programIsDestructive(args.code, deps.registry(), ctx),
     examples: [
       'ot.run(code="tabs = tabs.list()\\nllm.transform(input=tabs, prompt=\\"Which tab is about cooking?\\")")',

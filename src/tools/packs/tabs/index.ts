@@ -1,11 +1,12 @@
 /**
  * The `tabs` pack: list, open, activate, navigate, history, reload, close and screenshot browser tabs. Tools act on
- * the run's tab unless given `tab_id`. Closing a tab and navigating to another origin are destructive (they need
- * approval). `tabs.screenshot` returns `{output_parts: [...]}`: the agent sends those content parts (text + image)
+ * the run's tab unless given `tab_id`. Closing a tab is destructive; opening and navigating are judged by the data-flow
+ * guard (a URL that could carry data read from another site asks). `tabs.screenshot` returns `{output_parts: [...]}`: the agent sends those content parts (text + image)
  * as the function_call_output instead of text (src/agent/transcript.ts `outputParts`).
  */
 import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
+import { FLOW } from '../../guard/flow.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { captureVisible, describeTab, originOf, othersLine, targetTab, waitForLoad } from './chromeTabs.ts';
@@ -30,6 +31,7 @@ const list = defineTool({
   description: "List open tabs shared with you (Otto's tab group) with id, title, url, and which is active.",
   parameters: z.object({}),
   readOnly: true,
+  flow: { source: 'tabs', sink: 'none' },
   examples: ['tabs.list()'],
   returns:
     'A list of {id, title, url, active, windowId}, each title inside an <external-content-…> boundary; and ' +
@@ -47,6 +49,7 @@ const open = defineTool({
   description: 'Open a URL in a new tab and wait for it to load.',
   parameters: z.object({ url, active: z.boolean().default(true).describe('Focus the new tab') }),
   readOnly: false,
+  flow: FLOW.requestsUrl,
   isDestructive: () => false,
   examples: ["tabs.open(url='https://example.com')"],
   async execute(args, ctx) {
@@ -66,6 +69,7 @@ const activate = defineTool({
   description: 'Bring a tab to the front.',
   parameters: z.object({ tab_id: z.number().int().nonnegative() }),
   readOnly: false,
+  flow: { source: 'page', sink: 'none' },
   isDestructive: () => false,
   examples: ['tabs.activate(tab_id=12)'],
   async execute(args) {
@@ -78,11 +82,14 @@ const activate = defineTool({
 const navigate = defineTool({
   pack: 'tabs',
   name: 'navigate',
-  description: 'Load a URL in a tab and wait for the page to finish loading. Leaving the current site needs approval.',
+  description:
+    'Load a URL in a tab and wait for the page to finish loading. Asks the user first when data read from another site could leave with it.',
   parameters: z.object({ url, tab_id: tabId }),
   readOnly: false,
-  // Same-origin navigation is routine; another origin may take the user somewhere they did not mean to go.
-  isDestructive: (args, ctx) => !ctx.origin || originOf(args.url) !== ctx.origin,
+  flow: FLOW.requestsUrl,
+  // Leaving the site is no danger by itself; what could leave with the request is the data-flow guard's question
+  // (src/tools/guard/): a URL carrying data read from another site asks the user.
+  isDestructive: () => false,
   examples: ["tabs.navigate(url='https://example.com/docs')"],
   async execute(args, ctx) {
     const tab = await targetTab(args.tab_id, ctx.tabId);
@@ -99,6 +106,7 @@ function historyTool(name: 'back' | 'forward' | 'reload', description: string) {
     description,
     parameters: z.object({ tab_id: tabId }),
     readOnly: false,
+    flow: { source: 'page', sink: 'none' },
     isDestructive: () => false,
     examples: [`tabs.${name}()`],
     async execute(args, ctx) {
@@ -118,6 +126,7 @@ const close = defineTool({
   description: 'Close a tab. Needs the user’s approval.',
   parameters: z.object({ tab_id: tabId }),
   readOnly: false,
+  flow: { source: 'page', sink: 'none' },
   examples: ['tabs.close(tab_id=12)'],
   async execute(args, ctx) {
     const tab = await targetTab(args.tab_id, ctx.tabId);
@@ -139,6 +148,7 @@ const screenshot = defineTool({
     detail: z.enum(['low', 'high', 'auto']).default('auto').describe('How closely the model looks (low is cheapest)'),
   }),
   readOnly: true,
+  flow: FLOW.readsPage,
   examples: ['tabs.screenshot()', "tabs.screenshot(tab_id=12, format='png', detail='high')"],
   returns:
     'A line saying which tab was captured and at what size, and the image (an image part of the tool output), ' +
@@ -150,7 +160,10 @@ const screenshot = defineTool({
         `Tab ${tab.id} is not the one showing in its window, and only what is on screen can be captured. Bring it to the front with tabs.activate(tab_id=${tab.id}) first.`,
       );
     const encode = args.format === 'png' ? { type: 'image/png' } : { type: 'image/jpeg', quality: args.quality / 100 };
-    const captured = await captureVisible(tab, args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality });
+    const captured = await captureVisible(
+      tab,
+      args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality },
+    );
     const { dataUrl, size, original } = await scaleForModel(captured, args.detail, encode);
     const kb = Math.round((dataUrl.length * 3) / 4 / 1024);
     const scaled = size.width === original.width ? '' : `, scaled from ${original.width}×${original.height}`;

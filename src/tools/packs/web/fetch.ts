@@ -8,6 +8,7 @@
  */
 import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
+import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
 import { wrapUntrusted } from '../../../content/untrusted.ts';
 import { hostOf, requires, safeRequest, type FullResponse } from '../../../sdk/index.ts';
@@ -102,6 +103,7 @@ export const webFetch = requires(hostOf('url'))(
       'Fetch a web page by URL and return its main content: the article as Markdown (default), as plain text, or the raw HTML. JSON, XML and plain text are returned as they are; binary files are only described.\nNeeds Otto to have host permission for the site. Long pages are stored; page through them with ot.result.',
     parameters: fetchParameters,
     readOnly: true,
+    flow: FLOW.requestsUrl,
     examples: [
       'web.fetch(url="https://example.com/article")',
       'web.fetch(url="https://example.com", format="text", max_chars=5000)',

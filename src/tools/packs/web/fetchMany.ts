@@ -6,6 +6,7 @@
  */
 import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
+import { FLOW } from '../../guard/flow.ts';
 import { batchExecute, sdk } from '../../../sdk/index.ts';
 import { FORMATS } from './fetch.ts';
 
@@ -34,6 +35,7 @@ export const webFetchMany = defineTool({
     'Fetch several web pages at once (like web.fetch for each) and return them as labelled sections "=== <label> ===", in the order given. A page that fails shows its error in its section.',
   parameters: fetchManyParameters,
   readOnly: true,
+  flow: FLOW.requestsUrl,
   examples: [
     'web.fetch_many(urls=["https://example.com/a", "https://example.com/b"])',
     'web.fetch_many(urls=[["https://example.com/a", "Page A"], ["https://example.com/b", "Page B"]], format="text")',

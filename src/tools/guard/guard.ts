@@ -1,0 +1,127 @@
+/**
+ * The data-flow guard of one tool call (CaMeL-style capabilities at the tool boundary). The interceptor consults it
+ * for every call whose context carries one (`ctx.flow`):
+ *
+ *   check   before the tool runs: where can this call send data (sinks.ts), and may the data it could carry go
+ *           there (rule.ts)? If not, it throws FlowBlockedError naming the flow; nothing has run.
+ *   record  after it ran (or failed): the labels of its output (sources), collected for the caller — the agent adds
+ *           them to the run's origin set, the interpreter attaches them to the call's value.
+ *
+ * The labels of the data a call could carry are `argLabels` when the caller knows them exactly (code mode: the
+ * labels of the values the program passes), else the run's origin set (the model's whole context).
+ */
+import type { ToolContext } from '../context.ts';
+import type { AnyTool } from '../Tool.ts';
+import { flowOf } from './flow.ts';
+import { NO_LABELS, showLabel, showLabels, union, type Labels } from './labels.ts';
+import type { OriginResolver } from './resolver.ts';
+import { judge, type FlowFacts, type Verdict } from './rule.ts';
+import { ANYWHERE, sinksOf, sourcesOf } from './sinks.ts';
+
+/** What the guard needs from the run (the agent supplies it; plain data and functions). */
+export interface FlowPolicy extends Omit<FlowFacts, 'labels'> {
+  /** The run's origin set: the labels of everything that entered the model's context. */
+  readonly origins: Labels;
+}
+
+export type Blocked = Extract<Verdict, { ok: false }>;
+
+/** `Data read from bank.example may be sent to evil.example` */
+export function flowSentence(from: Labels, to: string): string {
+  return `Data read from ${showLabels(from)} may be sent to ${to === ANYWHERE ? 'an unknown destination' : showLabel(to)}`;
+}
+
+export class FlowBlockedError extends Error {
+  override readonly name = 'FlowBlockedError';
+  constructor(
+    readonly tool: string,
+    readonly flow: Blocked,
+  ) {
+    super(
+      `${tool} was stopped before it ran: ${flowSentence(flow.from, flow.to)} (${flow.data}). The user's approval is needed.`,
+    );
+  }
+}
+
+export class FlowGuard {
+  #collected: Labels = NO_LABELS;
+
+  constructor(
+    readonly policy: FlowPolicy,
+    readonly resolver: OriginResolver,
+    /** Exact labels of the arguments (code mode); undefined: the run's origin set. */
+    readonly argLabels?: Labels,
+  ) {}
+
+  /** The labels of the data this call could carry. */
+  get labels(): Labels {
+    return this.argLabels ?? this.policy.origins;
+  }
+
+  /** The labels of what the call (and the calls it made) read. */
+  get collected(): Labels {
+    return this.#collected;
+  }
+
+  /** A guard for one call of a program, with the exact labels of its arguments. */
+  child(argLabels: Labels): FlowGuard {
+    return new FlowGuard(this.policy, this.resolver, argLabels);
+  }
+
+  /** Adds labels to what this call read (a tool that knows its output's labels, like ot.run, reports them). */
+  report(labels: Labels): void {
+    this.#collected = union(this.#collected, labels);
+  }
+
+  /** Whether the call may run as it is. */
+  async verdict(tool: AnyTool, args: Record<string, unknown>, tabId: number | undefined): Promise<Verdict> {
+    const flow = flowOf(tool);
+    if (flow.sink === 'none') return { ok: true };
+    const labels = this.labels;
+    if (!labels.length) return { ok: true };
+    let sinks;
+    try {
+      sinks = await sinksOf(flow, tool.pack, args, tabId, this.resolver);
+    } catch {
+      // Where it would go cannot be told (a frame that vanished): treat it as anywhere.
+      sinks = [{ to: ANYWHERE, data: JSON.stringify(args).slice(0, 300), kind: 'action' as const }];
+    }
+    return judge(sinks, { ...this.policy, labels });
+  }
+
+  /** Throws FlowBlockedError when the call may not run without the user's approval; returns the labels read so far. */
+  async check(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext): Promise<Labels> {
+    const v = await this.verdict(tool, args, ctx.tabId);
+    if (!v.ok) throw new FlowBlockedError(`${tool.pack}.${tool.name}`, v);
+    // An action can navigate or close what it reads: take the page's origins before it runs as well.
+    const flow = flowOf(tool);
+    if (!tool.readOnly && (flow.source === 'page' || flow.source === 'tabs')) return this.sources(tool, args, ctx);
+    return NO_LABELS;
+  }
+
+  /** After the call (success or failure): collects the labels of its output. */
+  async record(
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+    before: Labels = NO_LABELS,
+  ): Promise<void> {
+    this.report(union(before, await this.sources(tool, args, ctx)));
+  }
+
+  private async sources(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext): Promise<Labels> {
+    const name = `${tool.pack}.${tool.name}`;
+    try {
+      return await sourcesOf(flowOf(tool), name, tool.pack, args, ctx.tabId, this.resolver, this.labels);
+    } catch {
+      return [`tool:${name}`]; // unknown provenance: a label no destination matches
+    }
+  }
+}
+
+/** The FlowBlockedError in an error's cause chain (the interpreter wraps tool errors). */
+export function blockedFlowOf(error: unknown): FlowBlockedError | undefined {
+  for (let e = error, i = 0; e && i < 8; e = (e as { cause?: unknown }).cause, i++)
+    if (e instanceof FlowBlockedError) return e;
+  return undefined;
+}
