@@ -14,7 +14,9 @@ export function unknownToolMessage(name: string, suggestions: readonly string[])
   return suggestions.length ? `${base} Did you mean: ${suggestions.join(', ')}?` : base;
 }
 
-export function parseArguments(raw: string): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
+export function parseArguments(
+  raw: string,
+): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
   // Some models send "" for a tool without parameters.
   if (raw.trim() === '') return { ok: true, args: {} };
   let parsed: unknown;

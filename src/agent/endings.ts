@@ -51,7 +51,8 @@ export async function finishRun(
  * function calls never ran, so nothing is lost), and the state keeps where that response began, for retry.
  */
 export async function failRun(session: RunSession, error: RunError): Promise<RunState> {
-  const from = session.inflight?.startSeq ?? (session.state.phase === 'model' ? session.state.responseStartSeq : undefined);
+  const from =
+    session.inflight?.startSeq ?? (session.state.phase === 'model' ? session.state.responseStartSeq : undefined);
   session.inflight = undefined;
   const mutate = (s: RunState) => {
     s.status = 'error';
@@ -82,7 +83,8 @@ export async function abortRun(session: RunSession): Promise<RunState> {
     while (held.length && held[held.length - 1]!.type === 'reasoning') held.pop();
     let keep = records.length;
     if (!held.length) {
-      while (keep > 0 && records[keep - 1]!.seq >= inflight.startSeq && records[keep - 1]!.item.type === 'reasoning') keep--;
+      while (keep > 0 && records[keep - 1]!.seq >= inflight.startSeq && records[keep - 1]!.item.type === 'reasoning')
+        keep--;
     }
     if (keep < records.length) {
       await session.truncate(records[keep]!.seq, 'aborted');
@@ -97,7 +99,10 @@ export async function abortRun(session: RunSession): Promise<RunState> {
       records = records.filter((r) => r.seq < from);
     }
   }
-  const open = openCalls([...records, ...items.map((item, i) => ({ conversationId: session.conversationId, seq: -1 - i, createdAt: 0, item }))]);
+  const open = openCalls([
+    ...records,
+    ...items.map((item, i) => ({ conversationId: session.conversationId, seq: -1 - i, createdAt: 0, item })),
+  ]);
   for (const c of open) items.push(functionCallOutput(c.call_id, ABORTED_OUTPUT));
   items.push(note('aborted', 'Stopped by the user.'));
   await session.commit((s) => {
@@ -115,7 +120,13 @@ export async function abortRun(session: RunSession): Promise<RunState> {
     s.lastError = undefined;
     s.chain = undefined; // the server-side chain no longer matches the transcript: replay in full next time
   }, items);
-  const aborted: CallResult = { output: ABORTED_OUTPUT, status: 'error', outcome: 'aborted', reason: 'aborted', durationMs: 0 };
+  const aborted: CallResult = {
+    output: ABORTED_OUTPUT,
+    status: 'error',
+    outcome: 'aborted',
+    reason: 'aborted',
+    durationMs: 0,
+  };
   for (const c of open) session.emitFinished(c.call_id, session.displayName(c.name), aborted);
   session.emitStatus();
   return session.state;

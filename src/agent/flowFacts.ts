@@ -26,8 +26,8 @@ interface Corpus {
   user: string[];
   /** Tool outputs the model read. */
   outputs: string[];
-  /** Arguments the model wrote (JSON text). */
-  written: string[];
+  /** Arguments the model wrote (JSON text), by call. */
+  written: { callId: unknown; args: string }[];
 }
 
 function corpusOf(records: readonly ItemRecord[]): Corpus {
@@ -35,7 +35,8 @@ function corpusOf(records: readonly ItemRecord[]): Corpus {
   for (const { item } of records) {
     if (item.type === 'message' && item.role === 'user') c.user.push(contentText(item.content));
     else if (item.type === 'function_call_output') c.outputs.push(contentText(item.output));
-    else if (item.type === 'function_call' && typeof item.arguments === 'string') c.written.push(item.arguments);
+    else if (item.type === 'function_call' && typeof item.arguments === 'string')
+      c.written.push({ callId: item.call_id, args: item.arguments });
   }
   return c;
 }
@@ -58,8 +59,11 @@ export async function flowFacts(
     seenUrl(url) {
       if (!corpus.outputs.some((o) => o.includes(url))) return false;
       // A URL the model wrote itself (typed into a page, echoed by a tool) is the model's, not the page's.
+      // (The call being judged is in the transcript already: its own arguments do not count.)
       const escaped = jsonForm(url);
-      return !corpus.written.some((a) => a.includes(url) || a.includes(escaped));
+      return !corpus.written.some(
+        (w) => w.callId !== call.callId && (w.args.includes(url) || w.args.includes(escaped)),
+      );
     },
     grants: call.flowGrants ?? [],
     ...(allowAll ? { allowAll } : {}),

@@ -6,7 +6,9 @@ export function outputText(output: unknown): string {
   if (typeof output === 'string') return output;
   if (Array.isArray(output))
     return output
-      .map((p: { type?: string; text?: string }) => (p?.type === 'input_text' ? (p.text ?? '') : p?.type === 'input_image' ? '[image]' : ''))
+      .map((p: { type?: string; text?: string }) =>
+        p?.type === 'input_text' ? (p.text ?? '') : p?.type === 'input_image' ? '[image]' : '',
+      )
       .join('\n');
   return output === undefined || output === null ? '' : JSON.stringify(output);
 }

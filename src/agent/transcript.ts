@@ -32,8 +32,7 @@ export function functionCallOutput(callId: string, output: string | OutputPart[]
 
 /** A content part of a function_call_output whose `output` is an array (Responses API): text or an image. */
 export type OutputPart =
-  | { type: 'input_text'; text: string }
-  | { type: 'input_image'; image_url: string; detail: 'low' | 'high' | 'auto' };
+  { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'low' | 'high' | 'auto' };
 
 /**
  * A tool result made of content parts instead of text: `{ output_parts: [...] }` (tabs.screenshot returns one, so
@@ -48,7 +47,11 @@ export function outputParts(result: unknown): OutputPart[] | undefined {
     const part = p as Record<string, unknown> | null;
     if (!part || typeof part !== 'object') return false;
     if (part.type === 'input_text') return typeof part.text === 'string';
-    return part.type === 'input_image' && typeof part.image_url === 'string' && ['low', 'high', 'auto'].includes(part.detail as string);
+    return (
+      part.type === 'input_image' &&
+      typeof part.image_url === 'string' &&
+      ['low', 'high', 'auto'].includes(part.detail as string)
+    );
   });
   return valid ? (parts as OutputPart[]) : undefined;
 }
@@ -106,7 +109,9 @@ export function buildInput(
 ): { input: ResponseItem[]; previousResponseId?: string } {
   const chain = opts.usePreviousResponseId ? opts.chain : undefined;
   const from = chain ? chain.seq : 0;
-  const input = records.filter((r) => r.seq >= from && !isLocalItem(r.item as ResponseItem)).map((r) => r.item as ResponseItem);
+  const input = records
+    .filter((r) => r.seq >= from && !isLocalItem(r.item as ResponseItem))
+    .map((r) => r.item as ResponseItem);
   return chain ? { input, previousResponseId: chain.responseId } : { input };
 }
 

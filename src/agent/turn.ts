@@ -97,7 +97,14 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
   // A call announced by function_call.done but never delivered as item.done is persisted from what was announced.
   for (const [callId, a] of inflight.announced) {
     if (!inflight.doneCalls.some((c) => c.call_id === callId)) {
-      const missing: FunctionCallItem = { type: 'function_call', id: a.itemId, call_id: callId, name: a.name, arguments: a.arguments, status: 'completed' };
+      const missing: FunctionCallItem = {
+        type: 'function_call',
+        id: a.itemId,
+        call_id: callId,
+        name: a.name,
+        arguments: a.arguments,
+        status: 'completed',
+      };
       inflight.held.push(missing);
       inflight.doneCalls.push(missing);
     }
@@ -112,30 +119,33 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
     ? [note('incomplete', `The API ended this response early (${done.incompleteReason}); the answer may be cut short.`)]
     : [];
   const latencyMs = round2(Number.isFinite(done.latencyMs) ? done.latencyMs : deps.elapsed() - t0);
-  await session.commit((s) => {
-    s.turn += 1;
-    s.lastResponseId = done.responseId;
-    s.chain = { responseId: done.responseId, seq: inflight.nextSeq + held.length };
-    s.responseStartSeq = undefined;
-    addUsage(s, done.usage);
-    s.phase = calls.length ? 'tools' : 'model';
-    // A reply with no calls is the answer: the run ends in this same write, so a worker dying right after it cannot
-    // leave a finished run looking like one about to ask the model again.
-    if (!calls.length) {
-      s.status = 'completed';
-      s.stopReason = 'completed';
-    }
-    s.pendingCalls = calls.map((c) => {
-      const info = session.lookup(c.name);
-      return {
-        callId: c.call_id,
-        name: c.name,
-        ...(info ? { qualifiedName: info.qualifiedName } : {}),
-        arguments: typeof c.arguments === 'string' ? c.arguments : '',
-        status: 'pending',
-      };
-    });
-  }, [...held, ...notes]);
+  await session.commit(
+    (s) => {
+      s.turn += 1;
+      s.lastResponseId = done.responseId;
+      s.chain = { responseId: done.responseId, seq: inflight.nextSeq + held.length };
+      s.responseStartSeq = undefined;
+      addUsage(s, done.usage);
+      s.phase = calls.length ? 'tools' : 'model';
+      // A reply with no calls is the answer: the run ends in this same write, so a worker dying right after it cannot
+      // leave a finished run looking like one about to ask the model again.
+      if (!calls.length) {
+        s.status = 'completed';
+        s.stopReason = 'completed';
+      }
+      s.pendingCalls = calls.map((c) => {
+        const info = session.lookup(c.name);
+        return {
+          callId: c.call_id,
+          name: c.name,
+          ...(info ? { qualifiedName: info.qualifiedName } : {}),
+          arguments: typeof c.arguments === 'string' ? c.arguments : '',
+          status: 'pending',
+        };
+      });
+    },
+    [...held, ...notes],
+  );
   session.inflight = undefined;
   session.emit({
     type: 'turn.completed',
@@ -209,7 +219,11 @@ async function onStreamEvent(session: RunSession, inflight: Inflight, ev: ModelE
       session.emit({ type: 'tool.started', callId: ev.callId, itemId: ev.itemId, name: session.displayName(ev.name) });
       return;
     case 'function_call.arguments.delta':
-      session.emit({ type: 'tool.args.delta', callId: inflight.callIdByItem.get(ev.itemId) ?? ev.itemId, delta: ev.delta });
+      session.emit({
+        type: 'tool.args.delta',
+        callId: inflight.callIdByItem.get(ev.itemId) ?? ev.itemId,
+        delta: ev.delta,
+      });
       return;
     case 'function_call.done':
       inflight.announced.set(ev.callId, { name: ev.name, arguments: ev.arguments, itemId: ev.itemId });

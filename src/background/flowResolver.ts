@@ -4,14 +4,18 @@
  * origin, and a link's destination), and the origins of all tabs. A frame without an origin of its own
  * (about:blank, about:srcdoc) shares its parent's, so it adds nothing.
  */
-import { labelsOf, NO_LABELS, union, urlLabel } from '../tools/guard/labels.ts';
+import { labelsOf, NO_LABELS, urlLabel } from '../tools/guard/labels.ts';
 import type { ElementTarget, OriginResolver } from '../tools/guard/resolver.ts';
 import { frameOfRef, resolveTabId } from './contentRouter.ts';
 import { queryPage } from './pageSnapshot.ts';
 
-/** A label for a frame or tab URL; about:/chrome-less inherited documents give none. */
+/**
+ * A label for a frame or tab URL. Documents without an origin of their own (about:blank, about:srcdoc) and the
+ * browser's own pages (chrome:, chrome-extension:, devtools:) give none: they hold no site's data.
+ */
+const BROWSER_PAGES = /^(?:about|chrome|chrome-extension|chrome-untrusted|devtools|edge):/i;
 function docLabel(url: string | undefined): string | undefined {
-  if (!url || url.startsWith('about:')) return undefined;
+  if (!url || BROWSER_PAGES.test(url)) return undefined;
   return urlLabel(url);
 }
 
@@ -60,7 +64,8 @@ export const browserOrigins: OriginResolver = {
     // A frame without an origin of its own (about:blank) is its parent's: the top's is the safe guess.
     const at = docLabel(frameUrl) ?? docLabel(await tabUrl(id));
     const link = ref ? await linkDestination(id, frameId, ref).catch(() => undefined) : undefined;
-    return union(labelsOf([at]), labelsOf([link]));
+    // The link's destination first: it is where the data would go furthest, so the card names it.
+    return [...new Set([link, at].filter((l): l is string => !!l))];
   },
 
   async allTabOrigins() {

@@ -10,7 +10,7 @@ import { interactiveRole, roleOf } from './roles.ts';
 import { buildSnapshot, buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
 import { hiddenReason, withStyleCache } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
-import { quote, stateTokens, valueText } from './describe.ts';
+import { hrefText, quote, stateTokens, valueText } from './describe.ts';
 
 export interface FindOptions {
   text?: string;
@@ -159,7 +159,7 @@ export function query(
       const hidden = hiddenReason(el);
       const line = `${role}${name ? ' ' + quote(name) : ''} [ref=${ref}]${stateTokens(el, role, null)
         .map((s) => ' ' + s)
-        .join('')}${valueText(el, role)} ${tag}${hidden ? ' [hidden]' : ''}`;
+        .join('')}${valueText(el, role)}${role === 'link' ? hrefText(el) : ''} ${tag}${hidden ? ' [hidden]' : ''}`;
       const m: QueryMatch = { ref, line, visible: !hidden };
       if (hidden) m.hidden = hidden;
       return m;

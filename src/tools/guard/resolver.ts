@@ -15,7 +15,8 @@ export interface OriginResolver {
   tabOrigins(tabId: number | undefined): Promise<Labels>;
   /**
    * Where acting on `target` in the tab can send data: the origin of the frame the element lives in, and the origin
-   * a link or area element navigates to. Without a target: the top frame's origin (the focused element).
+   * a link or area element navigates to (listed first). Without a target: the top frame's origin (the focused
+   * element).
    */
   targetOrigins(tabId: number | undefined, target: ElementTarget): Promise<Labels>;
   /** The origins of every open tab (tabs.list shows all their titles and URLs). */
