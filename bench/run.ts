@@ -10,6 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import * as interceptor from './interceptor.bench.ts';
+import * as dataflow from './dataflow.bench.ts';
 import * as results from './results.bench.ts';
 import * as stats from './stats.bench.ts';
 import * as help from './help.bench.ts';
@@ -29,6 +30,7 @@ import type { BenchMetric, BenchModule } from './types.ts';
 
 const MODULES: BenchModule[] = [
   interceptor,
+  dataflow,
   loop,
   transport,
   loopChromium,

@@ -44,17 +44,14 @@ function corpusOf(records: readonly ItemRecord[]): Corpus {
 /** The URL as it would appear inside a JSON string (escaped quotes and backslashes). */
 const jsonForm = (s: string): string => JSON.stringify(s).slice(1, -1);
 
-export async function flowFacts(
-  session: RunSession,
-  call: Pick<PendingCall, 'callId' | 'flowGrants'>,
-  addLabels?: (labels: readonly string[]) => void,
-  allowAll = false,
-): Promise<RunFlowFacts> {
-  const corpus = corpusOf(await session.transcript());
-  const sites = session.deps.sites;
+/** The transcript-based refinements: what the user wrote, and URLs the model read but did not write. */
+export function transcriptFacts(
+  records: readonly ItemRecord[],
+  callId: string,
+): Pick<RunFlowFacts, 'userWrote' | 'seenUrl'> {
+  const corpus = corpusOf(records);
+  const call = { callId };
   return {
-    origins: session.state.origins ?? [],
-    pairAllowed: (from, to) => sites.isFlowAllowed?.(from, to) ?? false,
     userWrote: (text) => corpus.user.some((m) => m.includes(text)),
     seenUrl(url) {
       if (!corpus.outputs.some((o) => o.includes(url))) return false;
@@ -65,6 +62,20 @@ export async function flowFacts(
         (w) => w.callId !== call.callId && (w.args.includes(url) || w.args.includes(escaped)),
       );
     },
+  };
+}
+
+export async function flowFacts(
+  session: RunSession,
+  call: Pick<PendingCall, 'callId' | 'flowGrants'>,
+  addLabels?: (labels: readonly string[]) => void,
+  allowAll = false,
+): Promise<RunFlowFacts> {
+  const sites = session.deps.sites;
+  return {
+    origins: session.state.origins ?? [],
+    pairAllowed: (from, to) => sites.isFlowAllowed?.(from, to) ?? false,
+    ...transcriptFacts(await session.transcript(), call.callId),
     grants: call.flowGrants ?? [],
     ...(allowAll ? { allowAll } : {}),
     ...(addLabels ? { addLabels } : {}),
