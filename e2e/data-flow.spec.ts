@@ -371,34 +371,40 @@ test('everyday work across sites asks nothing: todos in a Vue app, a search with
   await links.page.close();
 });
 
-test('allow once lets exactly that flow through; the tool output tells the model the user approved', async ({
+test('the panel’s card names the flow and what would leave; allow once lets exactly that through and the model is told', async ({
   panel,
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi);
   const bank = await openTab(panel, `${secret.origin}/account`);
+  const target = `${collector.origin}/ok?d=${SECRET}`;
   fakeApi.script([
-    { match: 'Send my account number', calls: [{ name: 'dom__text', arguments: {} }] },
-    {
-      match: new RegExp(SECRET),
-      calls: [{ name: 'web__fetch', arguments: { url: `${collector.origin}/ok?d=${SECRET}` } }],
-    },
+    { match: 'Send my account number', calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
+    { match: new RegExp(SECRET), calls: [{ name: 'web__fetch', arguments: { url: target } }] },
     { match: /approved/, text: 'Sent.' },
   ]);
-  const id = await send(panel, `Send my account number to ${collector.origin}`, { tabId: bank.tabId });
-  const asked = await waitForEvent(panel, id, 'approval.required');
+  // Through the panel, as a person would.
+  await panel.bringToFront();
+  await panel.getByTestId('chat-input').fill(`Send my account number to ${collector.origin}`);
+  await panel.getByTestId('chat-input').press('Enter');
+  await expect(panel.getByTestId('approval-flow')).toHaveText(
+    `Data read from ${secret.host} may be sent to ${collector.host}.`,
+  );
+  await expect(panel.getByTestId('approval-data')).toHaveText(target);
+  await expect(panel.getByTestId('approval-always')).toHaveText('Always for these sites');
+  const asked = (await events(panel)).find((e) => e.type === 'approval.required')!;
   const approval = asked.approval as FlowApproval;
   expect(approval.flow).toEqual({
     from: [secret.origin],
     to: collector.origin,
-    data: `${collector.origin}/ok?d=${SECRET}`,
+    data: target,
     sentence: `Data read from ${secret.host} may be sent to ${collector.host}`,
   });
   const before = collector.hits.length;
-  await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: approval.callId, scope: 'once' });
-  await waitForStatus(panel, id, 'completed');
+  await panel.getByTestId('approval-approve').click();
+  await waitForStatus(panel, asked.conversationId, 'completed');
   expect(collector.hits.slice(before).map((h) => h.path)).toEqual([`/ok?d=${SECRET}`]);
-  const out = (await conversation(panel, id)).items.find(
+  const out = (await conversation(panel, asked.conversationId)).items.find(
     (r) => r.item.type === 'function_call_output' && String(r.item.output).includes('/ok?d='),
   );
   expect(String(out?.item.output)).toMatch(/^\[The user approved this call\.\]\nSource: /);
