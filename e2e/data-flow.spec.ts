@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { test, expect, panelRequest } from './support/fixtures.ts';
-import { connectToFakeApi, conversation, events, send, waitForEvent, waitForStatus } from './support/agent.ts';
+import { connectToFakeApi, conversation, events, send, waitForStatus } from './support/agent.ts';
 import { refIn } from './page-tools.helpers.ts';
 import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
 import { startMcpServer, type RunningMcpServer } from '../test/support/mcp-server/index.ts';
