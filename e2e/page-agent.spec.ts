@@ -142,7 +142,7 @@ test('typing into a password field pauses for approval: approve → typed, deny 
       { name: 'dom__type', arguments: { ref: refIn(snap, 'textbox "Email"'), text: 'ada@example.com' } },
       { name: 'dom__type', arguments: { ref: refIn(snap, 'textbox "Password"'), text: 'correct-horse' } },
     ]),
-    { match: /^dom\.type ok/, text: 'Both fields are filled.' },
+    { match: /^\[The user approved this call\.\]\ndom\.type ok/, text: 'Both fields are filled.' },
   ]);
   const id = await send(panel, 'log me in', { tabId });
   const asked = await waitForEvent(panel, id, 'approval.required');
@@ -191,7 +191,7 @@ test('submitting a form needs approval: a click on the submit button, and typing
   fakeApi.script([
     { match: 'press sign in', calls: [{ name: 'dom__find', arguments: { role: 'button', name: 'sign in' } }] },
     reading(/^1 match/, (found) => [{ name: 'dom__click', arguments: { ref: /Refs: (e\d+)\./.exec(found)![1]! } }]),
-    { match: /^dom\.click ok/, text: 'Signed in.' },
+    { match: /^\[The user approved this call\.\]\ndom\.click ok/, text: 'Signed in.' },
   ]);
   const id = await send(panel, 'press sign in', { tabId });
   const asked = await waitForEvent(panel, id, 'approval.required');
@@ -200,7 +200,9 @@ test('submitting a form needs approval: a click on the submit button, and typing
   await approve(panel, id, (asked.approval as { callId: string }).callId);
   await waitForStatus(panel, id, 'completed');
   await expect(page.locator('#result')).toHaveText('Welcome, ada@example.com');
-  expect(lastOutputSent(fakeApi)).toMatch(/^dom\.click ok[\s\S]*clicked button "Sign in"/);
+  expect(lastOutputSent(fakeApi)).toMatch(
+    /^\[The user approved this call\.\]\ndom\.click ok[\s\S]*clicked button "Sign in"/,
+  );
 
   // dom.type with submit is a submit too (denied here: the form is not sent again).
   await page.locator('#result').evaluate((el) => (el.textContent = ''));
@@ -221,7 +223,7 @@ test('submitting a form needs approval: a click on the submit button, and typing
   await page.close();
 });
 
-test('a click on a link to another origin needs approval; a same-origin link does not', async ({
+test('after reading a page, a click on its link to another origin asks (the data-flow guard names both sites); a same-origin link does not', async ({
   context,
   panel,
   fakeApi,
@@ -249,15 +251,18 @@ test('a click on a link to another origin needs approval; a same-origin link doe
   ]);
   const id = await send(panel, 'follow the links', { tabId });
   const asked = await waitForEvent(panel, id, 'approval.required');
-  const approval = asked.approval as { callId: string; name: string; arguments: string };
+  const approval = asked.approval as { callId: string; name: string; arguments: string; flow?: { sentence: string } };
   expect(approval.name).toBe('dom.click');
+  expect(approval.flow?.sentence).toBe(
+    `Data read from ${new URL(pages.origin).host} may be sent to ${new URL(otherOrigin.origin).host}`,
+  );
   // The same-origin link ran without asking (a same-document navigation); the other one waits.
   await expect(page).toHaveURL(/child\.html\?links#same$/);
   await approve(panel, id, approval.callId);
   await waitForStatus(panel, id, 'completed');
   await expect(page).toHaveURL(`${otherOrigin.origin}/child.html?away`);
   const report = lastOutputSent(fakeApi);
-  expect(report).toMatch(/^dom\.click ok — the page navigated/);
+  expect(report).toMatch(/^\[The user approved this call\.\]\ndom\.click ok — the page navigated/);
   expect(report).toContain(`→ ${otherOrigin.origin}/child.html?away`);
   const finished = (await events(panel, id)).filter((e) => e.type === 'tool.finished').map((e) => e.name);
   expect(finished).toEqual(['dom.snapshot', 'dom.click', 'dom.click']);
