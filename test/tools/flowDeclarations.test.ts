@@ -71,6 +71,7 @@ describe('data-flow declarations', () => {
       'notes',
       { name: 'get', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
       async () => 'x',
+      { tagHex: '0a1b2c3d' },
     );
     expect(t.flow).toEqual({ source: 'server', sink: 'server' });
   });
