@@ -9,7 +9,7 @@ import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
-import { captureVisible, describeTab, originOf, othersLine, targetTab, waitForLoad } from './chromeTabs.ts';
+import { captureVisible, describeTab, othersLine, targetTab, waitForLoad } from './chromeTabs.ts';
 import { scaleForModel } from './scaleImage.ts';
 import { wrapUntrusted } from '../../../content/untrusted.ts';
 
