@@ -40,13 +40,30 @@ function titleFrom(text: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
 }
 
-export function agentHandlers(runner: AgentRunner, store: ConversationStore, tabScope?: TabScope): AgentHandlers {
+/**
+ * `configBlock` says why nothing may be sent (the stored config does not validate); a run is then refused before it
+ * starts — no message stored, no request — and the panel shows the problems instead.
+ */
+export function agentHandlers(
+  runner: AgentRunner,
+  store: ConversationStore,
+  tabScope?: TabScope,
+  configBlock: () => Promise<string | undefined> = async () => undefined,
+): AgentHandlers {
   const ensureIdle = (conversationId: string) => {
-    if (runner.isActive(conversationId)) throw new Error('Otto is still working on this conversation. Stop it first, or wait.');
+    if (runner.isActive(conversationId))
+      throw new Error('Otto is still working on this conversation. Stop it first, or wait.');
+  };
+  const ensureConfig = async () => {
+    const blocked = await configBlock();
+    if (blocked) throw new Error(blocked);
   };
   return {
     'chat.send': async (req) => {
-      const conversation = req.conversationId ? await store.get(req.conversationId) : await store.create({ title: titleFrom(req.text) });
+      await ensureConfig();
+      const conversation = req.conversationId
+        ? await store.get(req.conversationId)
+        : await store.create({ title: titleFrom(req.text) });
       if (!conversation) throw new Error(`No conversation ${req.conversationId}.`);
       ensureIdle(conversation.id);
       setRunTab(conversation.id, req.tabId);
@@ -56,12 +73,14 @@ export function agentHandlers(runner: AgentRunner, store: ConversationStore, tab
       return { conversationId: conversation.id };
     },
     'chat.stop': async (req) => ({ state: await runner.stop(req.conversationId) }),
-    'chat.resume': (req) => {
+    'chat.resume': async (req) => {
+      await ensureConfig();
       ensureIdle(req.conversationId);
       inBackground(req.conversationId, runner.resume(req.conversationId));
       return { started: true };
     },
-    'chat.retry': (req) => {
+    'chat.retry': async (req) => {
+      await ensureConfig();
       ensureIdle(req.conversationId);
       inBackground(req.conversationId, runner.retry(req.conversationId));
       return { started: true };
@@ -79,7 +98,10 @@ export function agentHandlers(runner: AgentRunner, store: ConversationStore, tab
     'conversations.get': async (req) => {
       const conversation = await store.get(req.conversationId);
       if (!conversation) throw new Error(`No conversation ${req.conversationId}.`);
-      const [items, state] = await Promise.all([store.transcript(req.conversationId), runner.getState(req.conversationId)]);
+      const [items, state] = await Promise.all([
+        store.transcript(req.conversationId),
+        runner.getState(req.conversationId),
+      ]);
       return { conversation, items, state, active: runner.isActive(req.conversationId) };
     },
     'conversations.rename': (req) => store.rename(req.conversationId, req.title),

@@ -10,9 +10,10 @@ import { reject, traffic } from './traffic.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
 import { loadConfig, saveConfig, saveSecrets } from '../config/store.ts';
 import { formatProblems } from '../config/parse.ts';
+import { configStatus } from '../config/status.ts';
 import { getMeta, putMeta } from '../storage/meta.ts';
 import { seedSettings } from '../config/seed.ts';
-import { settings, watchSettings, redact, invalidateSettings } from './settings.ts';
+import { settings, watchSettings, redact, invalidateSettings, blockedByConfig } from './settings.ts';
 import { buildRegistry } from './registry.ts';
 import { createToolHost } from './toolHost.ts';
 import { browserOrigins } from './flowResolver.ts';
@@ -153,8 +154,8 @@ const handlers: Handlers = {
   ping: () => ({ pong: true, version: VERSION, startedAt }),
   echo: (req) => req.payload,
   'config.get': async () => {
-    const { yaml, problem } = await loadConfig();
-    return { yaml, problem };
+    const { yaml, problems, warnings, version } = await loadConfig();
+    return { yaml, ...configStatus({ version, problems, warnings }) };
   },
   'config.save': async (req) => {
     const out = await saveConfig(req.yaml);
@@ -172,7 +173,7 @@ const handlers: Handlers = {
     return { saved: true, names: Object.keys(out.value) };
   },
   'frames.ping': (req) => pingFrames(req.tabId),
-  ...agentHandlers(runner, store, tabScope),
+  ...agentHandlers(runner, store, tabScope, async () => blockedByConfig(await settings())),
   ...tabScopeHandlers({ tabScope, sites: sharedSites, store }),
   ...settingsHandlers({ settings, invalidate: invalidateSettings, registry: () => registry }),
   ...exportHandlers({ store, settings, registry: () => registry }),
@@ -203,7 +204,11 @@ chrome.runtime.onInstalled.addListener(() => {
 // Also on every start: the behaviour is cheap to set and must hold even if onInstalled was missed.
 void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
 
-watchSettings(() => void refreshTools());
+watchSettings(() => {
+  void refreshTools();
+  // Panels re-read the config's state (the banner, where requests go) whatever wrote it: settings, an upgrade, ot.reload.
+  broadcast({ type: 'config.changed' });
+});
 
 // A handle for DevTools and the e2e suite; it exposes nothing a page can reach.
 Object.assign(globalThis, {

@@ -1,14 +1,15 @@
 /**
  * The model the agent talks to, built from the settings in force at each request: editing the base URL, model, key
  * or wire (`agent.api`) applies to the next turn without restarting anything. With no key for OpenAI's own API, the
- * run fails at once with a message that says where to put one.
+ * run fails at once with a message that says where to put one; with a stored config that does not validate, nothing
+ * is sent at all.
  */
 import { OpenAIResponsesClient } from '../models/OpenAIResponsesClient.ts';
 import { ChatCompletionsClient } from '../models/ChatCompletionsClient.ts';
 import { chatOptionsFromConfig, clientOptionsFromConfig } from '../models/fromConfig.ts';
 import type { ModelClient, ModelEvent, ModelRequest } from '../models/events.ts';
 import { autoTransport, type Transport, type TransportMemory } from '../models/transport.ts';
-import type { Settings } from './settings.ts';
+import { blockedByConfig, type Settings } from './settings.ts';
 
 export const NO_KEY_MESSAGE =
   'No API key is set. Open Settings and add OPENAI_API_KEY (or point the base URL at a local server).';
@@ -64,6 +65,12 @@ export function configuredModelClient(settings: () => Promise<Settings>): ModelC
     async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
       const current = await settings();
       const { config, secrets } = current;
+      // A config that does not validate never falls back to defaults: no request at all (#30).
+      const blocked = blockedByConfig(current);
+      if (blocked) {
+        yield { type: 'failed', error: { kind: 'config', message: blocked, retryable: false } };
+        return;
+      }
       if (!secrets.OPENAI_API_KEY && needsKey(config.agent.base_url)) {
         yield { type: 'failed', error: { kind: 'auth', message: NO_KEY_MESSAGE, retryable: true } };
         return;

@@ -5,13 +5,20 @@
 import { loadConfig, loadSecrets, CONFIG_KEY, SECRETS_KEY } from '../config/store.ts';
 import { redactSecrets } from '../config/redact.ts';
 import type { OttoConfig, Secrets } from '../config/schema.ts';
+import type { ConfigProblem } from '../config/parse.ts';
 import { setRedactor } from '../shared/log.ts';
+import { configInvalidMessage } from '../config/status.ts';
 
 export interface Settings {
+  /** The built-in defaults while `problems` is not empty: for local machinery only, never for a request. */
   config: OttoConfig;
   secrets: Secrets;
-  /** Set when the stored config no longer validates; defaults are in force meanwhile. */
-  problem?: string;
+  /** The stored config does not validate: nothing is sent anywhere until these are fixed. */
+  problems?: ConfigProblem[];
+  /** Keys this version does not know, ignored. */
+  warnings?: ConfigProblem[];
+  /** The settings version the stored text was written in. */
+  version?: number;
 }
 
 let cached: Promise<Settings> | undefined;
@@ -19,9 +26,9 @@ let secretValues: string[] = [];
 
 export function settings(): Promise<Settings> {
   cached ??= (async () => {
-    const [{ config, problem }, secrets] = await Promise.all([loadConfig(), loadSecrets()]);
+    const [{ config, problems, warnings, version }, secrets] = await Promise.all([loadConfig(), loadSecrets()]);
     secretValues = Object.values(secrets);
-    return { config, secrets, ...(problem ? { problem } : {}) };
+    return { config, secrets, problems, warnings, version };
   })();
   return cached;
 }
@@ -33,6 +40,11 @@ export function invalidateSettings(): void {
 /** Every stored secret value (for redacting what MCP servers send back). */
 export function knownSecretValues(): readonly string[] {
   return secretValues;
+}
+
+/** The refusal for anything that would send a request while the stored config has problems; undefined when fine. */
+export function blockedByConfig(s: Pick<Settings, 'problems'>): string | undefined {
+  return s.problems?.length ? configInvalidMessage(s.problems) : undefined;
 }
 
 /** Removes every known secret (and key-shaped text) from a string bound for a log, an error or the panel. */

@@ -12,6 +12,8 @@ import type { ToolContext } from '../tools/context.ts';
 import { createToolCaller } from '../tools/dispatch.ts';
 import { isDestructiveCall } from '../tools/Tool.ts';
 import { log } from '../shared/log.ts';
+import { configStatus } from '../config/status.ts';
+import { CONFIG_VERSION } from '../config/migrations.ts';
 import type { Settings } from './settings.ts';
 import type { OttoConfig } from '../config/schema.ts';
 import { storeIfLarge } from '../storage/results.ts';
@@ -108,7 +110,7 @@ async function contextAndGate(
   signal: AbortSignal,
   where: { tabId?: number; run?: boolean; flow?: FlowGuard },
 ): Promise<{ ctx: ToolContext; options: ExecuteOptions | undefined }> {
-  const { config, secrets } = await deps.settings();
+  const { config, secrets, problems = [], warnings = [], version = CONFIG_VERSION } = await deps.settings();
   let tab: chrome.tabs.Tab | undefined;
   let origin: string | undefined;
   if (where.tabId !== undefined) {
@@ -126,6 +128,7 @@ async function contextAndGate(
     const ctx: ToolContext = {
       signal,
       config,
+      configStatus: configStatus({ version, problems, warnings }),
       getSecret: (name) => secrets[name],
       logger: log,
       ...(tab?.id !== undefined ? { tabId: tab.id } : {}),

@@ -81,20 +81,32 @@ export function classifyHttpError(err: APIError, ctx: ErrorContext): ModelErrorI
   const said = serverMessage(err);
   const code = errorCode(err);
   const base = { status, ...(code ? { code } : {}) };
+  const saidTail = said ? ` The server said: ${said}` : '';
   if (status === 401 || status === 403) {
-    const extra = status === 403 && said ? ` Server said: ${said}` : '';
     return {
       ...base,
       kind: 'auth',
-      message: `The API key was rejected (${status}). Check OPENAI_API_KEY in Settings.${extra}`,
+      message: `The API key was rejected (${status}). Check OPENAI_API_KEY in Settings.${saidTail}`,
       retryable: false,
     };
   }
   if (status === 404) {
+    // Only a 404 that is about the model is "model not found"; a server without /responses (or a wrong base URL)
+    // answers 404 too, and its own words say which (#30).
+    if (code === 'model_not_found' || (said ? /\bmodel\b/i.test(said) : false)) {
+      return {
+        ...base,
+        kind: 'model_not_found',
+        message: `Model "${ctx.model}" was not found at ${ctx.baseURL} (404). Check agent.model in Settings.${saidTail}`,
+        retryable: false,
+      };
+    }
     return {
       ...base,
-      kind: 'model_not_found',
-      message: `Model "${ctx.model}" was not found at ${ctx.baseURL} (404). Check agent.model and agent.base_url in Settings.`,
+      kind: 'not_found',
+      message: said
+        ? `${ctx.baseURL} answered 404: ${said} Check agent.base_url: it must be a server that speaks the Responses API (POST /responses).`
+        : `${ctx.baseURL} answered 404 with no message. Check agent.base_url: it must be a server that speaks the Responses API (POST /responses).`,
       retryable: false,
     };
   }
@@ -118,7 +130,7 @@ export function classifyHttpError(err: APIError, ctx: ErrorContext): ModelErrorI
     return {
       ...base,
       kind: 'timeout',
-      message: `The API timed out handling the request (408). Try again.`,
+      message: `The API timed out handling the request (408). Try again.${saidTail}`,
       retryable: true,
     };
   }

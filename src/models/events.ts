@@ -15,7 +15,9 @@ export interface Usage {
 
 export type ModelErrorKind =
   | 'auth' // 401/403: check the API key
-  | 'model_not_found' // 404: check the model name (or base URL)
+  | 'model_not_found' // 404 about the model: check the model name
+  | 'not_found' // 404 for the endpoint itself: the server has no /responses (check the base URL)
+  | 'config' // the stored config does not validate: nothing was sent
   | 'rate_limit' // 429 after retries
   | 'server' // 5xx after retries
   | 'network' // could not connect

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { PortClient } from '../shared/portClient.ts';
 import type { OttoConfig } from '../config/schema.ts';
 import { saveConfigEdits } from './settingsApi.ts';
+import { writtenValue } from './configEdit.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
 
 interface Fields {
@@ -14,10 +15,15 @@ interface Fields {
   origins: string;
 }
 
-function fieldsOf(c: OttoConfig): Fields {
+/** The transform fields show what the text sets; an inherited value is the placeholder, not the value. */
+function fieldsOf(c: OttoConfig, yaml: string): Fields {
+  const written = (k: string) => {
+    const v = writtenValue(yaml, ['transform', k]);
+    return v === undefined || v === null ? '' : String(v);
+  };
   return {
-    tBaseUrl: c.transform.base_url ?? '',
-    tModel: c.transform.model ?? '',
+    tBaseUrl: written('base_url'),
+    tModel: written('model'),
     tTimeout: String(c.transform.timeout),
     tMaxTokens: c.transform.max_tokens === undefined ? '' : String(c.transform.max_tokens),
     policy: c.approvals.policy,
@@ -27,18 +33,41 @@ function fieldsOf(c: OttoConfig): Fields {
 
 const num = (s: string) => (s.trim() === '' ? undefined : Number(s));
 
+/**
+ * What an empty transform field means, truthfully (config/inherit.ts): the agent's value when the config sets one,
+ * otherwise nothing — and llm.transform then says what to set.
+ */
+export function transformPlaceholders(yaml: string): { baseUrl: string; model: string } {
+  const agentUrl = writtenValue(yaml, ['agent', 'base_url']);
+  const agentModel = writtenValue(yaml, ['agent', 'model']);
+  return {
+    baseUrl:
+      typeof agentUrl === 'string' && agentUrl
+        ? `same as the agent: ${agentUrl}`
+        : 'not set: set it here or the agent base URL',
+    model:
+      typeof agentModel === 'string' && agentModel
+        ? `same as the agent: ${agentModel}`
+        : 'not set: set it here, the agent model, or pass model=',
+  };
+}
+
 export function BehaviourForm({
   client,
   config,
+  yaml,
   onSaved,
 }: {
   client: PortClient;
   config: OttoConfig;
+  /** The stored text: which transform keys it sets, and whether the agent's are there to follow. */
+  yaml: string;
   onSaved(): void;
 }) {
-  const [f, setF] = useState<Fields>(() => fieldsOf(config));
+  const [f, setF] = useState<Fields>(() => fieldsOf(config, yaml));
   const saver = useSaver();
-  useEffect(() => setF(fieldsOf(config)), [config]);
+  useEffect(() => setF(fieldsOf(config, yaml)), [config, yaml]);
+  const placeholder = transformPlaceholders(yaml);
   const set = (k: keyof Fields) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value });
 
   const save = () =>
@@ -74,11 +103,23 @@ export function BehaviourForm({
         <div class="grid2">
           <label>
             Transform base URL
-            <input type="url" placeholder="same as the agent" value={f.tBaseUrl} onInput={set('tBaseUrl')} />
+            <input
+              type="url"
+              data-testid="settings-transform-base-url"
+              placeholder={placeholder.baseUrl}
+              value={f.tBaseUrl}
+              onInput={set('tBaseUrl')}
+            />
           </label>
           <label>
             Transform model
-            <input list="model-suggestions" placeholder="same as the agent" value={f.tModel} onInput={set('tModel')} />
+            <input
+              list="model-suggestions"
+              data-testid="settings-transform-model"
+              placeholder={placeholder.model}
+              value={f.tModel}
+              onInput={set('tModel')}
+            />
           </label>
           <label>
             Timeout (seconds)

@@ -1,7 +1,8 @@
 /** Settings, as a page (options) and as a view inside the panel: connection, behaviour, secrets, full YAML. */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { PortClient } from '../shared/portClient.ts';
-import { effectiveConfig } from './configEdit.ts';
+import { effectiveConfig, formatProblem } from './configEdit.ts';
+import { configStatus, type ConfigStatus } from '../config/status.ts';
 import { loadYaml, secretNames } from './settingsApi.ts';
 import { ConnectionForm } from './ConnectionForm.tsx';
 import { BehaviourForm } from './BehaviourForm.tsx';
@@ -21,7 +22,7 @@ export function SettingsView({
   compact?: boolean;
 }) {
   const [yaml, setYaml] = useState<string | undefined>();
-  const [problem, setProblem] = useState<string | undefined>();
+  const [status, setStatus] = useState<ConfigStatus | undefined>();
   const [names, setNames] = useState<string[]>([]);
   const [error, setError] = useState<string | undefined>();
 
@@ -29,7 +30,7 @@ export function SettingsView({
     try {
       const [c, n] = await Promise.all([loadYaml(client), secretNames(client)]);
       setYaml(c.yaml);
-      setProblem(c.problem);
+      setStatus(configStatus(c));
       setNames(n);
       setError(undefined);
     } catch (e) {
@@ -53,13 +54,34 @@ export function SettingsView({
   if (yaml === undefined) return <p class="empty">Loading settings…</p>;
   return (
     <div class={`settings${compact ? ' compact' : ''}`} data-testid="settings">
-      {problem && (
-        <div class="banner error" role="alert">
-          The saved config no longer validates, so defaults are in force: {problem}
+      {status?.status === 'invalid' && (
+        <div class="banner error" role="alert" data-testid="settings-config-problems">
+          <div>
+            The saved config does not validate, so Otto sends nothing to any model or server until it is fixed (in the
+            editor below):
+            <ul class="problems">
+              {status.problems.map((p, i) => (
+                <li key={i}>{formatProblem(p)}</li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      )}
+      {status && status.warnings.length > 0 && (
+        <div class="banner warn" role="status" data-testid="settings-config-warnings">
+          <div>
+            Ignored: {status.warnings.length === 1 ? 'a setting' : 'settings'} this version of Otto does not know. They
+            stay in your config (another version may use them):
+            <ul class="problems warn">
+              {status.warnings.map((p, i) => (
+                <li key={i}>{formatProblem(p)}</li>
+              ))}
+            </ul>
+          </div>
         </div>
       )}
       <ConnectionForm client={client} config={config} hasKey={names.includes('OPENAI_API_KEY')} onSaved={saved} />
-      <BehaviourForm client={client} config={config} onSaved={saved} />
+      <BehaviourForm client={client} config={config} yaml={yaml} onSaved={saved} />
       <TabsForm client={client} config={config} onSaved={saved} />
       <SecretsForm client={client} names={names} onSaved={saved} />
       <ServersForm client={client} onSaved={saved} />

@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { PortClient } from '../shared/portClient.ts';
-import { defaultsYaml, formatProblem, validateYaml, type ConfigProblem } from './configEdit.ts';
+import { checkYaml, defaultsYaml, formatProblem, type ConfigProblem } from './configEdit.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
 import { downloadText } from '../sidepanel/lib/download.ts';
 
@@ -22,7 +22,7 @@ export function YamlEditor({ client, saved, onSaved }: { client: PortClient; sav
   const file = useRef<HTMLInputElement>(null);
   const saver = useSaver();
   useEffect(() => setText(saved), [saved]);
-  const problems = useMemo(() => validateYaml(text), [text]);
+  const { problems, warnings } = useMemo(() => checkYaml(text), [text]);
   const dirty = text !== saved;
 
   const jump = (p: ConfigProblem) => {
@@ -84,8 +84,21 @@ export function YamlEditor({ client, saved, onSaved }: { client: PortClient; sav
           </ul>
         ) : (
           <p class="hint">
-            {dirty ? 'Valid. Not saved yet.' : 'Saved. Every key is optional; unknown keys are errors.'}
+            {dirty
+              ? 'Valid. Not saved yet.'
+              : 'Saved. Every key is optional; keys this version does not know are ignored (and kept).'}
           </p>
+        )}
+        {warnings.length > 0 && (
+          <ul class="problems warn" data-testid="config-warnings" role="status">
+            {warnings.map((p, i) => (
+              <li key={i}>
+                <button type="button" class="link" onClick={() => jump(p)}>
+                  {formatProblem(p)}
+                </button>
+              </li>
+            ))}
+          </ul>
         )}
       </div>
       <div class="row wrap">

@@ -3,20 +3,33 @@
  * line:column problems), read the effective values, and apply form edits to the user's text while keeping their
  * comments and other keys. The worker validates again on `config.save`; this is for instant feedback.
  */
-import { isMap, parseDocument, stringify } from 'yaml';
-import { parseConfigYaml, type ConfigProblem } from '../config/parse.ts';
+import { isMap, isScalar, parseDocument, stringify } from 'yaml';
+import { formatProblem, parseConfigYaml, type ConfigProblem } from '../config/parse.ts';
 import { DEFAULT_CONFIG, type OttoConfig } from '../config/schema.ts';
+import { CONFIG_VERSION, migrateDocument, readVersion } from '../config/migrations.ts';
 
 export type { ConfigProblem };
-
 /** `line L, column C: message`, as the worker reports it. */
-export function formatProblem(p: ConfigProblem): string {
-  return `line ${p.line}, column ${p.column}: ${p.message}`;
-}
+export { formatProblem };
 
+/** Errors (Save is refused) for this text; empty when it validates. */
 export function validateYaml(yaml: string): ConfigProblem[] {
   const out = parseConfigYaml(yaml);
   return out.ok ? [] : out.problems;
+}
+
+/** Errors and warnings (keys this version does not know: ignored, kept) for this text. */
+export function checkYaml(yaml: string): { problems: ConfigProblem[]; warnings: ConfigProblem[] } {
+  const out = parseConfigYaml(yaml);
+  return { problems: out.ok ? [] : out.problems, warnings: out.warnings };
+}
+
+/** A key the text itself sets (not a default): forms show defaults and inherited values as placeholders. */
+export function writtenValue(yaml: string, path: readonly string[]): unknown {
+  const doc = parseDocument(yaml || '');
+  if (doc.errors.length) return undefined;
+  const node = doc.getIn(path, true);
+  return isScalar(node) ? node.value : node === undefined ? undefined : doc.getIn(path);
 }
 
 /** The config in force for this text (defaults when it does not validate). */
@@ -31,9 +44,15 @@ export interface YamlEdit {
   value: unknown;
 }
 
+/**
+ * Applies form edits to the user's text. Text saved by an older Otto is brought to the current settings version
+ * first (migrations.ts: comments, order and unknown keys kept), so an edit never mixes two versions' key names.
+ */
 export function patchYaml(yaml: string, edits: readonly YamlEdit[]): string {
   const doc = parseDocument(yaml || '');
   if (doc.errors.length) throw new Error('The YAML has errors; fix them in the editor first.');
+  const version = readVersion(doc.toJS());
+  if (version.ok && version.version < CONFIG_VERSION) migrateDocument(doc, version.version);
   if (!doc.contents) doc.contents = doc.createNode({}) as never;
   for (const { path, value } of edits) {
     if (value === undefined) {
@@ -48,10 +67,12 @@ export function patchYaml(yaml: string, edits: readonly YamlEdit[]): string {
     } else doc.setIn(path, value);
   }
   const text = doc.toString();
-  return text.trim() === '{}' ? '' : text;
+  // Nothing left but the version stamp: the empty config (every default) says the same.
+  const left = doc.toJS() as Record<string, unknown> | null;
+  return text.trim() === '{}' || (left && Object.keys(left).every((k) => k === 'version')) ? '' : text;
 }
 
 /** Every setting at its default, as YAML the user can start from. */
 export function defaultsYaml(): string {
-  return `# Otto settings: every key is optional; these are the defaults.\n${stringify(DEFAULT_CONFIG)}`;
+  return `# Otto settings: every key is optional; these are the defaults.\n${stringify({ version: CONFIG_VERSION, ...DEFAULT_CONFIG })}`;
 }

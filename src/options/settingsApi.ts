@@ -1,6 +1,7 @@
 /** Settings requests shared by the options page, the panel's settings view and the setup card. */
 import type { ConnectionTestResult } from '../background/settingsHandlers.ts';
 import type { PortClient } from '../shared/portClient.ts';
+import type { ConfigStatus } from '../config/status.ts';
 import { patchYaml, type YamlEdit } from './configEdit.ts';
 import type { ServerStatus, ServerTestResult } from '../mcp/manager.ts';
 
@@ -45,8 +46,9 @@ export const MODEL_SUGGESTIONS = [
 
 export type { ConnectionTestResult } from '../background/settingsHandlers.ts';
 
-export async function loadYaml(client: PortClient): Promise<{ yaml: string; problem?: string }> {
-  return client.request<{ yaml: string; problem?: string }>({ type: 'config.get' });
+/** The stored text and its state (`status`, `version`, `problems`, `warnings`; see config/status.ts). */
+export async function loadYaml(client: PortClient): Promise<{ yaml: string } & ConfigStatus> {
+  return client.request<{ yaml: string } & ConfigStatus>({ type: 'config.get' });
 }
 
 /** Applies form edits to the stored YAML (comments kept) and saves; the worker validates. Returns the new text. */

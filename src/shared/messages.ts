@@ -169,6 +169,8 @@ export const WorkerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('worker.error'), conversationId: conversationId.optional(), message: z.string() }),
   /** An MCP server changed a tool or added one: it is off until the user reviews it in the settings. */
   z.object({ type: z.literal('servers.review'), server: z.string(), tool: z.string(), message: z.string() }),
+  /** The stored config or secrets changed (from anywhere): panels re-read `config.get`. */
+  z.object({ type: z.literal('config.changed') }),
 ]);
 export type WorkerEvent = z.infer<typeof WorkerEvent>;
 

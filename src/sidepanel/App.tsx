@@ -10,6 +10,7 @@ import { PanelActionsContext, type PanelActions } from './lib/actions.ts';
 import { MessageList } from './components/MessageList.tsx';
 import { Composer } from './components/Composer.tsx';
 import { Banners } from './components/Banners.tsx';
+import { ConfigBanner } from './components/ConfigBanner.tsx';
 import { ApprovalCard } from './components/ApprovalCard.tsx';
 import { StatusLine } from './components/StatusLine.tsx';
 import { ShareTab } from './components/ShareTab.tsx';
@@ -165,6 +166,7 @@ export function App({ client }: { client: PortClient }) {
                 />
               )}
             </MessageList>
+            <ConfigBanner config={setup.config} openSettings={openSettings} />
             <Banners
               chat={chat}
               notice={store.notice}
@@ -176,7 +178,12 @@ export function App({ client }: { client: PortClient }) {
                 openSettings,
               }}
             />
-            <StatusLine chat={chat} model={setup.model} />
+            <StatusLine
+              chat={chat}
+              model={setup.model}
+              baseUrl={setup.baseUrl}
+              configInvalid={setup.config.status === 'invalid'}
+            />
             <ShareTab ready={store.link.state === 'ready'} onShare={store.shareTab} />
             <Composer
               inputRef={input}

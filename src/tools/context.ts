@@ -5,12 +5,18 @@
 import type { OttoConfig } from '../config/schema.ts';
 import type { Logger } from '../shared/log.ts';
 import type { FlowGuard } from './guard/guard.ts';
+import type { ConfigStatus } from '../config/status.ts';
 
 export interface ToolContext {
   /** Aborted when the user stops the run or the call times out; long-running tools must honour it. */
   readonly signal: AbortSignal;
   /** The validated config in force for this run (read-only). */
   readonly config: Readonly<OttoConfig>;
+  /**
+   * The stored config's state. `invalid`: `config` is the built-in defaults and a tool must send nothing that
+   * depends on the user's settings (llm.transform refuses); ot.config and ot.health report it. Absent in tests.
+   */
+  readonly configStatus?: ConfigStatus;
   /** Looks up a secret by name (`OPENAI_API_KEY`, a header token, ...); undefined when it is not set. */
   readonly getSecret: (name: string) => string | undefined;
   readonly logger: Logger;

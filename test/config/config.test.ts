@@ -47,10 +47,42 @@ describe('config parsing', () => {
     if (!r.ok) expect(r.problems[0]!.line).toBeGreaterThanOrEqual(2);
   });
 
-  it('reports an unknown key at its own line and column', () => {
+  it('an unknown key is a warning at its own line and column; the rest of the config is used (#30)', () => {
     const r = parseConfigYaml('agent:\n  model: x\n  max_turnz: 3\n');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.agent).toMatchObject({ model: 'x', max_turns: 25 });
+    expect(r.value.agent).not.toHaveProperty('max_turnz');
+    expect(r.warnings).toEqual([
+      {
+        line: 3,
+        column: 3,
+        path: 'agent.max_turnz',
+        message: 'agent.max_turnz: not a setting this version of Otto knows; ignored',
+      },
+    ]);
+  });
+
+  it('unknown keys anywhere (a whole section, inside a server, beside a wrong value) are warnings', () => {
+    const text = [
+      'bridge:', //                       1: a section from a newer version
+      '  port: 9000',
+      'servers:',
+      '  gh:',
+      '    url: https://mcp.example.com/mcp',
+      '    transport: sse', //           6: a key inside a record entry
+      'agent:',
+      '  max_turns: many', //            8: a wrong value stays an error
+      '',
+    ].join('\n');
+    const r = parseConfigYaml(text);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.problems[0]).toMatchObject({ line: 3, column: 3, path: 'agent.max_turnz' });
+    if (r.ok) return;
+    expect(r.problems.map((p) => [p.line, p.path])).toEqual([[8, 'agent.max_turns']]);
+    expect(r.warnings.map((p) => [p.line, p.column, p.path])).toEqual([
+      [1, 1, 'bridge'],
+      [6, 5, 'servers.gh.transport'],
+    ]);
   });
 
   it('reports a wrong type at the value', () => {
@@ -70,7 +102,7 @@ describe('config storage', () => {
     const storage = memoryStorage();
     expect((await saveConfig('agent: {model: good}\n', storage)).ok).toBe(true);
     expect((await saveConfig('agent: {model: [broken\n', storage)).ok).toBe(false);
-    expect((await saveConfig('agent: {nope: 1}\n', storage)).ok).toBe(false);
+    expect((await saveConfig('agent: {max_turns: many}\n', storage)).ok).toBe(false);
     const loaded = await loadConfig(storage);
     expect(loaded.config.agent.model).toBe('good');
     expect(loaded.yaml).toBe('agent: {model: good}\n');

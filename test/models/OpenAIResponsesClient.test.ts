@@ -250,7 +250,9 @@ describe.each(WIRES)('$name client errors', (wire) => {
     const events = await collect(makeClient().stream(request('hi')));
     const error = failure(events);
     expect(error).toMatchObject({ kind: 'auth', status: 401, retryable: false });
-    expect(error.message).toBe('The API key was rejected (401). Check OPENAI_API_KEY in Settings.');
+    expect(error.message).toBe(
+      'The API key was rejected (401). Check OPENAI_API_KEY in Settings. The server said: Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys.',
+    );
     expect(JSON.stringify(events)).not.toContain(KEY);
     expect(wire.sent()).toHaveLength(1); // not retried
   });

@@ -19,7 +19,8 @@ describe('classifyError', () => {
     expect(classifyError(http(401, { error: { message: `Incorrect API key provided: ${KEY}` } }), ctx)).toEqual({
       kind: 'auth',
       status: 401,
-      message: 'The API key was rejected (401). Check OPENAI_API_KEY in Settings.',
+      // The server's own words, with the key it echoed redacted.
+      message: 'The API key was rejected (401). Check OPENAI_API_KEY in Settings. The server said: Incorrect API key provided: [redacted]',
       retryable: false,
     });
     expect(classifyError(http(403, { error: { message: 'Project lacks access' } }), ctx)).toMatchObject({
@@ -33,6 +34,38 @@ describe('classifyError', () => {
     expect(info.kind).toBe('model_not_found');
     expect(info.message).toContain('"gpt-5-mini"');
     expect(info.message).toContain('https://api.example.test/v1');
+  });
+
+  it('a 404 that is not about the model says what the server said, not "model not found" (#30)', () => {
+    // What OpenAI-compatible servers without /responses answer (the text OpenAI itself uses for unknown paths).
+    const body = {
+      error: {
+        message: 'Unknown request URL: POST /v1/responses. Please check the URL for typos.',
+        type: 'invalid_request_error',
+        code: 'unknown_url',
+      },
+    };
+    const info = classifyError(http(404, body), ctx);
+    expect(info).toEqual({
+      kind: 'not_found',
+      status: 404,
+      code: 'unknown_url',
+      message:
+        'https://api.example.test/v1 answered 404: Unknown request URL: POST /v1/responses. Please check the URL for typos. Check agent.base_url: it must be a server that speaks the Responses API (POST /responses).',
+      retryable: false,
+    });
+    expect(info.message).not.toContain('not found');
+    // A bare 404 (no body) says so, and still does not blame the model.
+    expect(classifyError(http(404), ctx)).toMatchObject({ kind: 'not_found' });
+    expect(classifyError(http(404), ctx).message).toContain('answered 404 with no message');
+    // The model's own 404 keeps the server's words too.
+    const model = classifyError(
+      http(404, { error: { message: 'The model `gpt-x` does not exist or you do not have access to it.', code: 'model_not_found' } }),
+      ctx,
+    );
+    expect(model.message).toBe(
+      'Model "gpt-5-mini" was not found at https://api.example.test/v1 (404). Check agent.model in Settings. The server said: The model `gpt-x` does not exist or you do not have access to it.',
+    );
   });
 
   it('429 is a retryable rate limit, except insufficient quota', () => {

@@ -111,7 +111,7 @@ describe('fuzz: config YAML', () => {
       fc.asyncProperty(fc.oneof(fc.string(), yamlish), async (text) => {
         const out = await saveConfig(text, storage);
         const loaded = await loadConfig(storage);
-        expect(loaded.problem).toBeUndefined();
+        expect(loaded.problems).toEqual([]);
         if (!out.ok) expect(loaded.config.agent.model).toBeTypeOf('string');
         await saveConfig('agent: {model: safe-model}\n', storage);
       }),

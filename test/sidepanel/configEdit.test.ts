@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultsYaml, effectiveConfig, formatProblem, patchYaml, validateYaml } from '../../src/options/configEdit.ts';
+import { checkYaml, defaultsYaml, effectiveConfig, formatProblem, patchYaml, validateYaml } from '../../src/options/configEdit.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 
 describe('config editing helpers', () => {
@@ -19,8 +19,9 @@ describe('config editing helpers', () => {
   it('removes keys set back to their default, and the maps they leave empty', () => {
     expect(patchYaml('agent:\n  model: a\n', [{ path: ['agent', 'model'], value: undefined }])).toBe('');
     expect(patchYaml('', [{ path: ['transform', 'model'], value: undefined }])).toBe('');
+    // Text from before versioning (settings version 1) is brought to the current version as it is edited.
     expect(patchYaml('agent:\n  model: a\n  max_turns: 3\n', [{ path: ['agent', 'model'], value: undefined }])).toBe(
-      'agent:\n  max_turns: 3\n',
+      'version: 2\nagent:\n  max_turns: 3\n',
     );
   });
 
@@ -28,15 +29,27 @@ describe('config editing helpers', () => {
     expect(() => patchYaml('agent: [', [{ path: ['agent', 'model'], value: 'x' }])).toThrow(/fix them/);
   });
 
-  it('reports problems as line:column like the worker', () => {
-    const problems = validateYaml('agent:\n  modle: x\n');
-    expect(problems.map(formatProblem)).toEqual(['line 2, column 3: agent.modle: Unrecognized key: "modle"']);
+  it('reports problems as line:column like the worker; unknown keys are warnings, not problems', () => {
+    const problems = validateYaml('agent:\n  max_turns: many\n');
+    expect(problems.map(formatProblem)).toEqual([
+      'line 2, column 14: agent.max_turns: Invalid input: expected number, received string',
+    ]);
+    expect(validateYaml('agent:\n  modle: x\n')).toEqual([]);
+    expect(checkYaml('agent:\n  modle: x\n').warnings.map(formatProblem)).toEqual([
+      'line 2, column 3: agent.modle: not a setting this version of Otto knows; ignored',
+    ]);
     expect(validateYaml('')).toEqual([]);
     expect(effectiveConfig('agent: [')).toEqual(DEFAULT_CONFIG);
   });
 
   it('offers the defaults as valid YAML', () => {
     expect(validateYaml(defaultsYaml())).toEqual([]);
-    expect(effectiveConfig(defaultsYaml())).toEqual(DEFAULT_CONFIG);
+    // The defaults text writes the agent's connection, so the transform follows it (config/inherit.ts).
+    const agent = DEFAULT_CONFIG.agent;
+    expect(effectiveConfig(defaultsYaml())).toEqual({
+      ...DEFAULT_CONFIG,
+      transform: { ...DEFAULT_CONFIG.transform, base_url: agent.base_url, model: agent.model },
+    });
+    expect(defaultsYaml()).toMatch(/^# Otto settings.*\nversion: 2\n/);
   });
 });

@@ -21,7 +21,7 @@ export function fixFor(error: RunError): Fix | undefined {
     return { label: 'Open settings', testId: 'banner-open-settings', run: (a) => a.openSettings() };
   if (error.kind === 'auth')
     return { label: 'Check API key', testId: 'banner-check-key', run: (a) => a.openSettings() };
-  if (error.kind === 'model_not_found')
+  if (error.kind === 'model_not_found' || error.kind === 'not_found' || error.kind === 'config')
     return { label: 'Open settings', testId: 'banner-open-settings', run: (a) => a.openSettings() };
   if (error.retryable) return { label: 'Retry', testId: 'chat-retry', run: (a) => a.retry() };
   return undefined;
@@ -43,6 +43,10 @@ function titleFor(error: RunError): string {
       return 'The model server failed';
     case 'model_not_found':
       return 'Model not found';
+    case 'not_found':
+      return 'The server has no such endpoint';
+    case 'config':
+      return 'Settings have problems';
     default:
       return 'Something went wrong';
   }

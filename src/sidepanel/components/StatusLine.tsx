@@ -12,7 +12,26 @@ const TEXT: Record<string, string> = {
   interrupted: 'Interrupted',
 };
 
-export function StatusLine({ chat, model }: { chat: ChatState; model: string }) {
+/** `api.openai.com`, `127.0.0.1:1234`: the server's host, which is what tells a user where their words go. */
+export function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+export function StatusLine({
+  chat,
+  model,
+  baseUrl,
+  configInvalid = false,
+}: {
+  chat: ChatState;
+  model: string;
+  baseUrl: string;
+  configInvalid?: boolean;
+}) {
   const view = runStatusView(chat);
   const raw = view === 'interrupted' ? 'interrupted' : chat.status;
   let text = TEXT[raw] ?? raw;
@@ -33,7 +52,9 @@ export function StatusLine({ chat, model }: { chat: ChatState; model: string }) 
             : undefined
         }
       >
-        {model}
+        <span data-testid="run-endpoint" title={baseUrl ? `Requests go to ${baseUrl}` : undefined}>
+          {configInvalid ? 'nothing is sent until settings are fixed' : baseUrl ? `${model} @ ${hostOf(baseUrl)}` : model}
+        </span>
         {t ? ` · ${formatTokens(t.inputTokens + t.outputTokens)} tokens` : ''}
       </span>
     </div>

@@ -13,6 +13,7 @@ import { chatReducer, emptyChat, type ChatState, type PersistedItem } from './ch
 import { dropMeta, loadCurrent, loadMeta, saveCurrent, saveMeta } from './meta.ts';
 import { downloadText } from '../lib/download.ts';
 import { effectiveConfig } from '../../options/configEdit.ts';
+import { CONFIG_INVALID_HEAD, configStatus, type ConfigStatus } from '../../config/status.ts';
 import { useCommands, type CommandsSlice } from './useCommands.ts';
 import { useHelp, type HelpSlice } from './help.ts';
 import { useData, type DataSlice } from './data.ts';
@@ -24,8 +25,11 @@ export interface Setup {
   loaded: boolean;
   /** OPENAI_API_KEY is missing and the base URL is OpenAI's (a local server needs no key). */
   needsKey: boolean;
+  /** Where the next request goes (empty while the config does not validate: then nothing is sent). */
   baseUrl: string;
   model: string;
+  /** The stored config's state, as the worker reports it (`config.get`). */
+  config: ConfigStatus;
 }
 
 export interface PanelStore {
@@ -58,7 +62,7 @@ export interface PanelStore {
   rename(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
   refreshConversations(): Promise<void>;
-  refreshSetup(): Promise<void>;
+  refreshSetup(): Promise<Setup | undefined>;
   exportConversation(format: 'markdown' | 'json'): Promise<void>;
 }
 
@@ -69,13 +73,23 @@ interface GetReply {
   active: boolean;
 }
 
+const NO_SETUP: Setup = {
+  loaded: false,
+  needsKey: false,
+  baseUrl: '',
+  model: '',
+  config: { status: 'ok', version: 0, problems: [], warnings: [] },
+};
+
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export function usePanelStore(client: PortClient): PanelStore {
   const [chat, dispatch] = useReducer(chatReducer, undefined, emptyChat);
   const [link, setLink] = useState<Link>({ state: 'connecting' });
   const [conversations, setConversations] = useState<ConversationRecord[]>([]);
-  const [setup, setSetup] = useState<Setup>({ loaded: false, needsKey: false, baseUrl: '', model: '' });
+  const [setup, setSetup] = useState<Setup>(NO_SETUP);
+  const setupRef = useRef(setup);
+  setupRef.current = setup;
   const [notice, setNotice] = useState<string | undefined>();
   const [fill, setFill] = useState<{ text: string; n: number } | undefined>();
   const current = useRef<string | undefined>(undefined);
@@ -96,28 +110,34 @@ export function usePanelStore(client: PortClient): PanelStore {
     }
   }, [req]);
 
-  const refreshSetup = useCallback(async () => {
+  const refreshSetup = useCallback(async (): Promise<Setup | undefined> => {
     void refreshVocabulary();
     try {
-      const [{ yaml }, { names }] = await Promise.all([
-        req<{ yaml: string }>({ type: 'config.get' }),
+      const [got, { names }] = await Promise.all([
+        req<{ yaml: string } & ConfigStatus>({ type: 'config.get' }),
         req<{ names: string[] }>({ type: 'secrets.get_names' }),
       ]);
-      const agent = effectiveConfig(yaml).agent;
+      const config = configStatus(got);
+      // The worker's verdict decides; the text is parsed here only for where a valid config sends requests.
+      const agent = config.status === 'invalid' ? undefined : effectiveConfig(got.yaml).agent;
       let openai = false;
       try {
-        openai = new URL(agent.base_url).hostname.endsWith('openai.com');
+        openai = !!agent && new URL(agent.base_url).hostname.endsWith('openai.com');
       } catch {
         openai = false;
       }
-      setSetup({
+      const next: Setup = {
         loaded: true,
         needsKey: openai && !names.includes('OPENAI_API_KEY'),
-        baseUrl: agent.base_url,
-        model: agent.model,
-      });
+        baseUrl: agent?.base_url ?? '',
+        model: agent?.model ?? '',
+        config,
+      };
+      setSetup(next);
+      return next;
     } catch (e) {
       setNotice(message(e));
+      return undefined;
     }
   }, [req, refreshVocabulary]);
 
@@ -180,6 +200,7 @@ export function usePanelStore(client: PortClient): PanelStore {
       } else if (m.type === 'worker.error')
         dispatch({ type: 'worker.error', conversationId: m.conversationId, message: m.message });
       else if (m.type === 'servers.review') setNotice(m.message);
+      else if (m.type === 'config.changed') void refreshSetup();
       else if (m.type === 'hello' && current.current && chatRef.current.conversationId) {
         // A new worker: reload what it persisted (a run may have been interrupted).
         void load(current.current);
@@ -208,14 +229,19 @@ export function usePanelStore(client: PortClient): PanelStore {
       saveMeta(chat.conversationId, { turns: chat.turns, durations: chat.durations });
   }, [chat.conversationId, chat.loading, chat.turns, chat.durations]);
 
-  const guarded = useCallback(async (fn: () => Promise<unknown>) => {
-    try {
-      setNotice(undefined);
-      await fn();
-    } catch (e) {
-      setNotice(message(e));
-    }
-  }, []);
+  const guarded = useCallback(
+    async (fn: () => Promise<unknown>) => {
+      try {
+        setNotice(undefined);
+        await fn();
+      } catch (e) {
+        // The worker refused because the stored config does not validate: the config banner says it, with the lines.
+        if (message(e).startsWith(CONFIG_INVALID_HEAD)) void refreshSetup();
+        else setNotice(message(e));
+      }
+    },
+    [refreshSetup],
+  );
 
   return useMemo<PanelStore>(() => {
     const id = () => chatRef.current.conversationId;
@@ -230,6 +256,11 @@ export function usePanelStore(client: PortClient): PanelStore {
       return rec.id;
     };
     const send = async (text: string): Promise<boolean> => {
+      // A config that does not validate: no run at all; the banner says what is wrong (re-checked, it may be fixed).
+      if (setupRef.current.config.status === 'invalid') {
+        const fresh = await refreshSetup();
+        if (!fresh || fresh.config.status === 'invalid') return false;
+      }
       let ok = false;
       await guarded(async () => {
         const conversationId = await ensureConversation();

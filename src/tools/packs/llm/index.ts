@@ -4,6 +4,7 @@ import { defineTool } from '../../defineTool.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { transform, type TransformDeps } from './transform.ts';
+import { configInvalidMessage } from '../../../config/status.ts';
 
 export interface LlmToolsDeps {
   /** Records each transform request's tokens and latency in the statistics, like the agent's own requests. */
@@ -35,8 +36,10 @@ export function createLlmTools(deps: LlmToolsDeps = {}): AnyTool[] {
       'llm.transform(input=data, prompt="Return as JSON with fields: name, value", json_mode=True)',
     ],
     returns: 'The transformed text (valid JSON when json_mode is set), or "Error: <message>".',
-    execute: (args, ctx) =>
-      transform(
+    execute: async (args, ctx) => {
+      // With a stored config that does not validate, `ctx.config` is the defaults: never call a model with those.
+      if (ctx.configStatus?.status === 'invalid') return `Error: ${configInvalidMessage(ctx.configStatus.problems)}`;
+      return transform(
         {
           input: args.input,
           prompt: args.prompt,
@@ -50,7 +53,8 @@ export function createLlmTools(deps: LlmToolsDeps = {}): AnyTool[] {
           signal: ctx.signal,
           ...(deps.onUsage ? { onUsage: deps.onUsage } : {}),
         },
-      ),
+      );
+    },
   });
   return [transformTool as AnyTool];
 }

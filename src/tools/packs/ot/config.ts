@@ -2,11 +2,13 @@
  * `ot.config` (seed 002, "Configuration Summary"): the spec's summary `{aliases, snippets: {name: {description}},
  * servers: [names]}` by default; `info="full"` gives the whole effective config (defaults filled in) and `info="list"`
  * its section names. Secrets are never part of the config; server header values (which usually carry tokens) are
- * shown as `[redacted]`.
+ * shown as `[redacted]`. When the stored config has problems or ignored keys, a `config` entry comes first with them
+ * (`configState`), as ot.health shows it.
  */
 import { z } from '../../../shared/zod.ts';
 import type { OttoConfig } from '../../../config/schema.ts';
 import { info, otTool, type InfoLevel } from './common.ts';
+import { problemLines, type ConfigStatus } from '../../../config/status.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -36,6 +38,19 @@ export function showConfig(config: Readonly<OttoConfig>, level: InfoLevel = 'min
   return configSummary(config);
 }
 
+/**
+ * The stored config's state as ot.config and ot.health both show it: `status` (ok | warnings | invalid), the
+ * settings `version`, and each problem as `line L, column C: key.path: message` — the settings editor's words.
+ */
+export function configState(status: ConfigStatus): Record<string, unknown> {
+  return {
+    status: status.status,
+    version: status.version,
+    ...(status.problems.length ? { errors: problemLines(status.problems) } : {}),
+    ...(status.warnings.length ? { warnings: problemLines(status.warnings) } : {}),
+  };
+}
+
 export function configTool() {
   return otTool({
     name: 'config',
@@ -44,6 +59,12 @@ export function configTool() {
     parameters: z.object({ info }),
     examples: ['ot.config()', 'ot.config(info="full")'],
     returns: '{aliases, snippets, servers} (or the whole config with info="full").',
-    run: (args, ctx) => showConfig(ctx.config, args.info),
+    run: (args, ctx) => {
+      const shown = showConfig(ctx.config, args.info);
+      const status = ctx.configStatus;
+      // A config that does not validate, or keys it ignored, are said first: the defaults shown are then not the user's.
+      if (!status || status.status === 'ok' || Array.isArray(shown)) return shown;
+      return { config: configState(status), ...(shown as Record<string, unknown>) };
+    },
   });
 }

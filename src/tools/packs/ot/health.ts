@@ -8,6 +8,8 @@ import { z } from '../../../shared/zod.ts';
 import type { OttoConfig } from '../../../config/schema.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 import { otTool } from './common.ts';
+import { configState } from './config.ts';
+import type { ConfigStatus } from '../../../config/status.ts';
 import { DEV_VERSION, type ResolvedDeps } from './env.ts';
 import type { DepsSummary, OtEnvironment, ServerStatusSource } from './runtime.ts';
 
@@ -19,6 +21,8 @@ export interface HealthReport {
   proxy: { status: 'ok' | 'degraded'; server_count: number; servers: Record<string, string> };
   /** The SDK's check_deps (when the worker provides it): declared dependencies all ok, or the missing ones. */
   deps?: { status: 'ok' | 'missing'; missing: string[] };
+  /** The stored config: ok, warnings (keys ignored) or invalid (nothing is sent), with each problem's line. */
+  config?: Record<string, unknown>;
 }
 
 export async function health(
@@ -27,6 +31,7 @@ export async function health(
   env: OtEnvironment,
   servers: ServerStatusSource,
   checkDeps?: () => Promise<DepsSummary>,
+  status?: ConfigStatus,
 ): Promise<HealthReport> {
   const states: Record<string, string> = {};
   let degraded = false;
@@ -50,6 +55,7 @@ export async function health(
     registry: { status: count > 0 ? 'ok' : 'empty', tool_count: count },
     proxy: { status: degraded ? 'degraded' : 'ok', server_count: Object.keys(states).length, servers: states },
     ...(deps ? { deps: { status: deps.ok ? ('ok' as const) : ('missing' as const), missing: [...deps.missing] } } : {}),
+    ...(status ? { config: configState(status) } : {}),
   };
 }
 
@@ -57,14 +63,14 @@ export function healthTool(deps: ResolvedDeps) {
   return otTool({
     name: 'health',
     description:
-      "Check Otto's health: version, browser and version, extension id, the tool registry (status and tool count) and the MCP proxy servers (connected or disconnected; the proxy is degraded when one is not connected).",
+      "Check Otto's health: version, browser and version, extension id, the tool registry (status and tool count), the MCP proxy servers (connected or disconnected; the proxy is degraded when one is not connected) and the stored config (ok, warnings for ignored keys, or invalid with each problem's line).",
     parameters: z.object({}),
     examples: ['ot.health()'],
     returns:
-      '{version, browser, extension_id, registry: {status, tool_count}, proxy: {status, server_count, servers}, deps: {status, missing}}',
+      '{version, browser, extension_id, registry: {status, tool_count}, proxy: {status, server_count, servers}, deps: {status, missing}, config: {status, version, errors, warnings}}',
     run: (_args, ctx) => {
       const check = deps.checkDeps;
-      return health(ctx.config, deps.registry(), deps.environment, deps.servers, check && (() => check(ctx)));
+      return health(ctx.config, deps.registry(), deps.environment, deps.servers, check && (() => check(ctx)), ctx.configStatus);
     },
   });
 }
