@@ -1,5 +1,5 @@
 /** Issue 6 e2e: the model calls llm.transform through the loop; transform makes its own Chat Completions call. */
-import { test, expect } from './support/fixtures.ts';
+import { test, expect, panelRequest } from './support/fixtures.ts';
 import { connectToFakeApi, conversation, outline, send, waitForStatus } from './support/agent.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
@@ -30,15 +30,47 @@ test('the model calls llm.transform, which calls Chat Completions with its own c
   );
 });
 
-test('llm.transform without transform config tells the model what to set, and makes no request', async ({ panel, fakeApi }) => {
+test("llm.transform without its own config follows the agent's server and model, as the settings placeholder says", async ({
+  panel,
+  fakeApi,
+}) => {
   await connectToFakeApi(panel, fakeApi);
+  fakeApi.scriptChat([{ match: 'Summarize', content: 'A summary.' }]);
   fakeApi.script([
     { match: 'summarise', calls: [{ name: 'llm__transform', arguments: { input: 'text', prompt: 'Summarize' } }] },
-    { match: 'not available', text: 'Transform is not configured.' },
+    { match: 'A summary.', text: 'Done.' },
   ]);
   const id = await send(panel, 'summarise this');
   await waitForStatus(panel, id, 'completed');
   const outputs = (await conversation(panel, id)).items.filter((i) => i.item.type === 'function_call_output');
-  expect(outputs.map((o) => o.item.output)).toEqual(['Error: Transform tool not available. Set transform.base_url in config.']);
+  expect(outputs.map((o) => o.item.output)).toEqual(['A summary.']);
+  // The agent's model, at the agent's server (connectToFakeApi writes agent.base_url and agent.model: gpt-test).
+  expect(fakeApi.chatRequests().map((r) => (r.body as { model: string }).model)).toEqual(['gpt-test']);
+
+  // The settings say so, with the values they follow.
+  await panel.getByTestId('open-settings').click();
+  await expect(panel.getByTestId('settings-transform-base-url')).toHaveAttribute('placeholder', `same as the agent: ${fakeApi.url}`);
+  await expect(panel.getByTestId('settings-transform-base-url')).toHaveValue('');
+  await expect(panel.getByTestId('settings-transform-model')).toHaveAttribute('placeholder', 'same as the agent: gpt-test');
+});
+
+test('with neither transform.base_url nor agent.base_url set, llm.transform gives the spec error and sends nothing', async ({
+  panel,
+  fakeApi,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  // Only a key and the agent's defaults: nothing names a server for the transform.
+  await panelRequest(panel, { type: 'config.save', yaml: 'agent:\n  max_turns: 5\n' });
+  const out = await panelRequest<{ ok: boolean; output?: string }>(panel, {
+    type: 'command.run',
+    text: 'llm.transform(input="text", prompt="Summarize")',
+  });
+  expect(out.output).toBe('Error: Transform tool not available. Set transform.base_url in config.');
   expect(fakeApi.chatRequests()).toHaveLength(0);
+  await panel.reload();
+  await panel.getByTestId('open-settings').click();
+  await expect(panel.getByTestId('settings-transform-base-url')).toHaveAttribute(
+    'placeholder',
+    'not set: set it here or the agent base URL',
+  );
 });

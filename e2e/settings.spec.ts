@@ -49,16 +49,24 @@ test('invalid YAML shows line:column, Save stays off, and the saved config is un
   const editor = panel.getByTestId('config-yaml');
   await expect(editor).toHaveValue(before);
 
-  // A typo'd key: a schema problem located at the key.
-  await editor.fill(`${before}  modle: gpt-x\n`);
+  // A wrong value: an error located at the value; Save stays off.
+  await editor.fill(`${before}  max_turns: many\n`);
   const errors = panel.getByTestId('config-errors');
-  await expect(errors).toContainText(/line 5, column 3: agent\.modle: Unrecognized key/);
+  await expect(errors).toContainText(/line 5, column 14: agent\.max_turns: Invalid input/);
   await expect(panel.getByTestId('config-save')).toBeDisabled();
   await expect(editor).toHaveAttribute('aria-invalid', 'true');
   await panel.getByTestId('config-errors').getByRole('button').first().click();
   await expect(editor).toBeFocused();
   await panel.getByTestId('config-yaml').evaluate((el: HTMLTextAreaElement) => el.scrollIntoView());
   await panel.screenshot({ path: path.join(SHOTS, 'settings-invalid.png') });
+
+  // A key this version does not know (a typo, or another version's): a warning naming it; Save stays possible.
+  await editor.fill(`${before}  modle: gpt-x\n`);
+  await expect(panel.getByTestId('config-warnings')).toHaveText(
+    'line 5, column 3: agent.modle: not a setting this version of Otto knows; ignored',
+  );
+  await expect(panel.getByTestId('config-errors')).toHaveCount(0);
+  await expect(panel.getByTestId('config-save')).toBeEnabled();
 
   // A YAML syntax error.
   await editor.fill('agent:\n  model: [unclosed\n');
@@ -68,13 +76,13 @@ test('invalid YAML shows line:column, Save stays off, and the saved config is un
   // The worker refuses it too, with the same line:column, and keeps what was saved.
   const refused = await panel.evaluate(() =>
     (globalThis as unknown as { ottoPanel: { request(b: unknown): Promise<unknown> } }).ottoPanel
-      .request({ type: 'config.save', yaml: 'agent:\n  modle: x\n' })
+      .request({ type: 'config.save', yaml: 'agent:\n  max_turns: many\n' })
       .then(
         () => 'saved',
         (e: Error) => e.message,
       ),
   );
-  expect(refused).toBe('line 2, column 3: agent.modle: Unrecognized key: "modle"');
+  expect(refused).toBe('line 2, column 14: agent.max_turns: Invalid input: expected number, received string');
   expect(await savedYaml(panel)).toBe(before);
 
   // Fixing it enables Save, and the worker stores it.
