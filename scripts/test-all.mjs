@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 /**
- * `npm test`: unit tests (Vitest), then a production build, then e2e (Playwright, real Chromium). Every phase runs
+ * `npm test`: sets up what is missing (packages, a browser: scripts/lib/setup.mjs), then unit tests (Vitest), a
+ * production build, and e2e (Playwright, real Chromium). Every phase runs
  * even if an earlier one failed, so one report covers everything; it ends with `N passed, N failed`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureSetupOrExit } from './lib/setup.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Packages and a browser first (Node built-ins only until they are known to be there); nothing when present.
+ensureSetupOrExit(root);
 const out = path.join(root, '.test-output');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });

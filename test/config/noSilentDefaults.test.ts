@@ -52,9 +52,9 @@ describe('a config that does not validate', () => {
     const runner = { isActive: () => false, send: vi.fn(), retry: vi.fn(), resume: vi.fn() } as unknown as AgentRunner;
     const store = { get: vi.fn(), create: vi.fn() } as unknown as ConversationStore;
     const h = agentHandlers(runner, store, undefined, async () => blockedByConfig(broken));
-    await expect(Promise.resolve(h['chat.send']({ type: 'chat.send', id: '1', text: 'hi' } as never))).rejects.toThrow(EXPECTED);
-    await expect(Promise.resolve(h['chat.retry']({ type: 'chat.retry', id: '2', conversationId: 'c' } as never))).rejects.toThrow(EXPECTED);
-    await expect(Promise.resolve(h['chat.resume']({ type: 'chat.resume', id: '3', conversationId: 'c' } as never))).rejects.toThrow(EXPECTED);
+    await expect(Promise.resolve(h['chat.send']({ type: 'chat.send', id: '1', text: 'hi' } as never, {} as never))).rejects.toThrow(EXPECTED);
+    await expect(Promise.resolve(h['chat.retry']({ type: 'chat.retry', id: '2', conversationId: 'c' } as never, {} as never))).rejects.toThrow(EXPECTED);
+    await expect(Promise.resolve(h['chat.resume']({ type: 'chat.resume', id: '3', conversationId: 'c' } as never, {} as never))).rejects.toThrow(EXPECTED);
     expect(store.create).not.toHaveBeenCalled();
     expect(runner.send).not.toHaveBeenCalled();
     expect(runner.retry).not.toHaveBeenCalled();
