@@ -33,8 +33,8 @@ export function setupNeeds(root, env = process.env) {
 const BROWSER_HELP =
   'Install Chromium or Chrome yourself (Debian/Ubuntu: `sudo apt-get install -y chromium`) or set CHROME_PATH=/path/to/chrome, then run the command again.';
 
-function has(cmd) {
-  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+function has(cmd, env) {
+  return spawnSync('/bin/sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore', env }).status === 0;
 }
 
 function run(cmd, args, opts = {}) {
@@ -44,12 +44,12 @@ function run(cmd, args, opts = {}) {
 }
 
 /** Chromium from apt, as root or through sudo. Throws a SetupError that says what to do when neither works. */
-export function installBrowser(log = console.log, env = process.env) {
-  if (process.platform !== 'linux' || !has('apt-get')) {
+export function installBrowser(log = console.log, env = process.env, { isRoot = process.getuid?.() === 0 } = {}) {
+  if (process.platform !== 'linux' || !has('apt-get', env)) {
     throw new SetupError(`no Chromium or Chrome found, and apt-get is not available here to install one. ${BROWSER_HELP}`);
   }
-  const root = process.getuid?.() === 0;
-  if (!root && !has('sudo')) {
+  const root = isRoot;
+  if (!root && !has('sudo', env)) {
     throw new SetupError(`no Chromium or Chrome found, and it cannot be installed: not running as root and sudo is not available. ${BROWSER_HELP}`);
   }
   const pre = root ? [] : ['sudo'];
