@@ -1,6 +1,7 @@
 /**
- * The config's shape (DESIGN.md "Config shape"). Every key is optional and defaulted; unknown keys are errors, so a
- * typo is reported with its line and column instead of being silently ignored.
+ * The config's shape (DESIGN.md "Config shape"). Every key is optional and defaulted. Objects are strict so that
+ * parse.ts learns of every unknown key: it reports each as a warning at its line and column (a typo is never silently
+ * ignored), leaves it out of the config in force, and keeps it in the text (#30).
  */
 import { z } from '../shared/zod.ts';
 
