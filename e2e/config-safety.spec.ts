@@ -68,7 +68,10 @@ const test = base.extend<{ panel: Page }, Fixtures>({
     },
     { scope: 'worker' },
   ],
-  sw: [async ({ ctx }, use) => use(ctx.serviceWorkers()[0] ?? (await ctx.waitForEvent('serviceworker'))), { scope: 'worker' }],
+  sw: [
+    async ({ ctx }, use) => use(ctx.serviceWorkers()[0] ?? (await ctx.waitForEvent('serviceworker'))),
+    { scope: 'worker' },
+  ],
   extensionId: [async ({ sw }, use) => use(new URL(sw.url()).host), { scope: 'worker' }],
   panel: async ({ ctx, extensionId }, use) => {
     const page = await ctx.newPage();
@@ -120,14 +123,18 @@ test('an unknown key is a warning naming it; the run reaches the configured serv
   api.script([{ match: 'hello configured', text: 'Hello from the configured server.' }]);
   await panel.reload();
   const warning = panel.getByTestId('config-warning');
-  await expect(warning).toContainText('line 4, column 3: agent.colour: not a setting this version of Otto knows; ignored');
+  await expect(warning).toContainText(
+    'line 4, column 3: agent.colour: not a setting this version of Otto knows; ignored',
+  );
   await expect(panel.getByTestId('run-endpoint')).toHaveText(`gpt-test @ ${new URL(api.url).host}`);
   await sendFromPanel(panel, 'hello configured');
   await expect(panel.getByTestId('message-assistant').last()).toContainText('Hello from the configured server.');
   expect(api.responsesRequests()).toHaveLength(1);
   expect(openai.connections()).toBe(before);
   // The stored text was not rewritten without the key.
-  expect(await sw.evaluate(() => chrome.storage.local.get('config').then((r) => r.config as string))).toContain('colour: blue');
+  expect(await sw.evaluate(() => chrome.storage.local.get('config').then((r) => r.config as string))).toContain(
+    'colour: blue',
+  );
   // The settings page names it too.
   await panel.getByTestId('config-warning-settings').click();
   await expect(panel.getByTestId('settings-config-warnings')).toContainText('agent.colour');

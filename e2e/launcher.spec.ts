@@ -37,7 +37,10 @@ test('the launcher says how to install a browser when none is found', () => {
 /** The repository's files as a fresh clone has them: tracked (and new, not ignored) files, no node_modules or dist. */
 function freshCopy(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'otto-fresh-'));
-  const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+  const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
     .stdout.split('\0')
     .filter((f) => f && existsSync(path.join(ROOT, f)));
   for (const f of files) {
@@ -48,7 +51,12 @@ function freshCopy(): string {
 }
 
 /** Runs a command to its end without blocking the test runner; stdout and stderr together. */
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; out: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env });
     let out = '';

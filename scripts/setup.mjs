@@ -16,5 +16,7 @@ const ifNeeded = process.argv.includes('--if-needed');
 const did = ensureSetupOrExit(root, { force: !ifNeeded });
 if (!did.length) {
   const need = setupNeeds(root);
-  console.log(`otto setup: nothing to do (packages current, browser ${need.browser ? 'missing' : `at ${findBrowser()}`})`);
+  console.log(
+    `otto setup: nothing to do (packages current, browser ${need.browser ? 'missing' : `at ${findBrowser()}`})`,
+  );
 }

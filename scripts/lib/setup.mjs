@@ -46,16 +46,21 @@ function run(cmd, args, opts = {}) {
 /** Chromium from apt, as root or through sudo. Throws a SetupError that says what to do when neither works. */
 export function installBrowser(log = console.log, env = process.env, { isRoot = process.getuid?.() === 0 } = {}) {
   if (process.platform !== 'linux' || !has('apt-get', env)) {
-    throw new SetupError(`no Chromium or Chrome found, and apt-get is not available here to install one. ${BROWSER_HELP}`);
+    throw new SetupError(
+      `no Chromium or Chrome found, and apt-get is not available here to install one. ${BROWSER_HELP}`,
+    );
   }
   const root = isRoot;
   if (!root && !has('sudo', env)) {
-    throw new SetupError(`no Chromium or Chrome found, and it cannot be installed: not running as root and sudo is not available. ${BROWSER_HELP}`);
+    throw new SetupError(
+      `no Chromium or Chrome found, and it cannot be installed: not running as root and sudo is not available. ${BROWSER_HELP}`,
+    );
   }
   const pre = root ? [] : ['sudo'];
   const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
   log(`otto setup: no browser found — installing Chromium with apt${root ? '' : ' (sudo)'}`);
-  const apt = (...args) => (root ? run('apt-get', args, { env: aptEnv }) : run('sudo', ['-E', 'apt-get', ...args], { env: aptEnv }));
+  const apt = (...args) =>
+    root ? run('apt-get', args, { env: aptEnv }) : run('sudo', ['-E', 'apt-get', ...args], { env: aptEnv });
   const update = apt('update', '-qq');
   const install = update.ok ? apt('install', '-y', '-qq', 'chromium') : update;
   if (!install.ok || !findBrowser(env)) {

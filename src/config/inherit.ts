@@ -25,6 +25,10 @@ export function inheritTransform(config: OttoConfig, written: WrittenAgentKeys):
   if (baseUrl === t.base_url && model === t.model) return config;
   return {
     ...config,
-    transform: { ...t, ...(baseUrl !== undefined ? { base_url: baseUrl } : {}), ...(model !== undefined ? { model } : {}) },
+    transform: {
+      ...t,
+      ...(baseUrl !== undefined ? { base_url: baseUrl } : {}),
+      ...(model !== undefined ? { model } : {}),
+    },
   };
 }

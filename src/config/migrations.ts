@@ -55,16 +55,18 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export type VersionRead =
-  | { ok: true; version: number; newer: boolean }
-  | { ok: false; message: string };
+export type VersionRead = { ok: true; version: number; newer: boolean } | { ok: false; message: string };
 
 /** The version the text says it was saved in: no `version` key means version 1 (before versioning existed). */
 export function readVersion(data: unknown): VersionRead {
-  const raw = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).version : undefined;
+  const raw =
+    data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).version : undefined;
   if (raw === undefined || raw === null) return { ok: true, version: 1, newer: false };
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1) {
-    return { ok: false, message: `version: the settings format version is a whole number (this Otto writes ${CONFIG_VERSION})` };
+    return {
+      ok: false,
+      message: `version: the settings format version is a whole number (this Otto writes ${CONFIG_VERSION})`,
+    };
   }
   return { ok: true, version: raw, newer: raw > CONFIG_VERSION };
 }

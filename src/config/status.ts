@@ -12,7 +12,11 @@ export interface ConfigStatus {
   warnings: ConfigProblem[];
 }
 
-export function configStatus(s: { version: number; problems: readonly ConfigProblem[]; warnings: readonly ConfigProblem[] }): ConfigStatus {
+export function configStatus(s: {
+  version: number;
+  problems: readonly ConfigProblem[];
+  warnings: readonly ConfigProblem[];
+}): ConfigStatus {
   return {
     status: s.problems.length ? 'invalid' : s.warnings.length ? 'warnings' : 'ok',
     version: s.version,

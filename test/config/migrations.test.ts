@@ -6,7 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { CONFIG_VERSION, MIGRATIONS, migrateDocument, readVersion, type Migration } from '../../src/config/migrations.ts';
+import {
+  CONFIG_VERSION,
+  MIGRATIONS,
+  migrateDocument,
+  readVersion,
+  type Migration,
+} from '../../src/config/migrations.ts';
 import { parseConfigYaml } from '../../src/config/parse.ts';
 import { patchYaml } from '../../src/options/configEdit.ts';
 
@@ -21,21 +27,33 @@ const FIXTURES: [version: number, file: string][] = [
 describe('settings versions', () => {
   it('there is a fixture for every version up to the current one, and a step out of every older one', () => {
     expect(FIXTURES.map(([v]) => v)).toEqual(Array.from({ length: CONFIG_VERSION }, (_, i) => i + 1));
-    for (let v = 1; v < CONFIG_VERSION; v++) expect(MIGRATIONS.filter((m) => m.from === v && m.to === v + 1)).toHaveLength(1);
+    for (let v = 1; v < CONFIG_VERSION; v++)
+      expect(MIGRATIONS.filter((m) => m.from === v && m.to === v + 1)).toHaveLength(1);
   });
 
-  it.each(FIXTURES)('a config saved by version %i loads to the same effective settings as the current one', (version, file) => {
-    const text = fixture(file);
-    const current = parseConfigYaml(fixture(FIXTURES.at(-1)![1]));
-    const loaded = parseConfigYaml(text);
-    expect(loaded).toMatchObject({ ok: true, version, warnings: [] });
-    expect(current.ok && loaded.ok && loaded.value).toEqual(current.ok && current.value);
-    // Spot-check that the fixture's values (not defaults) are what came through.
-    if (!loaded.ok) return;
-    expect(loaded.value.agent).toMatchObject({ base_url: 'http://127.0.0.1:1234/v1', model: 'qwen3-8b', max_turns: 12, mode: 'both' });
-    expect(loaded.value.servers.local).toMatchObject({ timeout: 15, headers: { Authorization: 'Bearer ${LOCAL_TOKEN}' } });
-    expect(loaded.value.stats.enabled).toBe(false);
-  });
+  it.each(FIXTURES)(
+    'a config saved by version %i loads to the same effective settings as the current one',
+    (version, file) => {
+      const text = fixture(file);
+      const current = parseConfigYaml(fixture(FIXTURES.at(-1)![1]));
+      const loaded = parseConfigYaml(text);
+      expect(loaded).toMatchObject({ ok: true, version, warnings: [] });
+      expect(current.ok && loaded.ok && loaded.value).toEqual(current.ok && current.value);
+      // Spot-check that the fixture's values (not defaults) are what came through.
+      if (!loaded.ok) return;
+      expect(loaded.value.agent).toMatchObject({
+        base_url: 'http://127.0.0.1:1234/v1',
+        model: 'qwen3-8b',
+        max_turns: 12,
+        mode: 'both',
+      });
+      expect(loaded.value.servers.local).toMatchObject({
+        timeout: 15,
+        headers: { Authorization: 'Bearer ${LOCAL_TOKEN}' },
+      });
+      expect(loaded.value.stats.enabled).toBe(false);
+    },
+  );
 });
 
 describe('migration steps', () => {
@@ -73,7 +91,9 @@ describe('migration steps', () => {
     expect(applied.map((s) => `${s.from}->${s.to}`)).toEqual(['1->2', '2->3']);
     expect(doc.toJS()).toEqual({ version: 3, agent: { turn_limit: 7 } });
     expect(doc.toString()).toContain('turn_limit: 7 # mine');
-    expect(() => migrateDocument(parseDocument(''), 1, { steps: [], to: 2 })).toThrow('no settings migration from version 1');
+    expect(() => migrateDocument(parseDocument(''), 1, { steps: [], to: 2 })).toThrow(
+      'no settings migration from version 1',
+    );
   });
 
   it('reads the version: absent is 1, newer is flagged, anything but a whole number is refused', () => {
@@ -87,14 +107,24 @@ describe('migration steps', () => {
     const newer = parseConfigYaml('version: 9\nagent:\n  model: m\n  turn_limit: 3\n');
     expect(newer.ok).toBe(true);
     expect(newer.warnings.map((w) => [w.line, w.path, w.message])).toEqual([
-      [1, 'version', 'version: saved by a newer Otto (settings version 9; this one reads up to 2): settings it does not know are ignored'],
+      [
+        1,
+        'version',
+        'version: saved by a newer Otto (settings version 9; this one reads up to 2): settings it does not know are ignored',
+      ],
       [4, 'agent.turn_limit', 'agent.turn_limit: not a setting this version of Otto knows; ignored'],
     ]);
     const bad = parseConfigYaml('agent:\n  model: m\nversion: two\n');
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.problems).toEqual([
-      { line: 3, column: 10, path: 'version', message: 'version: the settings format version is a whole number (this Otto writes 2)' },
-    ]);
+    if (!bad.ok)
+      expect(bad.problems).toEqual([
+        {
+          line: 3,
+          column: 10,
+          path: 'version',
+          message: 'version: the settings format version is a whole number (this Otto writes 2)',
+        },
+      ]);
   });
 
   it('problems in a migrated text still point at the line the user wrote', () => {
@@ -123,7 +153,9 @@ describe('transform follows the agent (#30, #16 item 6)', () => {
   });
 
   it("the transform's own values win", () => {
-    const r = parseConfigYaml('agent:\n  base_url: http://a.test/v1\n  model: qwen\ntransform:\n  base_url: http://b.test/v1\n  model: small\n');
+    const r = parseConfigYaml(
+      'agent:\n  base_url: http://a.test/v1\n  model: qwen\ntransform:\n  base_url: http://b.test/v1\n  model: small\n',
+    );
     expect(r.ok && r.value.transform).toMatchObject({ base_url: 'http://b.test/v1', model: 'small' });
   });
 

@@ -36,13 +36,16 @@ describe('a config that does not validate', () => {
   it('parses to an error for the wrong value and a warning naming the unknown key', () => {
     expect(parsed.ok).toBe(false);
     expect(blockedByConfig(broken)).toBe(EXPECTED);
-    expect(parsed.warnings.map((w) => w.message)).toEqual(['agent.colour: not a setting this version of Otto knows; ignored']);
+    expect(parsed.warnings.map((w) => w.message)).toEqual([
+      'agent.colour: not a setting this version of Otto knows; ignored',
+    ]);
   });
 
   it('the model client fails with kind "config" and makes no request', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const events = [];
-    for await (const e of configuredModelClient(async () => broken).stream({ input: [], tools: [] } as never)) events.push(e);
+    for await (const e of configuredModelClient(async () => broken).stream({ input: [], tools: [] } as never))
+      events.push(e);
     expect(events).toEqual([{ type: 'failed', error: { kind: 'config', message: EXPECTED, retryable: false } }]);
     expect(fetchSpy).not.toHaveBeenCalled();
     fetchSpy.mockRestore();
@@ -52,9 +55,15 @@ describe('a config that does not validate', () => {
     const runner = { isActive: () => false, send: vi.fn(), retry: vi.fn(), resume: vi.fn() } as unknown as AgentRunner;
     const store = { get: vi.fn(), create: vi.fn() } as unknown as ConversationStore;
     const h = agentHandlers(runner, store, undefined, async () => blockedByConfig(broken));
-    await expect(Promise.resolve(h['chat.send']({ type: 'chat.send', id: '1', text: 'hi' } as never, {} as never))).rejects.toThrow(EXPECTED);
-    await expect(Promise.resolve(h['chat.retry']({ type: 'chat.retry', id: '2', conversationId: 'c' } as never, {} as never))).rejects.toThrow(EXPECTED);
-    await expect(Promise.resolve(h['chat.resume']({ type: 'chat.resume', id: '3', conversationId: 'c' } as never, {} as never))).rejects.toThrow(EXPECTED);
+    await expect(
+      Promise.resolve(h['chat.send']({ type: 'chat.send', id: '1', text: 'hi' } as never, {} as never)),
+    ).rejects.toThrow(EXPECTED);
+    await expect(
+      Promise.resolve(h['chat.retry']({ type: 'chat.retry', id: '2', conversationId: 'c' } as never, {} as never)),
+    ).rejects.toThrow(EXPECTED);
+    await expect(
+      Promise.resolve(h['chat.resume']({ type: 'chat.resume', id: '3', conversationId: 'c' } as never, {} as never)),
+    ).rejects.toThrow(EXPECTED);
     expect(store.create).not.toHaveBeenCalled();
     expect(runner.send).not.toHaveBeenCalled();
     expect(runner.retry).not.toHaveBeenCalled();
@@ -66,7 +75,10 @@ describe('a config that does not validate', () => {
     const logger = new Logger({ capacity: 100 });
     const ctx = {
       signal: new AbortController().signal,
-      config: { ...DEFAULT_CONFIG, transform: { ...DEFAULT_CONFIG.transform, base_url: 'http://127.0.0.1:9/v1', model: 'm' } },
+      config: {
+        ...DEFAULT_CONFIG,
+        transform: { ...DEFAULT_CONFIG.transform, base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+      },
       configStatus: configStatus(broken as Required<Settings>),
       getSecret: () => 'sk-stored-key-0000000000',
       logger,
@@ -94,7 +106,14 @@ describe('a config that does not validate', () => {
     expect(parse(health).config).toEqual(state);
     // A valid config: health says ok; ot.config keeps the spec's shape.
     const ok = { ...f.ctx, configStatus: configStatus({ version: 2, problems: [], warnings: [] }) };
-    expect(parse((await f.interceptor.execute(tool('ot.health'), {}, ok)) as string).config).toEqual({ status: 'ok', version: 2 });
-    expect(parse((await f.interceptor.execute(tool('ot.config'), {}, ok)) as string)).toEqual({ aliases: {}, snippets: {}, servers: [] });
+    expect(parse((await f.interceptor.execute(tool('ot.health'), {}, ok)) as string).config).toEqual({
+      status: 'ok',
+      version: 2,
+    });
+    expect(parse((await f.interceptor.execute(tool('ot.config'), {}, ok)) as string)).toEqual({
+      aliases: {},
+      snippets: {},
+      servers: [],
+    });
   });
 });

@@ -20,7 +20,8 @@ describe('classifyError', () => {
       kind: 'auth',
       status: 401,
       // The server's own words, with the key it echoed redacted.
-      message: 'The API key was rejected (401). Check OPENAI_API_KEY in Settings. The server said: Incorrect API key provided: [redacted]',
+      message:
+        'The API key was rejected (401). Check OPENAI_API_KEY in Settings. The server said: Incorrect API key provided: [redacted]',
       retryable: false,
     });
     expect(classifyError(http(403, { error: { message: 'Project lacks access' } }), ctx)).toMatchObject({
@@ -60,7 +61,12 @@ describe('classifyError', () => {
     expect(classifyError(http(404), ctx).message).toContain('answered 404 with no message');
     // The model's own 404 keeps the server's words too.
     const model = classifyError(
-      http(404, { error: { message: 'The model `gpt-x` does not exist or you do not have access to it.', code: 'model_not_found' } }),
+      http(404, {
+        error: {
+          message: 'The model `gpt-x` does not exist or you do not have access to it.',
+          code: 'model_not_found',
+        },
+      }),
       ctx,
     );
     expect(model.message).toBe(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkYaml, defaultsYaml, effectiveConfig, formatProblem, patchYaml, validateYaml } from '../../src/options/configEdit.ts';
+import {
+  checkYaml,
+  defaultsYaml,
+  effectiveConfig,
+  formatProblem,
+  patchYaml,
+  validateYaml,
+} from '../../src/options/configEdit.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 
 describe('config editing helpers', () => {

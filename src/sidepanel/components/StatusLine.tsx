@@ -53,7 +53,11 @@ export function StatusLine({
         }
       >
         <span data-testid="run-endpoint" title={baseUrl ? `Requests go to ${baseUrl}` : undefined}>
-          {configInvalid ? 'nothing is sent until settings are fixed' : baseUrl ? `${model} @ ${hostOf(baseUrl)}` : model}
+          {configInvalid
+            ? 'nothing is sent until settings are fixed'
+            : baseUrl
+              ? `${model} @ ${hostOf(baseUrl)}`
+              : model}
         </span>
         {t ? ` · ${formatTokens(t.inputTokens + t.outputTokens)} tokens` : ''}
       </span>

@@ -70,7 +70,14 @@ export function healthTool(deps: ResolvedDeps) {
       '{version, browser, extension_id, registry: {status, tool_count}, proxy: {status, server_count, servers}, deps: {status, missing}, config: {status, version, errors, warnings}}',
     run: (_args, ctx) => {
       const check = deps.checkDeps;
-      return health(ctx.config, deps.registry(), deps.environment, deps.servers, check && (() => check(ctx)), ctx.configStatus);
+      return health(
+        ctx.config,
+        deps.registry(),
+        deps.environment,
+        deps.servers,
+        check && (() => check(ctx)),
+        ctx.configStatus,
+      );
     },
   });
 }
