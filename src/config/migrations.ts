@@ -24,9 +24,8 @@ export interface Migration {
 
 /** Sets the top-level `version`, keeping it the first key (where a reader looks for it). */
 export function stampVersion(doc: Document, version: number): void {
-  if (!isMap(doc.contents)) {
-    doc.contents = doc.createNode({}) as never;
-  }
+  // Empty text becomes a map; text that is not a map at all is left for validation to report.
+  if (doc.contents === null || doc.contents === undefined) doc.contents = doc.createNode({}) as never;
   const map = doc.contents;
   if (!isMap(map)) return;
   const at = map.items.findIndex((p) => isScalar(p.key) && p.key.value === 'version');

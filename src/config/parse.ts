@@ -6,7 +6,7 @@
  * with their line, left out of the config in force, and never removed from the text. Wrong values are *errors*: the
  * config does not load at all, and nothing is sent anywhere until it is fixed.
  */
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, type Document } from 'yaml';
 import type { z } from '../shared/zod.ts';
 import { ConfigSchema, SecretsSchema, type OttoConfig, type Secrets } from './schema.ts';
 import { CONFIG_VERSION, migrateDocument, readVersion } from './migrations.ts';
@@ -28,7 +28,7 @@ export type ConfigOutcome = ParseOutcome<OttoConfig> & { version: number };
 
 type Located = { doc: Document; lc: LineCounter };
 
-function parseText(text: string): { ok: true; at: Located; data: unknown } | { ok: false; problems: ConfigProblem[] } {
+function parseText(text: string): { ok: true; at: Located } | { ok: false; problems: ConfigProblem[] } {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
@@ -40,9 +40,13 @@ function parseText(text: string): { ok: true; at: Located; data: unknown } | { o
       }),
     };
   }
+  return { ok: true, at: { doc, lc } };
+}
+
+function toData(doc: Document): { ok: true; data: unknown } | { ok: false; problems: ConfigProblem[] } {
   try {
     // Aliases are capped: a few lines of YAML must not expand into gigabytes ("billion laughs").
-    return { ok: true, at: { doc, lc }, data: doc.toJS({ maxAliasCount: 100 }) ?? {} };
+    return { ok: true, data: doc.toJS({ maxAliasCount: 100 }) ?? {} };
   } catch (err) {
     // An alias without its anchor, or too many aliases: a problem in the text like any other.
     const message = err instanceof Error ? err.message : String(err);
@@ -88,7 +92,11 @@ function validate<T>(data: unknown, schema: z.ZodType<T>, at: Located): ParseOut
       return { ok: false, warnings: byPosition(warnings), problems: byPosition(problems) };
     }
   }
-  return { ok: false, warnings, problems: [{ message: 'the config is too deeply nested', line: 1, column: 1, path: '' }] };
+  return {
+    ok: false,
+    warnings,
+    problems: [{ message: 'the config is too deeply nested', line: 1, column: 1, path: '' }],
+  };
 }
 
 /** In the order a reader meets them in the text. */
@@ -121,9 +129,15 @@ export function parseConfigYaml(text: string): ConfigOutcome {
   const parsed = parseText(text);
   if (!parsed.ok) return { ok: false, problems: parsed.problems, warnings: [], version: CONFIG_VERSION };
   const { at } = parsed;
-  const version = readVersion(parsed.data);
+  // The version is read from the document itself, so the text is turned into data once, after migrating.
+  const version = readVersion(isMap(at.doc.contents) ? { version: at.doc.get('version') } : {});
   if (!version.ok) {
-    return { ok: false, problems: [problemAt(at, ['version'], version.message.replace(/^version: /, ''), false)], warnings: [], version: 1 };
+    return {
+      ok: false,
+      problems: [problemAt(at, ['version'], version.message.replace(/^version: /, ''), false)],
+      warnings: [],
+      version: 1,
+    };
   }
   const warnings: ConfigProblem[] = [];
   if (version.newer) {
@@ -137,16 +151,17 @@ export function parseConfigYaml(text: string): ConfigOutcome {
     );
   }
   // Migrations edit the document in memory (nodes keep their positions, so problems still point into the text).
-  let data = parsed.data;
   if (version.version < CONFIG_VERSION) {
     try {
       migrateDocument(at.doc, version.version);
-      data = at.doc.toJS({ maxAliasCount: 100 }) ?? {};
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       return { ok: false, problems: [problemAt(at, ['version'], message, false)], warnings, version: version.version };
     }
   }
+  const got = toData(at.doc);
+  if (!got.ok) return { ok: false, problems: got.problems, warnings, version: version.version };
+  const data = got.data;
   if (data && typeof data === 'object' && !Array.isArray(data)) delete (data as Record<string, unknown>).version;
   const written = writtenAgentKeys(data);
   const out = validate(data, ConfigSchema, at);
@@ -158,7 +173,9 @@ export function parseConfigYaml(text: string): ConfigOutcome {
 export function parseSecretsYaml(text: string): ParseOutcome<Secrets> {
   const parsed = parseText(text);
   if (!parsed.ok) return { ok: false, problems: parsed.problems, warnings: [] };
-  return validate(parsed.data, SecretsSchema, parsed.at);
+  const got = toData(parsed.at.doc);
+  if (!got.ok) return { ok: false, problems: got.problems, warnings: [] };
+  return validate(got.data, SecretsSchema, parsed.at);
 }
 
 /** `line L, column C: message`, one per line — as the settings editor shows them. */

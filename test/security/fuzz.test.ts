@@ -98,7 +98,7 @@ describe('fuzz: config YAML', () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, 60_000); // 10,000 parses: ~10 s alone, twice that with the whole suite on a loaded machine
 
   it('saving any text never replaces a valid config with an invalid one', async () => {
     const data: Record<string, unknown> = {};
