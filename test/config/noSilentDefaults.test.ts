@@ -12,7 +12,7 @@ import { agentHandlers } from '../../src/background/agentHandlers.ts';
 import { blockedByConfig, type Settings } from '../../src/background/settings.ts';
 import type { AgentRunner } from '../../src/agent/runner.ts';
 import type { ConversationStore } from '../../src/storage/conversations.ts';
-import { LLM_TOOLS } from '../../src/tools/packs/llm/index.ts';
+import { createLlmTools } from '../../src/tools/packs/llm/index.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { Logger } from '../../src/shared/log.ts';
 import { otFixture } from '../packs/otSupport.ts';
@@ -84,7 +84,7 @@ describe('a config that does not validate', () => {
       logger,
       callTool: async () => undefined,
     };
-    const out = await new ToolInterceptor({ logger }).execute(LLM_TOOLS[0]!, { input: 'a', prompt: 'b' }, ctx);
+    const out = await new ToolInterceptor({ logger }).execute(createLlmTools()[0]!, { input: 'a', prompt: 'b' }, ctx);
     expect(out).toBe(`Error: ${EXPECTED}`);
     expect(fetchSpy).not.toHaveBeenCalled();
     fetchSpy.mockRestore();
