@@ -36,7 +36,7 @@ test('the launcher says how to install a browser when none is found', () => {
 
 /** The repository's files as a fresh clone has them: tracked (and new, not ignored) files, no node_modules or dist. */
 function freshCopy(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'otto-fresh-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ottofresh20-'));
   const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -82,6 +82,7 @@ test('#20: on a copy of the repository without node_modules, `npm start -- --che
     const first = await run('npm', ['start', '--', '--check'], dir, env);
     const seconds = (Date.now() - started) / 1000;
     console.log(`fresh-copy npm start -- --check: ${seconds.toFixed(1)} s`);
+    if (first.status !== 0) console.log(first.out); // the whole story when it fails
     expect(first.out).toContain('otto setup: the packages are not installed (no node_modules) — running npm ci');
     expect(first.out).toContain('otto setup: packages installed');
     expect(first.out).toMatch(/otto: built dist\/ in \d+\.\d s/);
