@@ -44,6 +44,7 @@ export class ChatCompletionsClient implements ModelClient {
       baseURL: options.baseURL,
       timeoutMs: this.timeoutMs,
       secrets: options.apiKey ? [options.apiKey] : [],
+      endpoint: { name: 'Chat Completions', request: 'POST /chat/completions' },
     };
     this.openai = new OpenAI({
       apiKey: options.apiKey || NO_KEY,

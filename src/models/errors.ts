@@ -13,7 +13,11 @@ export interface ErrorContext {
   timeoutMs: number;
   /** Secret values to redact (the API key). */
   secrets: readonly string[];
+  /** The API a 404 means is missing; default the Responses API. */
+  endpoint?: { name: string; request: string };
 }
+
+const RESPONSES_ENDPOINT = { name: 'the Responses API', request: 'POST /responses' };
 
 const MAX_SERVER_MESSAGE = 300;
 
@@ -101,12 +105,14 @@ export function classifyHttpError(err: APIError, ctx: ErrorContext): ModelErrorI
         retryable: false,
       };
     }
+    const api = ctx.endpoint ?? RESPONSES_ENDPOINT;
+    const check = `Check agent.base_url: it must be a server that speaks ${api.name} (${api.request}).`;
     return {
       ...base,
       kind: 'not_found',
       message: said
-        ? `${ctx.baseURL} answered 404: ${said} Check agent.base_url: it must be a server that speaks the Responses API (POST /responses).`
-        : `${ctx.baseURL} answered 404 with no message. Check agent.base_url: it must be a server that speaks the Responses API (POST /responses).`,
+        ? `${ctx.baseURL} answered 404: ${said} ${check}`
+        : `${ctx.baseURL} answered 404 with no message. ${check}`,
       retryable: false,
     };
   }
