@@ -143,7 +143,11 @@ test('accepting the page’s question needs the model to name it and the user to
   };
   fakeApi.script([
     { match: 'really delete it', calls: [click] },
-    { match: (r: RecordedRequest) => /^dom\.click ok/.test(r.lastInput), text: 'Deleted.' },
+    // The output starts with "[The user approved this call.]" (#13), then the action's report.
+    {
+      match: (r: RecordedRequest) => /^(\[The user approved this call\.\]\n)?dom\.click ok/.test(r.lastInput),
+      text: 'Deleted.',
+    },
   ]);
   // Approve on the card in the panel.
   await panel.getByTestId('chat-input').fill('really delete it');

@@ -247,7 +247,8 @@ test('a one-tab task and a task on a tab the run opened need no approval; the op
     readOpened,
     { match: /I am a child frame/, text: 'Read both.' },
   ]);
-  const id = await send(panel, 'read this page', { tabId: blog.tabId });
+  // The user names the page to open: opening it carries nothing of the blog (the data-flow guard, #13, agrees).
+  const id = await send(panel, `read this page, then open ${openedUrl}`, { tabId: blog.tabId });
   await waitForStatus(panel, id, 'completed');
   expect(approvalsOf(await events(panel, id))).toEqual([]);
   expect(outputsSent(fakeApi).at(-1)).toContain('I am a child frame');
