@@ -92,6 +92,36 @@ const HEADLINES: { module: string; metric: string; what: string; target: string 
     target: '100%',
   },
   {
+    module: 'snapshot',
+    metric: 'ours_clickable_nonsemantic_pct',
+    what: 'Clickable non-semantic elements (onclick, <a> without href, where cursor:pointer starts) given a ref',
+    target: '100%',
+  },
+  {
+    module: 'model_view',
+    metric: 'tool_definition_chars',
+    what: 'Tool definitions per request (default tool set, as sent)',
+    target: '≤ 12,000 chars',
+  },
+  {
+    module: 'model_view',
+    metric: 'instruction_chars',
+    what: 'Instructions per request (Otto’s system block)',
+    target: '≤ 1,500 chars',
+  },
+  {
+    module: 'model_view',
+    metric: 'change_recall',
+    what: 'Change reports naming the known effect, 32 actions on the e2e fixtures',
+    target: '100%',
+  },
+  {
+    module: 'model_view',
+    metric: 'false_no_change',
+    what: '"no DOM change" reported for an action that changed the page',
+    target: '0',
+  },
+  {
     module: 'results',
     metric: 'page_100_median',
     what: 'ot.result (node): a page of 100 lines from 1,000,000',

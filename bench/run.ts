@@ -19,6 +19,7 @@ import * as loop from './loop.bench.ts';
 import * as coldstart from './coldstart.bench.ts';
 import * as loopChromium from './loopChromium.bench.ts';
 import * as bundle from './bundle.bench.ts';
+import * as modelView from './modelView.bench.ts';
 import * as storage from './storage.bench.ts';
 import * as pageload from './pageload.bench.ts';
 import * as mcp from './mcp.bench.ts';
@@ -41,6 +42,7 @@ const MODULES: BenchModule[] = [
   storage,
   help,
   snapshot,
+  modelView,
   pageload,
   bigpages,
   bundle,

@@ -28,7 +28,35 @@ const CORPUS = process.env.OTTO_READABILITY_CORPUS ?? path.resolve(ROOT, '../sha
 /** Timings per page per round (the runner repeats rounds and reports median/min/max across them). */
 const REPS = Number(process.env.SNAPSHOT_BENCH_REPS ?? 2);
 /** Addressability does not change between rounds: computed once per page per process. */
-const addressCache = new Map<string, { interactive: number; oursAddressable: number; pwAiAddressable: number }>();
+const addressCache = new Map<
+  string,
+  { interactive: number; oursAddressable: number; pwAiAddressable: number; clickable: number; oursClickable: number }
+>();
+
+/**
+ * Census of clickable non-semantic elements (#14): what a person can click that the semantic census above misses.
+ * Rule: a visible element with a box, not <html>/<body>/<label>, not matching CENSUS_SELECTOR nor inside an element
+ * that does, and one of: an `onclick` attribute; an <a> without href that has text; a computed `cursor: pointer`
+ * that its parent does not have (where the pointer starts — children inheriting it are the same target). The pages
+ * load with JavaScript off, so listener-only clickables (addEventListener) cannot be counted here; the e2e fixtures
+ * cover those.
+ */
+function clickCensus(sel: string): number {
+  const w = window as unknown as { __clickCensus: Element[] };
+  w.__clickCensus = Array.from(document.body?.querySelectorAll('*') ?? []).filter((el) => {
+    const tag = el.localName;
+    if (tag === 'html' || tag === 'body' || tag === 'label') return false;
+    if (el.matches(sel) || el.closest(sel)) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0 || !el.checkVisibility({ visibilityProperty: true })) return false;
+    if (el.hasAttribute('onclick')) return true;
+    if (tag === 'a' && !el.hasAttribute('href') && (el.textContent ?? '').trim()) return true;
+    const cursor = getComputedStyle(el).cursor;
+    const parent = el.parentElement;
+    return cursor === 'pointer' && (!parent || getComputedStyle(parent).cursor !== 'pointer');
+  });
+  return w.__clickCensus.length;
+}
 
 /** Interactive elements a person could act on, counted independently of either snapshot implementation. */
 const CENSUS_SELECTOR = [
@@ -110,6 +138,8 @@ interface PageRow {
   interactive: number;
   oursAddressable: number;
   pwAiAddressable: number;
+  clickable: number;
+  oursClickable: number;
 }
 
 async function measurePage(page: Page, key: string, url: string, script: string): Promise<Omit<PageRow, 'page'>> {
@@ -125,6 +155,9 @@ async function measurePage(page: Page, key: string, url: string, script: string)
     });
     return w.__census.length;
   }, CENSUS_SELECTOR);
+  const clickable = (await page.evaluate(
+    `globalThis.__name ??= (f) => f; (${clickCensus.toString()})(${JSON.stringify(CENSUS_SELECTOR)})`,
+  )) as number;
 
   const ours: number[] = [];
   const oursRt: number[] = [];
@@ -165,7 +198,7 @@ async function measurePage(page: Page, key: string, url: string, script: string)
     }
   }
 
-  const addressing = addressCache.get(key) ?? (await addressability(page, census));
+  const addressing = addressCache.get(key) ?? (await addressability(page, census, clickable));
   addressCache.set(key, addressing);
   return {
     oursMs: median(ours),
@@ -179,17 +212,39 @@ async function measurePage(page: Page, key: string, url: string, script: string)
   };
 }
 
-async function addressability(page: Page, interactive: number): Promise<{ interactive: number; oursAddressable: number; pwAiAddressable: number }> {
+async function addressability(
+  page: Page,
+  interactive: number,
+  clickable: number,
+): Promise<{
+  interactive: number;
+  oursAddressable: number;
+  pwAiAddressable: number;
+  clickable: number;
+  oursClickable: number;
+}> {
   const body = page.locator('body');
+  const oursClickable = await page.evaluate(() => {
+    const w = window as unknown as {
+      __clickCensus: Element[];
+      __ottoBench: { registry: { peek(e: Element): string | undefined } };
+    };
+    return w.__clickCensus.filter((el) => w.__ottoBench.registry.peek(el)).length;
+  });
   // Addressable: census elements that hold one of our refs.
   const oursAddressable = await page.evaluate(() => {
-    const w = window as unknown as { __census: Element[]; __ottoBench: { registry: { peek(e: Element): string | undefined } } };
+    const w = window as unknown as {
+      __census: Element[];
+      __ottoBench: { registry: { peek(e: Element): string | undefined } };
+    };
     return w.__census.filter((el) => w.__ottoBench.registry.peek(el)).length;
   });
   // Playwright's AI refs resolved back to elements. Its `aria-ref=` engine lives in Playwright's own script world,
   // so the census is marked in the DOM (an attribute both worlds see) and the intersection counted there.
   const ai = await body.ariaSnapshot({ mode: 'ai', timeout: 60_000 });
-  await page.evaluate(() => (window as unknown as { __census: Element[] }).__census.forEach((el) => el.setAttribute('data-otto-census', '')));
+  await page.evaluate(() =>
+    (window as unknown as { __census: Element[] }).__census.forEach((el) => el.setAttribute('data-otto-census', '')),
+  );
   const refs = [...new Set(Array.from(ai.matchAll(/\[ref=(e\d+)\]/g), (m) => m[1]!))];
   let pwAiAddressable = 0;
   for (let i = 0; i < refs.length; i += 300) {
@@ -198,12 +253,14 @@ async function addressability(page: Page, interactive: number): Promise<{ intera
     for (const ref of chunk.slice(1)) loc = loc.or(page.locator(`aria-ref=${ref}`));
     pwAiAddressable += await loc.and(page.locator('[data-otto-census]')).count();
   }
-  return { interactive, oursAddressable, pwAiAddressable };
+  return { interactive, oursAddressable, pwAiAddressable, clickable, oursClickable };
 }
 
 export async function run(): Promise<BenchMetric[]> {
   if (!existsSync(CORPUS)) {
-    console.error(`[snapshot bench] skipped: corpus not found at ${CORPUS} (the shared readability corpus lives beside the project).`);
+    console.error(
+      `[snapshot bench] skipped: corpus not found at ${CORPUS} (the shared readability corpus lives beside the project).`,
+    );
     return [];
   }
   const cases = readdirSync(CORPUS, { withFileTypes: true })
@@ -225,14 +282,22 @@ export async function run(): Promise<BenchMetric[]> {
     browser = await chromium.launch({
       executablePath: chromiumPath(),
       headless: true,
-      args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      args: [
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+      ],
     });
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
     for (const c of cases) {
       // A fresh page per case: Playwright's AI mode remembers the previous snapshot of a page.
       const page = await context.newPage();
       try {
-        rows.push({ page: c, ...(await measurePage(page, c, `${server.origin}/${encodeURIComponent(c)}/source.html`, script)) });
+        rows.push({
+          page: c,
+          ...(await measurePage(page, c, `${server.origin}/${encodeURIComponent(c)}/source.html`, script)),
+        });
       } catch (e) {
         console.error(`[snapshot bench] ${c}: ${(e as Error).message.split('\n')[0]}`);
       } finally {
@@ -262,8 +327,23 @@ export async function run(): Promise<BenchMetric[]> {
     { name: 'visible_interactive_total', value: interactive, unit: 'elements' },
     { name: 'ours_addressable_total', value: sum('oursAddressable'), unit: 'elements' },
     { name: 'playwright_ai_addressable_total', value: sum('pwAiAddressable'), unit: 'elements' },
-    { name: 'ours_addressable_pct', value: interactive ? r2((100 * sum('oursAddressable')) / interactive) : 100, unit: '%' },
-    { name: 'playwright_ai_addressable_pct', value: interactive ? r2((100 * sum('pwAiAddressable')) / interactive) : 100, unit: '%' },
+    {
+      name: 'ours_addressable_pct',
+      value: interactive ? r2((100 * sum('oursAddressable')) / interactive) : 100,
+      unit: '%',
+    },
+    {
+      name: 'playwright_ai_addressable_pct',
+      value: interactive ? r2((100 * sum('pwAiAddressable')) / interactive) : 100,
+      unit: '%',
+    },
+    { name: 'clickable_nonsemantic_total', value: sum('clickable'), unit: 'elements' },
+    { name: 'ours_clickable_nonsemantic_ref', value: sum('oursClickable'), unit: 'elements' },
+    {
+      name: 'ours_clickable_nonsemantic_pct',
+      value: sum('clickable') ? r2((100 * sum('oursClickable')) / sum('clickable')) : 100,
+      unit: '%',
+    },
   ];
 }
 
@@ -275,18 +355,19 @@ function writeTable(rows: PageRow[]): void {
     `Generated by \`npm run bench -- snapshot\` on ${new Date().toISOString().slice(0, 10)} (headless Chromium, JavaScript off, loopback only; median of ${REPS} runs per page).`,
     'ms = time to build the snapshot (ours: in the page; Playwright: round trip from Node, which is how it is called). chars = output size.',
     'addressable = visible interactive elements (independent census) that the output gives a ref to; Playwright default mode gives none.',
+    'clickable = visible non-semantic elements a person can click (onclick, <a> without href, where cursor:pointer starts; rule in snapshot.bench.ts); ours = how many got a ref.',
     '',
-    '| page | ours ms | ours ms (round trip) | PW ms | PW ai ms | ours chars | PW chars | PW ai chars | interactive | ours addr. | PW ai addr. |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| page | ours ms | ours ms (round trip) | PW ms | PW ai ms | ours chars | PW chars | PW ai chars | interactive | ours addr. | PW ai addr. | clickable | ours clickable |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.page} | ${r2(r.oursMs)} | ${r2(r.oursRoundTripMs)} | ${r2(r.pwMs)} | ${r2(r.pwAiMs)} | ${r.oursChars} | ${r.pwChars} | ${r.pwAiChars} | ${r.interactive} | ${r.oursAddressable} | ${r.pwAiAddressable} |`,
+        `| ${r.page} | ${r2(r.oursMs)} | ${r2(r.oursRoundTripMs)} | ${r2(r.pwMs)} | ${r2(r.pwAiMs)} | ${r.oursChars} | ${r.pwChars} | ${r.pwAiChars} | ${r.interactive} | ${r.oursAddressable} | ${r.pwAiAddressable} | ${r.clickable} | ${r.oursClickable} |`,
     ),
   ];
   const med = (f: (r: PageRow) => number): number => r2(median(rows.map(f)));
   const total = (f: (r: PageRow) => number): number => rows.reduce((n, r) => n + f(r), 0);
   lines.push(
-    `| **median / total** | ${med((r) => r.oursMs)} | ${med((r) => r.oursRoundTripMs)} | ${med((r) => r.pwMs)} | ${med((r) => r.pwAiMs)} | ${total((r) => r.oursChars)} | ${total((r) => r.pwChars)} | ${total((r) => r.pwAiChars)} | ${total((r) => r.interactive)} | ${total((r) => r.oursAddressable)} | ${total((r) => r.pwAiAddressable)} |`,
+    `| **median / total** | ${med((r) => r.oursMs)} | ${med((r) => r.oursRoundTripMs)} | ${med((r) => r.pwMs)} | ${med((r) => r.pwAiMs)} | ${total((r) => r.oursChars)} | ${total((r) => r.pwChars)} | ${total((r) => r.pwAiChars)} | ${total((r) => r.interactive)} | ${total((r) => r.oursAddressable)} | ${total((r) => r.pwAiAddressable)} | ${total((r) => r.clickable)} | ${total((r) => r.oursClickable)} |`,
     '',
   );
   writeFileSync(path.join(import.meta.dirname, 'snapshot.results.md'), lines.join('\n'));

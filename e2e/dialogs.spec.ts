@@ -70,13 +70,13 @@ test('a model-driven click: the page’s confirm gets Cancel and is quoted; then
   const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]!.id!, page.url());
   fakeApi.script([
     { match: 'delete the item', calls: [{ name: 'dom__click', arguments: { selector: '#delete' } }] },
-    { match: /^dom\.click ok/, text: 'The page asked to confirm; Otto answered Cancel.' },
+    { match: /^dom__click ok/, text: 'The page asked to confirm; Otto answered Cancel.' },
   ]);
   const id = await send(panel, 'delete the item', { tabId });
   await waitForStatus(panel, id, 'completed');
   await expect(page.locator('#status')).toHaveText('Kept');
   const report = lastOutput(fakeApi);
-  expect(report).toMatch(/^dom\.click ok — the page asked 1 question \(confirm\/prompt\) and Otto answered Cancel/);
+  expect(report).toMatch(/^dom__click ok — the page asked 1 question \(confirm\/prompt\) and Otto answered Cancel/);
   expect(report).toMatch(
     /<external-content-[0-9a-f]{8}>[\s\S]*confirm\("Delete this item\?"\) → answered Cancel[\s\S]*<\/external-content-/,
   );
@@ -105,7 +105,7 @@ test('while a run acts on another tab, this tab’s dialogs are the user’s', a
   fakeApi.script([
     { match: 'press busy', calls: [{ name: 'dom__click', arguments: { selector: '#busy', tab_id: busyTab } }] },
     {
-      match: /^dom\.click ok/,
+      match: /^dom__click ok/,
       calls: [{ name: 'dom__wait_for', arguments: { text: 'done', tab_id: busyTab, timeout_ms: 20000 } }],
     },
     { match: /^Condition met/, text: 'Done.' },
@@ -145,7 +145,7 @@ test('accepting the page’s question needs the model to name it and the user to
     { match: 'really delete it', calls: [click] },
     // The output starts with "[The user approved this call.]" (#13), then the action's report.
     {
-      match: (r: RecordedRequest) => /^(\[The user approved this call\.\]\n)?dom\.click ok/.test(r.lastInput),
+      match: (r: RecordedRequest) => /^(\[The user approved this call\.\]\n)?dom__click ok/.test(r.lastInput),
       text: 'Deleted.',
     },
   ]);
@@ -179,7 +179,7 @@ test('accepting the page’s question needs the model to name it and the user to
   await panel.getByTestId('approval-deny').click();
   await expect(panel.getByTestId('message-assistant').last()).toHaveText('Not deleted.');
   await expect(page.locator('#status')).toHaveText('reset');
-  expect(lastOutput(fakeApi)).toBe('Error: the user denied dom.click');
+  expect(lastOutput(fakeApi)).toBe('Error: the user denied dom__click');
   await page.close();
 });
 

@@ -82,7 +82,7 @@ test('snapshot → type into a React controlled input: React state shows it, pag
     reading(/^Page snapshot/, (snap) => [
       { name: 'dom__type', arguments: { ref: refIn(snap, 'textbox "Name"'), text: 'Ada' } },
     ]),
-    { match: /^dom\.type ok/, text: 'Your name is filled in.' },
+    { match: /^dom__type ok/, text: 'Your name is filled in.' },
   ]);
   const id = await send(panel, 'my name is Ada, fill it in', { tabId });
   await waitForStatus(panel, id, 'completed');
@@ -98,7 +98,7 @@ test('snapshot → type into a React controlled input: React state shows it, pag
   expect(inside).toContain('- heading "React form" [level=1]');
   expect(inside).toMatch(/- textbox "Name" \[ref=e\d+\]/);
   const typed = outputsSent(reqs[2]!).at(-1) as string;
-  expect(typed).toMatch(/^dom\.type ok/);
+  expect(typed).toMatch(/^dom__type ok/);
   expect(typed).toMatch(BOUNDARY);
   expect(BOUNDARY.exec(typed)![0]).toContain('typed "Ada" into textbox "Name"');
   // Nothing needed approval.
@@ -117,13 +117,13 @@ test('a click that changes the page reports what changed', async ({ context, pan
   fakeApi.script([
     { match: 'open the terms', calls: [{ name: 'dom__find', arguments: { role: 'button', name: 'open dialog' } }] },
     reading(/^1 match/, (found) => [{ name: 'dom__click', arguments: { ref: /Refs: (e\d+)\./.exec(found)![1]! } }]),
-    { match: /^dom\.click ok/, text: 'The terms dialog is open.' },
+    { match: /^dom__click ok/, text: 'The terms dialog is open.' },
   ]);
   const id = await send(panel, 'open the terms', { tabId });
   await waitForStatus(panel, id, 'completed');
   await expect(page.locator('#backdrop [role=dialog]')).toBeVisible();
   const report = lastOutputSent(fakeApi);
-  expect(report).toMatch(/^dom\.click ok — 1 dialog opened, \d+ elements appeared/);
+  expect(report).toMatch(/^dom__click ok — 1 dialog opened, \d+ elements appeared/);
   expect(BOUNDARY.exec(report)![0]).toMatch(/clicked button "Open dialog"[\s\S]*dialog opened: dialog "Terms"/);
   await page.close();
 });
@@ -142,7 +142,7 @@ test('typing into a password field pauses for approval: approve → typed, deny 
       { name: 'dom__type', arguments: { ref: refIn(snap, 'textbox "Email"'), text: 'ada@example.com' } },
       { name: 'dom__type', arguments: { ref: refIn(snap, 'textbox "Password"'), text: 'correct-horse' } },
     ]),
-    { match: /^\[The user approved this call\.\]\ndom\.type ok/, text: 'Both fields are filled.' },
+    { match: /^\[The user approved this call\.\]\ndom__type ok/, text: 'Both fields are filled.' },
   ]);
   const id = await send(panel, 'log me in', { tabId });
   const asked = await waitForEvent(panel, id, 'approval.required');
@@ -173,7 +173,8 @@ test('typing into a password field pauses for approval: approve → typed, deny 
   await deny(panel, id2, (asked2.approval as { callId: string }).callId);
   await waitForStatus(panel, id2, 'completed');
   await expect(page.locator('#password')).toHaveValue('');
-  expect(lastOutputSent(fakeApi)).toBe('Error: the user denied dom.type');
+  // Said to the model in the name it called.
+  expect(lastOutputSent(fakeApi)).toBe('Error: the user denied dom__type');
   expect(outline(await conversation(panel, id2)).at(-1)).toBe('assistant:OK, I did not type it.');
   await page.close();
 });
@@ -191,7 +192,7 @@ test('submitting a form needs approval: a click on the submit button, and typing
   fakeApi.script([
     { match: 'press sign in', calls: [{ name: 'dom__find', arguments: { role: 'button', name: 'sign in' } }] },
     reading(/^1 match/, (found) => [{ name: 'dom__click', arguments: { ref: /Refs: (e\d+)\./.exec(found)![1]! } }]),
-    { match: /^\[The user approved this call\.\]\ndom\.click ok/, text: 'Signed in.' },
+    { match: /^\[The user approved this call\.\]\ndom__click ok/, text: 'Signed in.' },
   ]);
   const id = await send(panel, 'press sign in', { tabId });
   const asked = await waitForEvent(panel, id, 'approval.required');
@@ -201,7 +202,7 @@ test('submitting a form needs approval: a click on the submit button, and typing
   await waitForStatus(panel, id, 'completed');
   await expect(page.locator('#result')).toHaveText('Welcome, ada@example.com');
   expect(lastOutputSent(fakeApi)).toMatch(
-    /^\[The user approved this call\.\]\ndom\.click ok[\s\S]*clicked button "Sign in"/,
+    /^\[The user approved this call\.\]\ndom__click ok[\s\S]*clicked button "Sign in"/,
   );
 
   // dom.type with submit is a submit too (denied here: the form is not sent again).
@@ -262,7 +263,7 @@ test('after reading a page, a click on its link to another origin asks (the data
   await waitForStatus(panel, id, 'completed');
   await expect(page).toHaveURL(`${otherOrigin.origin}/child.html?away`);
   const report = lastOutputSent(fakeApi);
-  expect(report).toMatch(/^\[The user approved this call\.\]\ndom\.click ok — the page navigated/);
+  expect(report).toMatch(/^\[The user approved this call\.\]\ndom__click ok — the page navigated/);
   expect(report).toContain(`→ ${otherOrigin.origin}/child.html?away`);
   const finished = (await events(panel, id)).filter((e) => e.type === 'tool.finished').map((e) => e.name);
   expect(finished).toEqual(['dom.snapshot', 'dom.click', 'dom.click']);
@@ -409,7 +410,7 @@ test('a page’s confirm() never hangs the run: cancelled and quoted; dom.dialog
   await waitForStatus(panel, id, 'completed');
   await expect(page.locator('#status')).toHaveText('Kept');
   const report = lastOutputSent(fakeApi);
-  expect(report).toMatch(/^dom\.click ok — the page asked 1 question \(confirm\/prompt\) and Otto answered Cancel/);
+  expect(report).toMatch(/^dom__click ok — the page asked 1 question \(confirm\/prompt\) and Otto answered Cancel/);
   expect(report).toContain('confirm("Delete this item?") → answered Cancel');
 
   // The model asks to accept that question: the user approves, and the next click gets OK.

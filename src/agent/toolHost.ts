@@ -58,6 +58,11 @@ export interface ToolInfo {
 export interface AgentToolHost {
   /** Tool definitions for the request, in the nested Chat-Completions shape, names already API-encoded. */
   definitions(): unknown[];
+  /**
+   * Text the model reads, in the names it calls: tool outputs are passed through this on their way into a request
+   * (the transcript keeps them as they were). Optional; identity when absent.
+   */
+  forModel?(text: string): string;
   /** Resolves a name the model sent (API-encoded, or an alias) to a tool; undefined when unknown. */
   lookup(apiName: string): ToolInfo | undefined;
   /** The closest real tool names to an unknown one, best first, at most `n` (for the error sent to the model). */

@@ -23,10 +23,13 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
   const { deps } = session;
   const records = await session.transcript();
   const startSeq = records.length ? records[records.length - 1]!.seq + 1 : 0;
-  const { input, previousResponseId } = buildInput(records, {
+  const built = buildInput(records, {
     usePreviousResponseId: cfg.agent.previous_response_id,
     ...(session.state.chain ? { chain: session.state.chain } : {}),
   });
+  const { previousResponseId } = built;
+  const forModel = deps.tools.forModel?.bind(deps.tools);
+  const input = forModel ? built.input.map((item) => outputForModel(item, forModel)) : built.input;
   const inflight: Inflight = {
     startSeq,
     nextSeq: startSeq,
@@ -249,4 +252,14 @@ function addUsage(s: RunState, usage: Usage | undefined): void {
   s.usage.outputTokens += usage.outputTokens;
   s.usage.reasoningTokens += usage.reasoningTokens ?? 0;
   s.usage.cachedTokens += usage.cachedTokens ?? 0;
+}
+
+/** A function_call_output with its text in the names the model calls (other items unchanged, never mutated). */
+function outputForModel(item: ResponseItem, forModel: (text: string) => string): ResponseItem {
+  if (item.type !== 'function_call_output') return item;
+  const output = (item as { output?: unknown }).output;
+  if (typeof output === 'string') return { ...item, output: forModel(output) };
+  if (Array.isArray(output))
+    return { ...item, output: output.map((p: { type?: string; text?: string }) => (p && p.type === 'input_text' && typeof p.text === 'string' ? { ...p, text: forModel(p.text) } : p)) };
+  return item;
 }

@@ -13,6 +13,8 @@ import type { OttoConfig } from '../config/schema.ts';
 import type { ToolDefinition } from '../tools/definition.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { CODE_TOOL } from '../tools/packs/ot/index.ts';
+import { isSent, type ToolSetMode } from '../tools/toolSet.ts';
+import { rewriteSchemaDescriptions, wireRewriter } from '../tools/wireNames.ts';
 
 export type AgentMode = OttoConfig['agent']['mode'];
 
@@ -31,9 +33,21 @@ export function packSummary(registry: ToolRegistry): string {
   return lines.join('\n');
 }
 
-/** The definitions for a request in `mode`. */
-export function modeDefinitions(registry: ToolRegistry, mode: AgentMode): ToolDefinition[] {
-  if (mode === 'tools') return registry.definitions((_tool, qualified) => qualified !== CODE_TOOL);
+/**
+ * The definitions for a request in `mode`. Tools mode sends the tool set (`agent.tool_set`, tools/toolSet.ts) and
+ * speaks in wire names (tools/wireNames.ts); code mode keeps dotted names, which its programs use.
+ */
+export function modeDefinitions(registry: ToolRegistry, mode: AgentMode, toolSet: ToolSetMode = 'default'): ToolDefinition[] {
+  if (mode === 'tools') {
+    const rewrite = wireRewriter(registry);
+    return registry
+      .definitions((tool, qualified) => qualified !== CODE_TOOL && isSent(qualified, tool.pack, toolSet))
+      .map((d) => {
+        const parameters = structuredClone(d.function.parameters);
+        rewriteSchemaDescriptions(parameters, rewrite);
+        return { ...d, function: { ...d.function, description: rewrite(d.function.description), parameters } };
+      });
+  }
   const defs = registry.definitions((_tool, qualified) => mode === 'both' || qualified === CODE_TOOL);
   const apiName = registry.apiNameOf(CODE_TOOL);
   const run = defs.find((d) => d.function.name === apiName);

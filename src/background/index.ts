@@ -43,6 +43,9 @@ import { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { DEFAULT_CONFIG } from '../config/schema.ts';
 import { log } from '../shared/log.ts';
 import { db } from '../storage/db.ts';
+import type { ToolSetMode } from '../tools/toolSet.ts';
+import { wireRewriter } from '../tools/wireNames.ts';
+import { systemBlock, today } from './systemBlock.ts';
 import { ResultStore, configureResultStore, queryResult, storeIfLarge, sweepExpired } from '../storage/results.ts';
 import {
   StatsStore,
@@ -77,6 +80,7 @@ const onTransformUsage = (u: { model: string; inputTokens: number; outputTokens:
 let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG, { onTransformUsage });
 let interceptor = ToolInterceptor.fromConfig(DEFAULT_CONFIG, { onRecord: recordToolCall, redact });
 let agentMode: AgentMode = DEFAULT_CONFIG.agent.mode;
+let toolSet: ToolSetMode = DEFAULT_CONFIG.agent.tool_set;
 async function refreshTools(opts: { reconnect?: boolean | readonly string[] } = {}): Promise<void> {
   const current = await settings();
   const { config } = current;
@@ -86,6 +90,7 @@ async function refreshTools(opts: { reconnect?: boolean | readonly string[] } = 
   registry = buildRegistry(config, { proxies: mcp, onTransformUsage });
   interceptor = ToolInterceptor.fromConfig(config, { onRecord: recordToolCall, redact });
   agentMode = config.agent.mode;
+  toolSet = config.agent.tool_set;
 }
 // ot.reload: re-read config and secrets, reconnect MCP servers, rebuild registry and interceptor.
 configureOtRuntime({
@@ -117,6 +122,7 @@ const runner = new AgentRunner({
     interceptor: () => interceptor,
     settings,
     mode: () => agentMode,
+    toolSet: () => toolSet,
     tabScope,
     // The data-flow guard's view of tabs and frames: every model call is checked and labelled with it.
     origins: browserOrigins,
@@ -129,6 +135,21 @@ const runner = new AgentRunner({
     return (await settings()).config;
   },
   origin: runOrigin,
+  // Otto's system block (the tab, the date, how to work), then the user's instructions; in the names the model calls.
+  instructions: async (conversationId) => {
+    const { config } = await settings();
+    const own = config.agent.instructions.trim();
+    if (!config.agent.system_block) return own || undefined;
+    const tab = await runTab(conversationId).catch(() => undefined);
+    const block = systemBlock({
+      conversationId,
+      tab: { ...(tab?.title ? { title: tab.title } : {}), ...(tab?.url ? { url: tab.url } : {}) },
+      date: today(),
+      mode: config.agent.mode,
+    });
+    const text = own ? `${block}\n\n${own}` : block;
+    return config.agent.mode === 'tools' ? wireRewriter(registry)(text) : text;
+  },
   onEvent: (event) => {
     broadcast({ type: 'agent', event });
     if (event.type === 'run.status') void tabScope.status(event.conversationId, event.status).catch(() => undefined);

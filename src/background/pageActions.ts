@@ -156,6 +156,9 @@ export function formatAction(r: ActionResult): string {
   if (c.addedCount) facts.push(`${c.addedCount} elements appeared`);
   if (c.removedCount) facts.push(`${c.removedCount} removed`);
   if (c.note) facts.push(c.note);
+  if (c.shown?.length) facts.push(`${c.shown.length} shown`);
+  if (c.hidden?.length) facts.push(`${c.hidden.length} hidden`);
+  if (c.changed?.length) facts.push(`${c.changed.length} changed`);
   const lines: string[] = [r.summary];
   if (r.navigation)
     lines.push(`navigated: ${r.navigation.from} → ${r.navigation.to} (${JSON.stringify(r.navigation.title)})`);
@@ -168,14 +171,17 @@ export function formatAction(r: ActionResult): string {
         ? `beforeunload → ${dialogAnswer(d)}`
         : `${d.type}(${JSON.stringify(d.message)}) → ${dialogAnswer(d)}`,
     );
-  if (c.added.length)
-    lines.push(
-      `appeared: ${c.added.join('; ')}${c.addedCount > c.added.length ? `; … ${c.addedCount - c.added.length} more` : ''}`,
-    );
+  for (const a of c.added) lines.push(`appeared: ${a}`);
+  if (c.addedCount > c.added.length) lines.push(`appeared: … ${c.addedCount - c.added.length} more`);
+  for (const x of c.shown ?? []) lines.push(`shown: ${x}`);
+  for (const x of c.hidden ?? []) lines.push(`hidden: ${x}`);
+  for (const x of c.changed ?? []) lines.push(`changed: ${x}`);
   if (c.focus) lines.push(`focus: ${c.focus}`);
   const fields = r.details.fields;
   if (Array.isArray(fields)) for (const f of fields) lines.push(`- ${String(f)}`);
-  return `${r.action} ok${facts.length ? ` — ${facts.join(', ')}` : ' — no visible change'}.\n${wrapUntrusted(lines.join('\n'))}`;
+  // Focus alone is a change too, but not of the DOM: say so rather than "no change".
+  const none = c.observedMs !== undefined ? `no DOM change within ${c.observedMs} ms` : 'no DOM change';
+  return `${r.action} ok — ${facts.length ? facts.join(', ') : none}.\n${wrapUntrusted(lines.join('\n'))}`;
 }
 
 /** Waits in the page for text, a ref or a selector to appear or disappear. */
@@ -185,15 +191,18 @@ export async function waitFor(
     text?: string;
     ref?: string;
     selector?: string;
+    root?: string;
     state?: 'appear' | 'disappear';
     timeoutMs?: number;
     frameId?: number;
   },
 ): Promise<WaitReply> {
   const timeoutMs = opts.timeoutMs ?? 5000;
-  const frameId = opts.ref ? frameOfRef(opts.ref) : (opts.frameId ?? 0);
+  const refForFrame = opts.ref ?? (opts.root && /^(?:f\d+)?e\d+$/.test(opts.root) ? opts.root : undefined);
+  const frameId = refForFrame ? frameOfRef(refForFrame) : (opts.frameId ?? 0);
   const req: ContentRequest = {
     type: 'dom.wait_for',
+    ...(opts.root ? { root: opts.root } : {}),
     prefix: prefixFor(frameId),
     timeoutMs,
     ...(opts.text ? { text: opts.text } : {}),

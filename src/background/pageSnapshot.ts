@@ -240,6 +240,8 @@ export interface FindOptions {
 export interface PageFind {
   matches: FindReply['matches'];
   total: number;
+  /** Text matches in hidden elements, all frames together. */
+  hidden?: { count: number; where: string[] };
   /** Frames that could not be searched, with why. */
   skipped: string[];
   /** Frames searched only in part (the search budget or time ran out), with how much (page-derived text inside). */
@@ -276,6 +278,12 @@ export async function findInPage(tabId: number, opts: FindOptions): Promise<Page
     skipped,
   };
   if (notes.length) out.notes = notes;
+  const hiddenCount = replies.reduce((n, r) => n + (('hidden' in r && r.hidden?.count) || 0), 0);
+  if (hiddenCount)
+    out.hidden = {
+      count: hiddenCount,
+      where: replies.flatMap((r) => ('hidden' in r && r.hidden?.where) || []).slice(0, 4),
+    };
   return out;
 }
 

@@ -2,14 +2,15 @@
  * Which tabs a call reads or acts on (#27), found before it runs so that a tab outside Otto's group can be asked for:
  *  - a tool with a `tab_id` parameter targets that tab, or the run's tab when the argument is left out;
  *  - `ot.run` (code mode) targets what its program's calls target, as far as the program says so in literals
- *    (`dom.text(tab_id=12)`); an id known only while running is checked by the tool host's gate when that call runs.
+ *    (`dom.text(tab_id=12)`); an id known only while running is checked by the tool host's gate when that call runs;
+ *  - `ot.call` targets what the tool it names targets.
  * Tools without `tab_id` (tabs.list, tabs.open, web.*, llm.*) target no tab: tabs.list filters itself.
  */
 import type { OttoConfig } from '../config/schema.ts';
 import { commandSource, parse, resolveAlias, type Expr, type Program, type SnippetMap } from '../command/index.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { AnyTool } from '../tools/Tool.ts';
-import { CODE_TOOL } from '../tools/packs/ot/index.ts';
+import { CALL_TOOL, CODE_TOOL } from '../tools/packs/ot/index.ts';
 
 export interface CallTargets {
   /** Tabs named by id. */
@@ -43,6 +44,13 @@ export function callTargets(
   if (qualifiedName === CODE_TOOL) {
     const code = (args as { code?: unknown } | undefined)?.code;
     if (typeof code === 'string') programTargets(registry, config, code, out);
+    return out;
+  }
+  // ot.call targets what the tool it runs targets (#14).
+  if (qualifiedName === CALL_TOOL) {
+    const a = args as { tool?: unknown; args?: unknown } | undefined;
+    const inner = typeof a?.tool === 'string' ? (registry.resolve(a.tool) ?? registry.fromApiName(a.tool)) : undefined;
+    if (inner) addCall(inner, a?.args ?? {}, out);
     return out;
   }
   addCall(tool, args, out);

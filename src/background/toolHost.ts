@@ -48,6 +48,8 @@ import { modeDefinitions, type AgentMode } from './codeMode.ts';
 import { toolBudget } from '../tools/toolBudget.ts';
 import type { TabScope } from './tabScope.ts';
 import type { ExecuteOptions } from '../tools/interceptor.ts';
+import type { ToolSetMode } from '../tools/toolSet.ts';
+import { wireRewriter } from '../tools/wireNames.ts';
 
 export interface ToolHostDeps {
   registry: () => ToolRegistry;
@@ -59,6 +61,8 @@ export interface ToolHostDeps {
   tabScope?: TabScope;
   /** Where the data-flow guard learns origins of tabs, frames and elements (flowResolver.ts in the worker). */
   origins?: OriginResolver;
+  /** config `agent.tool_set` in force; default 'default'. */
+  toolSet?: () => ToolSetMode;
 }
 
 /** The guard of one model call: the run's facts, the browser's origins. */
@@ -153,15 +157,21 @@ async function contextAndGate(
 export function createToolHost(deps: ToolHostDeps): AgentToolHost {
   const resolver = deps.origins;
   return {
-    // Within the request budget: deferred groups (MCP servers past it) send only what a search loaded.
+    // The tool set (agent.tool_set), then within the request budget: deferred groups (MCP servers past it) send only
+    // what a search loaded.
     definitions: () => {
       const registry = deps.registry();
-      return toolBudget.filter(modeDefinitions(registry, deps.mode?.() ?? 'tools'), (d) => {
-        const qualified = registry.qualifiedNameOf(d.function.name);
-        const tool = qualified ? registry.get(qualified) : undefined;
-        return tool && qualified ? { group: tool.pack, name: qualified } : undefined;
-      });
+      return toolBudget.filter(
+        modeDefinitions(registry, deps.mode?.() ?? 'tools', deps.toolSet?.() ?? 'default'),
+        (d) => {
+          const qualified = registry.qualifiedNameOf(d.function.name);
+          const tool = qualified ? registry.get(qualified) : undefined;
+          return tool && qualified ? { group: tool.pack, name: qualified } : undefined;
+        },
+      );
     },
+    // Outputs read by the model name tools as it calls them (tools mode only; code mode writes dotted names).
+    forModel: (text) => ((deps.mode?.() ?? 'tools') === 'tools' ? wireRewriter(deps.registry())(text) : text),
     lookup(apiName) {
       const tool = deps.registry().resolve(apiName);
       return tool ? { qualifiedName: `${tool.pack}.${tool.name}`, readOnly: tool.readOnly } : undefined;

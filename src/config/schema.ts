@@ -11,6 +11,10 @@ const AgentConfig = z.strictObject({
   instructions: z.string().default(''),
   max_turns: z.number().int().min(1).max(1000).default(25),
   mode: z.enum(['tools', 'code', 'both']).default('tools'),
+  /** Tools sent with each request: `default` = what page work needs (others via ot.help + ot.call), `all` = every tool. */
+  tool_set: z.enum(['default', 'all']).default('default'),
+  /** Send Otto's short system block (what Otto is, the tab, the date, how to work) before `instructions`. */
+  system_block: z.boolean().default(true),
   store: z.boolean().default(false),
   previous_response_id: z.boolean().default(false),
   parallel_tool_calls: z.boolean().default(true),

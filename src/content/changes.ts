@@ -1,16 +1,20 @@
 /**
- * What an action changed: a MutationObserver window around it (document and known shadow roots), then a short wait
- * for the page to settle. Reports same-document navigation, the page starting to unload (a full navigation), the
- * elements that appeared or went away (summarised), dialogs that opened or closed (role=dialog, aria-modal,
- * <dialog open>), whether the page asked to confirm leaving (beforeunload), and where focus went. The
- * alert/confirm/prompt calls answered meanwhile are added by the worker (background/pageDialogs.ts), which guards
- * them from the page's world.
+ * What an action changed: a MutationObserver window around it (document and known shadow roots), then a wait for
+ * the page to settle — at least MIN_WINDOW_MS (microtasks, animation frames and short timers land in it) and until
+ * the DOM was quiet for settleMs. Reports same-document navigation, the page starting to unload (a full
+ * navigation), elements that appeared (with the refs of the controls inside) or went away, elements that existed
+ * and changed: value, checked, selected, expanded, pressed, enabled (compared before/after, since properties make no
+ * mutations), text (from the mutation records), and visibility (hidden subtrees compared before/after: a tab panel
+ * shown, a menu opened); dialogs that opened or closed (role=dialog, aria-modal, <dialog open>), whether the page
+ * asked to confirm leaving (beforeunload), and where focus went. The alert/confirm/prompt calls answered meanwhile
+ * are added by the worker (background/pageDialogs.ts), which guards them from the page's world.
  */
-import { countElementsUpTo, deepActiveElement, knownRoots, parentOf } from './env.ts';
-import { describeElement } from './describe.ts';
+import { countElementsUpTo, deepActiveElement, deepQueryAll, flatChildren, knownRoots, parentOf } from './env.ts';
+import { checkedState, describeElement, isDisabled } from './describe.ts';
+import { buildSnapshot, type OutlineNode } from './snapshot.ts';
 import type { PageDialog } from '../shared/contentMessages.ts';
-import { accessibleName, textOf, truncate } from './names.ts';
-import { hiddenReason, withStyleCache } from './visibility.ts';
+import { accessibleName, normalize, textOf, truncate } from './names.ts';
+import { hiddenReason, styleOf, withStyleCache } from './visibility.ts';
 
 export interface Changes {
   /** Same-document URL change (history API or hash). */
@@ -27,7 +31,39 @@ export interface Changes {
   focus?: string;
   /** Set when the report was cut short (a very large change): what it left out. */
   note?: string;
+  /** Existing elements whose state or text changed: `checkbox "Buy milk" [ref=e5]: checked → not checked`. */
+  changed: string[];
+  /** Existing elements that became visible, with the refs of their controls. */
+  shown: string[];
+  /** Existing elements that became hidden. */
+  hidden: string[];
+  /** How long the page was watched after the action (ms). */
+  observedMs: number;
 }
+
+/** Shortest watch after an action: late updates (a timer, a resolved fetch, an animation frame) land inside it. */
+export const MIN_WINDOW_MS = 300;
+const STATE_SELECTOR =
+  'input, select, textarea, button, [aria-disabled], [aria-checked], [aria-selected], [aria-expanded], [aria-pressed], [aria-valuenow], [contenteditable="true"], [contenteditable=""]';
+const STATE_MAX = 5000;
+const WALK_MAX = 30_000;
+const LIST_MAX = 8;
+/** Attributes whose changes count as activity (settling waits for them); state itself is compared before/after. */
+const ATTRS = [
+  'open',
+  'hidden',
+  'aria-hidden',
+  'aria-modal',
+  'style',
+  'class',
+  'aria-expanded',
+  'aria-selected',
+  'aria-checked',
+  'aria-pressed',
+  'value',
+  'checked',
+  'disabled',
+];
 
 const DIALOG_SELECTOR = 'dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]';
 /** Nodes tracked one by one; past this a change is only counted (a page that adds 200,000 rows). */
@@ -97,18 +133,26 @@ export async function observeChanges<T>(
   action: () => T | Promise<T>,
   opts: ObserveOptions = {},
 ): Promise<{ result: T; changes: Changes }> {
-  const settleMs = opts.settleMs ?? 120;
-  const maxMs = opts.maxMs ?? 1500;
+  const settleMs = opts.settleMs ?? 150;
+  const maxMs = opts.maxMs ?? 2000;
   const urlBefore = location.href;
   const focusBefore = deepActiveElement();
   const big = countElementsUpTo(document, BIG_PAGE_ELEMENTS + 1) > BIG_PAGE_ELEMENTS;
   const dialogsBefore = big ? [] : withStyleCache(visibleDialogs);
   const changed = new Set<Node>();
+  // Whole-page comparisons (every control's state, every hidden subtree) only where the page is small enough.
+  const statesBefore = big ? new Map<Element, string>() : controlStates();
+  const hiddenBefore = big ? new Set<Element>() : hiddenRoots();
 
   const added = new Set<Node>();
   const removed = new Set<Node>();
   let moreAdded = 0;
   let moreRemoved = 0;
+  /** Text nodes' first old value (characterData), removed text per parent, and text nodes added (childList). */
+  const oldText = new Map<Node, string>();
+  const removedText = new Map<Node, string[]>();
+  const addedText = new Set<Node>();
+  const textParents = new Set<Element>();
   let last = performance.now();
   let unloading = false;
   const mo = new MutationObserver((records) => {
@@ -118,19 +162,45 @@ export async function observeChanges<T>(
         if (changed.size < MAX_TRACKED) changed.add(r.target);
         continue;
       }
+      if (r.type === 'characterData') {
+        if (oldText.size >= MAX_TRACKED) continue;
+        if (!oldText.has(r.target) && !addedText.has(r.target)) oldText.set(r.target, r.oldValue ?? '');
+        const parent = r.target.parentElement;
+        if (parent) textParents.add(parent);
+        continue;
+      }
       if (r.type !== 'childList') continue;
+      // Small inline elements swapped in a line (`<strong>2</strong> items left` re-rendered) change its text.
+      const smallSwap = (n: Node): boolean =>
+        n.nodeType === 1 && r.target.nodeType === 1 && (n.textContent ?? '').length <= 120;
       r.addedNodes.forEach((n) => {
         if (n.nodeType === 1) {
           if (removed.has(n)) removed.delete(n);
           else if (added.size < MAX_TRACKED) added.add(n);
           else moreAdded++;
+          if (smallSwap(n) && textParents.size < MAX_TRACKED) textParents.add(r.target as Element);
+        } else if (n.nodeType === 3 && addedText.size < MAX_TRACKED) {
+          addedText.add(n);
+          if (r.target.nodeType === 1 && textParents.size < MAX_TRACKED) textParents.add(r.target as Element);
         }
       });
       r.removedNodes.forEach((n) => {
         if (n.nodeType === 1) {
           if (added.has(n)) added.delete(n);
-          else if (removed.size < MAX_TRACKED) removed.add(n);
-          else moreRemoved++;
+          else if (removed.size < MAX_TRACKED) {
+            removed.add(n);
+            if (smallSwap(n) && textParents.size < MAX_TRACKED) {
+              const list = removedText.get(r.target) ?? [];
+              list.push(n.textContent ?? '');
+              removedText.set(r.target, list);
+              textParents.add(r.target as Element);
+            }
+          } else moreRemoved++;
+        } else if (n.nodeType === 3 && !addedText.delete(n) && textParents.size < MAX_TRACKED) {
+          const list = removedText.get(r.target) ?? [];
+          list.push(oldText.get(n) ?? n.nodeValue ?? '');
+          removedText.set(r.target, list);
+          if (r.target.nodeType === 1) textParents.add(r.target as Element);
         }
       });
     }
@@ -138,8 +208,10 @@ export async function observeChanges<T>(
   const options: MutationObserverInit = {
     childList: true,
     subtree: true,
+    characterData: true,
+    characterDataOldValue: true,
     attributes: true,
-    attributeFilter: ['open', 'hidden', 'aria-hidden', 'aria-modal', 'style', 'class'],
+    attributeFilter: ATTRS,
   };
   mo.observe(document, options);
   for (const root of knownRoots) if (root.host.isConnected) mo.observe(root, options);
@@ -160,17 +232,19 @@ export async function observeChanges<T>(
   window.addEventListener('pagehide', onUnload, true);
 
   let result: T;
+  let observedMs = 0;
   try {
     result = await action();
     const start = performance.now();
     await new Promise<void>((resolve) => {
       const tick = (): void => {
         const t = performance.now();
-        if (unloading || (t - last >= settleMs && t - start >= 40) || t - start >= maxMs) resolve();
+        if (unloading || (t - last >= settleMs && t - start >= MIN_WINDOW_MS) || t - start >= maxMs) resolve();
         else setTimeout(tick, 30);
       };
       setTimeout(tick, 30);
     });
+    observedMs = Math.round(performance.now() - start);
   } finally {
     mo.takeRecords();
     mo.disconnect();
@@ -204,16 +278,62 @@ export async function observeChanges<T>(
         .filter((d) => !dialogsAfter.includes(d))
         .map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)'));
     }
+    const isNewHere = (el: Element): boolean => el !== document.body && hasAddedAncestor(el, added, true);
     const c: Changes = {
-      added: visibleTops.slice(0, 8).map(summarize),
+      added: visibleTops.slice(0, LIST_MAX).map((el) => summarize(el, true)),
       addedCount: visibleTops.length + unchecked,
       removedCount: removedTops.length + moreRemoved,
       dialogsOpened,
       dialogsClosed,
       pageDialogs: leaveAsked ? [{ type: 'beforeunload', message: '', at: Date.now(), url: urlBefore }] : [],
+      changed: [],
+      shown: [],
+      hidden: [],
+      observedMs,
     };
     if (unchecked)
       c.note = `a large change: ${unchecked.toLocaleString('en-US')} of the added elements were counted without checking that they are visible`;
+    if (big) {
+      // Comparing every control's state and every hidden subtree means walking the whole page before and after each
+      // action; on a page this large that is what froze it (#24). Text changes still come from the mutation records.
+      const skip = 'state and visibility of existing elements were not compared on a page this large';
+      c.note = c.note ? `${c.note}; ${skip}` : skip;
+    }
+    // State of controls that existed before (properties change without mutations).
+    const statesAfter = big ? new Map<Element, string>() : controlStates();
+    for (const [el, before] of statesBefore) {
+      if (c.changed.length >= LIST_MAX) break;
+      const after = statesAfter.get(el);
+      if (after === undefined || after === before || !el.isConnected || hiddenReason(el)) continue;
+      c.changed.push(`${describeElement(el)}: ${diffState(before, after)}`);
+    }
+    // Visibility: hidden subtrees before vs after.
+    const hiddenAfter = big ? new Set<Element>() : hiddenRoots();
+    for (const el of hiddenBefore) {
+      if (c.shown.length >= LIST_MAX) break;
+      if (el.isConnected && !hiddenAfter.has(el) && !isHidden(el) && !hasHiddenAncestor(el, hiddenAfter))
+        c.shown.push(summarize(el, true));
+    }
+    for (const el of hiddenAfter) {
+      if (c.hidden.length >= LIST_MAX) break;
+      if (!hiddenBefore.has(el) && !isNewHere(el) && !hasHiddenAncestor(el, hiddenBefore))
+        c.hidden.push(summarize(el, false));
+    }
+    // Text of elements that existed and stay visible.
+    const seenText = new Set<Element>();
+    for (const parent of textParents) {
+      if (c.changed.length >= LIST_MAX * 2) break;
+      if (!parent.isConnected || isNewHere(parent) || hiddenReason(parent)) continue;
+      const box = textBox(parent);
+      if (seenText.has(box)) continue;
+      seenText.add(box);
+      const now = normalize(box.textContent ?? '');
+      const before = normalize(textBefore(box, oldText, removedText, addedText, added));
+      if (now === before) continue;
+      c.changed.push(
+        `text of ${describeElement(box)}: ${JSON.stringify(truncate(before, 80))} → ${JSON.stringify(truncate(now, 80))}`,
+      );
+    }
     if (location.href !== urlBefore) c.navigated = { from: urlBefore, to: location.href };
     if (unloading) c.unloading = true;
     const focusAfter = deepActiveElement();
@@ -223,14 +343,201 @@ export async function observeChanges<T>(
   return { result, changes };
 }
 
-function hasAddedAncestor(n: Node, added: Set<Node>): boolean {
+/** A control's state as a comparable string: `checked|value=...|selected|expanded=...`. */
+function stateOf(el: Element): string {
+  const parts: string[] = [];
+  const c = checkedState(el);
+  if (c !== undefined) parts.push(c === 'mixed' ? 'checked=mixed' : c ? 'checked' : 'not checked');
+  const tag = el.localName;
+  if (tag === 'input' || tag === 'textarea') {
+    const input = el as HTMLInputElement;
+    if (input.type !== 'checkbox' && input.type !== 'radio')
+      parts.push(
+        `value=${JSON.stringify(input.type === 'password' ? '•'.repeat(Math.min(input.value.length, 8)) : truncate(input.value, 60))}`,
+      );
+  } else if (tag === 'select')
+    parts.push(
+      `value=${JSON.stringify(Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.label || o.text).join(', '))}`,
+    );
+  else if ((el as HTMLElement).isContentEditable)
+    parts.push(`value=${JSON.stringify(truncate(normalize(el.textContent ?? ''), 60))}`);
+  const sel = el.getAttribute('aria-selected');
+  if (sel === 'true' || sel === 'false') parts.push(sel === 'true' ? 'selected' : 'not selected');
+  const exp = el.getAttribute('aria-expanded');
+  if (exp === 'true' || exp === 'false') parts.push(exp === 'true' ? 'expanded' : 'collapsed');
+  const pressed = el.getAttribute('aria-pressed');
+  if (pressed === 'true' || pressed === 'false') parts.push(pressed === 'true' ? 'pressed' : 'not pressed');
+  const now = el.getAttribute('aria-valuenow');
+  if (now !== null) parts.push(`value=${JSON.stringify(truncate(now, 40))}`);
+  parts.push(isDisabled(el) ? 'disabled' : 'enabled');
+  return parts.join('|');
+}
+
+/** `checked → not checked`, `value "" → "2026-12-01"`: only the parts that differ. */
+function diffState(before: string, after: string): string {
+  const a = before.split('|');
+  const b = after.split('|');
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i] === b[i]) continue;
+    const x = a[i] ?? '';
+    const y = b[i] ?? '';
+    if (x.startsWith('value=') && y.startsWith('value=')) out.push(`value ${x.slice(6)} → ${y.slice(6)}`);
+    else out.push(`${x || '(none)'} → ${y || '(none)'}`);
+  }
+  return out.join(', ');
+}
+
+function controlStates(): Map<Element, string> {
+  const out = new Map<Element, string>();
+  let els: Element[];
+  try {
+    els = deepQueryAll(STATE_SELECTOR);
+  } catch {
+    return out;
+  }
+  for (let i = 0; i < els.length && i < STATE_MAX; i++) {
+    const el = els[i]!;
+    if ((el as HTMLInputElement).type === 'hidden') continue;
+    out.set(el, stateOf(el));
+  }
+  return out;
+}
+
+function isHidden(el: Element): boolean {
+  const e = el as Element & { checkVisibility?: (o?: object) => boolean };
+  if (typeof e.checkVisibility === 'function') return !e.checkVisibility({ visibilityProperty: true });
+  return !!hiddenReason(el);
+}
+
+/**
+ * The roots of hidden subtrees (hidden elements whose parent shows), document and open/known shadow roots, bounded.
+ * Compared before and after an action, they tell which existing parts of the page were shown or hidden.
+ */
+function hiddenRoots(): Set<Element> {
+  const out = new Set<Element>();
+  const body = document.body;
+  if (!body) return out;
+  let budget = WALK_MAX;
+  const walk = (node: Node): void => {
+    const kids = flatChildren(node);
+    for (let i = 0; i < kids.length && budget > 0; i++) {
+      const k = kids[i]!;
+      if (k.nodeType === 11) {
+        walk(k);
+        continue;
+      }
+      if (k.nodeType !== 1) continue;
+      budget--;
+      const el = k as Element;
+      const tag = el.localName;
+      if (
+        tag === 'script' ||
+        tag === 'style' ||
+        tag === 'template' ||
+        tag === 'head' ||
+        tag === 'link' ||
+        tag === 'meta'
+      )
+        continue;
+      if (isHidden(el)) {
+        // Empty hidden boxes (spacers, templates' hosts) cannot be "shown" in a way worth reporting.
+        if (el.firstElementChild || /\S/.test(el.textContent ?? '')) out.add(el);
+        continue;
+      }
+      walk(el);
+    }
+  };
+  walk(body);
+  return out;
+}
+
+function hasHiddenAncestor(el: Element, set: Set<Element>): boolean {
+  for (let p = parentOf(el); p; p = parentOf(p)) if (set.has(p)) return true;
+  return false;
+}
+
+/**
+ * The element a text change is reported on: the changed node's parent, widened while the wider element adds no text
+ * of its own (a wrapper) or while the box is inline (`<strong>2</strong> items left` reads as "2 items left").
+ */
+function textBox(el: Element): Element {
+  let box = el;
+  for (let i = 0, p = parentOf(el); p && i < 4 && p !== document.body; i++, p = parentOf(p)) {
+    const mine = normalize(box.textContent ?? '');
+    const theirs = normalize(p.textContent ?? '');
+    const inline = (styleOf(box)?.display ?? 'inline').startsWith('inline');
+    if (theirs !== mine && !(inline && theirs.length <= 120)) break;
+    box = p;
+  }
+  return box;
+}
+
+/** The element's text as it was before: changed text nodes' old values, added ones left out, removed ones put back. */
+function textBefore(
+  box: Element,
+  oldText: Map<Node, string>,
+  removedText: Map<Node, string[]>,
+  addedText: Set<Node>,
+  added: Set<Node>,
+): string {
+  const parts: string[] = [];
+  const emitted = new Set<Node>();
+  const walk = (n: Node): void => {
+    const gone = removedText.get(n);
+    for (let c = n.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3 || added.has(c)) {
+        if (addedText.has(c) || added.has(c)) {
+          if (gone && !emitted.has(n)) {
+            emitted.add(n);
+            parts.push(...gone);
+          }
+          continue;
+        }
+        parts.push(oldText.get(c) ?? c.nodeValue ?? '');
+      } else if (c.nodeType === 1) walk(c);
+    }
+    if (gone && !emitted.has(n)) {
+      emitted.add(n);
+      parts.push(...gone);
+    }
+  };
+  walk(box);
+  return parts.join('');
+}
+
+function hasAddedAncestor(n: Node, added: Set<Node>, self = false): boolean {
+  if (self && added.has(n)) return true;
   let steps = 0;
   for (let p = parentOf(n); p && steps < MAX_ANCESTOR_STEPS; p = parentOf(p), steps++) if (added.has(p)) return true;
   return false;
 }
 
-function summarize(el: Element): string {
+/**
+ * `div "to: … subject: …" — refs: e31 textbox "To", e32 button "Send"`: what appeared or showed, with the refs of the
+ * controls inside so the model can act without another snapshot.
+ */
+function summarize(el: Element, withRefs: boolean): string {
   const d = describeElement(el);
   const text = textOf(el, 80);
-  return text && !d.includes(JSON.stringify(truncate(text, 60))) ? `${d}: ${JSON.stringify(text)}` : d;
+  const head = text && !d.includes(JSON.stringify(truncate(text, 60))) ? `${d}: ${JSON.stringify(text)}` : d;
+  if (!withRefs) return head;
+  const controls = controlsIn(el);
+  if (!controls.length) return head;
+  const shown = controls.slice(0, LIST_MAX).join(', ');
+  return `${head} — refs: ${shown}${controls.length > LIST_MAX ? `, … ${controls.length - LIST_MAX} more` : ''}`;
+}
+
+function controlsIn(el: Element): string[] {
+  const out: string[] = [];
+  // Bounded (#24): only the first few refs are shown, so a large added table costs what that holds.
+  const snap = buildSnapshot({ root: el, commit: false, render: false, maxChars: 4_000 });
+  const walk = (nodes: OutlineNode[]): void => {
+    for (const n of nodes) {
+      if (n.ref && n.kind !== 'text') out.push(`${n.ref} ${n.head.replace(/ \[ref=[^\]]+\]/, '').slice(0, 80)}`);
+      walk(n.children);
+    }
+  };
+  walk(snap.root.children);
+  return out;
 }

@@ -5,6 +5,11 @@
 import { accessibleName, normalize, textOf, truncate } from './names.ts';
 import { CHECKABLE, headingLevel, interactiveRole, roleOf } from './roles.ts';
 import { registry } from './refs.ts';
+import { styleOf } from './visibility.ts';
+import { inferName } from './inferName.ts';
+
+/** Roles whose unlabelled controls take the text of their row as an inferred name (see inferName.ts). */
+export const ROW_NAMED = new Set(['checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'listbox']);
 
 export const VALUE_MAX = 200;
 export const DISPLAY_NAME_MAX = 150;
@@ -130,9 +135,20 @@ export function hrefText(el: Element): string {
 
 /** One line describing an element for reports and errors: `button "Save" [ref=e5]` (ref only if it has one). */
 export function describeElement(el: Element): string {
-  const role = interactiveRole(el, roleOf(el), undefined) ?? roleOf(el) ?? el.localName;
-  const name = truncate(accessibleName(el, role) || textOf(el, 60), 60);
+  const parent = el.parentElement;
+  const role = interactiveRole(el, roleOf(el), parent ? styleOf(parent)?.cursor : undefined) ?? roleOf(el) ?? el.localName;
+  let name = truncate(accessibleName(el, role) || textOf(el, 60), 60);
+  // The same inferred name the outline shows for an unlabelled checkbox or field (its row's text).
+  const inferred = !name && ROW_NAMED.has(role) ? truncate(inferName(el), 60) : '';
+  if (inferred) name = inferred;
   const ref = registry.peek(el);
   const id = el.id ? `#${el.id}` : '';
-  return `${role}${name ? ' ' + quote(name) : ''}${ref ? ` [ref=${ref}]` : ''}${!ref && role !== el.localName ? ` <${el.localName}${id}>` : ''}`;
+  return `${role}${name ? ' ' + quote(name) : ''}${ref ? ` [ref=${ref}]` : ''}${inferred ? ' [name inferred]' : ''}${!ref && role !== el.localName ? ` <${el.localName}${id}>` : ''}`;
+}
+
+/** A short `<tag#id.class>` hint (two classes at most) for elements that have no name to go by. */
+export function tagHint(el: Element): string {
+  const classes = typeof el.className === 'string' ? el.className.trim().split(/\s+/).filter(Boolean).slice(0, 2) : [];
+  const id = el.id && el.id.length <= 40 ? '#' + el.id : '';
+  return `<${el.localName}${id}${classes.map((c) => '.' + c.slice(0, 40)).join('')}>`;
 }

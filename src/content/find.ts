@@ -3,14 +3,14 @@
  * the matching lines with refs and a line of context; `query` runs a CSS selector (across shadow roots) and gives
  * every match a ref.
  */
-import { deepQueryAll } from './env.ts';
+import { deepQueryAll, flatChildren, parentOf } from './env.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
 import { registry } from './refs.ts';
 import { interactiveRole, roleOf } from './roles.ts';
 import { buildSnapshot, buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
-import { hiddenReason, withStyleCache } from './visibility.ts';
+import { closeWalkCache, hiddenReason, openWalkCache, styleOf, withStyleCache } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
-import { hrefText, quote, stateTokens, valueText } from './describe.ts';
+import { describeElement, hrefText, quote, stateTokens, tagHint, valueText } from './describe.ts';
 
 export interface FindOptions {
   text?: string;
@@ -24,13 +24,26 @@ export interface FindMatch {
   ref?: string;
   line: string;
   context: string;
-  /** For a text match: the closest ref (the element to act on near that text). */
-  near?: string;
+  /** For a text match inside an element with a ref (a button's label, a link's text): that element's ref. */
+  inside?: string;
+  /** For a text match in a list item or table row: the refs of that row's controls (`e5 checkbox "Buy milk"`). */
+  row?: string[];
 }
+
+/** Text matches the outline could not show because they sit in hidden elements, grouped by why. */
+export interface HiddenMatches {
+  count: number;
+  /** `2 in tabpanel "Billing" (an ancestor has display:none)`, at most 4. */
+  where: string[];
+}
+
+/** Rows whose controls a text match points at (a todo's checkbox and delete button sit beside its label). */
+const ROW_ROLES = new Set(['row', 'listitem', 'option', 'treeitem', 'article']);
 
 export interface FindResult {
   matches: FindMatch[];
   total: number;
+  hidden?: HiddenMatches;
   /** Set when the search covered only part of the frame. */
   note?: string;
 }
@@ -105,13 +118,106 @@ function* matchOutline(snap: SnapshotResult, opts: FindOptions, slicer: Slicer):
     const m: FindMatch = { line, context };
     if (node.ref) m.ref = node.ref;
     else {
+      // Only the element that holds the text, or the row it sits in, is "its" element: a neighbour in document
+      // order may be another item's control (the bug this replaced pointed "Buy milk" at the previous todo's box).
       const inside = [...path].reverse().find((p) => p.ref);
-      const near = inside ?? nearestRef(order, i);
-      if (near?.ref) m.near = near.ref;
+      if (inside?.ref) m.inside = inside.ref;
+      else {
+        const row = [...path].reverse().find((p) => p.role && ROW_ROLES.has(p.role));
+        const controls = row ? refsIn(row).slice(0, 4) : [];
+        if (controls.length) m.row = controls.map((c) => `${c.ref} ${c.head.replace(/ \[ref=[^\]]+\].*$/, '')}`);
+      }
     }
     matches.push(m);
   }
-  return { matches, total };
+  const out: FindResult = { matches, total };
+  if (opts.text) {
+    const hidden = yield* hiddenTextMatches(opts.text, opts.root ?? document.body, slicer);
+    if (hidden.count) out.hidden = hidden;
+  }
+  return out;
+}
+
+function refsIn(node: OutlineNode): OutlineNode[] {
+  const out: OutlineNode[] = [];
+  const walk = (n: OutlineNode): void => {
+    for (const c of n.children) {
+      if (c.ref && c.kind === 'element') out.push(c);
+      walk(c);
+    }
+  };
+  walk(node);
+  return out;
+}
+
+/** The element a hidden match is reported by: the nearest ancestor that says what it is (tab panel, menu, dialog). */
+function hiddenContainer(el: Element): Element {
+  for (let n: Element | null = el; n && n !== document.body; n = parentOf(n)) {
+    const s = styleOf(n);
+    if (
+      n.getAttribute('role') ||
+      n.id ||
+      n.localName === 'details' ||
+      n.localName === 'dialog' ||
+      n.hasAttribute('hidden') ||
+      s?.display === 'none'
+    )
+      return n;
+  }
+  return el;
+}
+
+/**
+ * Text matches in hidden elements (closed tabs, menus, collapsed sections): counted and grouped by their container
+ * and the reason it is hidden, so the model knows to open something rather than conclude the text is absent.
+ * A generator on the search's slicer (#24): at most `budget` nodes, yielding to the page between slices.
+ */
+function* hiddenTextMatches(
+  text: string,
+  root: Element | null,
+  slicer: Slicer,
+  budget = 200_000,
+): Generator<void, HiddenMatches, void> {
+  if (!root) return { count: 0, where: [] };
+  const needle = text.toLowerCase();
+  openWalkCache();
+  try {
+    const groups = new Map<Element, { n: number; reason: string }>();
+    let count = 0;
+    let seen = 0;
+    const walk = function* (node: Node): Generator<void, void, void> {
+      const kids = flatChildren(node);
+      for (let i = 0; i < kids.length; i++) {
+        const child = kids[i]!;
+        if (++seen > budget || slicer.overtime) return;
+        if (slicer.due()) yield;
+        if (child.nodeType === 3) {
+          const v = child.nodeValue;
+          if (!v || !v.toLowerCase().includes(needle)) continue;
+          const el = child.parentElement;
+          if (!el) continue;
+          const reason = hiddenReason(el);
+          if (!reason) continue;
+          count++;
+          const box = hiddenContainer(el);
+          const g = groups.get(box);
+          if (g) g.n++;
+          else groups.set(box, { n: 1, reason: hiddenReason(box) ?? reason });
+        } else if (child.nodeType === 1 || child.nodeType === 11) {
+          const tag = (child as Element).localName;
+          if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript') continue;
+          yield* walk(child);
+        }
+      }
+    };
+    yield* walk(root);
+    const where = [...groups]
+      .slice(0, 4)
+      .map(([el, g]) => `${g.n} in ${describeElement(el)} ${tagHint(el)} (${g.reason.replace(/^it /, '')})`);
+    return { count, where };
+  } finally {
+    closeWalkCache();
+  }
 }
 
 function contextOf(path: OutlineNode[], heading: OutlineNode | undefined): string {
@@ -119,16 +225,6 @@ function contextOf(path: OutlineNode[], heading: OutlineNode | undefined): strin
   const where = parts.slice(-2).join(' › ');
   const under = heading && !path.includes(heading) ? `under ${heading.head}` : '';
   return [where && `in ${where}`, under].filter(Boolean).join(', ');
-}
-
-function nearestRef(order: { node: OutlineNode }[], i: number): OutlineNode | undefined {
-  for (let d = 1; d < 40; d++) {
-    const after = order[i + d]?.node;
-    if (after?.ref) return after;
-    const before = order[i - d]?.node;
-    if (before?.ref) return before;
-  }
-  return undefined;
 }
 
 export interface QueryMatch {
@@ -155,7 +251,7 @@ export function query(
       const ref = registry.refFor(el);
       const role = interactiveRole(el, roleOf(el), undefined) ?? roleOf(el) ?? el.localName;
       const name = truncate(accessibleName(el, role) || textOf(el, 80), 80);
-      const tag = `<${el.localName}${el.id ? '#' + el.id : ''}${typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\s+/).slice(0, 3).join('.') : ''}>`;
+      const tag = tagHint(el);
       const hidden = hiddenReason(el);
       const line = `${role}${name ? ' ' + quote(name) : ''} [ref=${ref}]${stateTokens(el, role, null)
         .map((s) => ' ' + s)

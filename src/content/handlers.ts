@@ -228,7 +228,9 @@ export async function handle(req: ContentRequest): Promise<unknown> {
       return r;
     }
     case 'dom.wait_for': {
+      const root = rootElement(req.root);
       const r: WaitReply = await waitFor({
+        ...(root ? { root } : {}),
         text: req.text,
         ref: req.ref,
         selector: req.selector,

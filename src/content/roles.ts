@@ -64,6 +64,7 @@ export const STRUCTURAL_ROLES = new Set([
   'article',
   'table',
   'row',
+  'listitem',
   'group',
   'menu',
   'menubar',
@@ -193,7 +194,8 @@ const NATIVE_INTERACTIVE = new Set(['button', 'select', 'textarea', 'summary']);
 
 /**
  * The role an element is acted on as, or undefined when it is not interactive: native controls, interactive ARIA
- * roles, contenteditable roots, `tabindex >= 0`, `onclick`, and (cheap heuristic) where `cursor: pointer` starts.
+ * roles, contenteditable roots, `tabindex >= 0`, `onclick`, `<a>` without href, and (cheap heuristic) where
+ * `cursor: pointer` starts.
  */
 export function interactiveRole(el: Element, role: string | undefined, parentCursor: string | undefined): string | undefined {
   if (role && INTERACTIVE_ROLES.has(role)) {
@@ -207,6 +209,8 @@ export function interactiveRole(el: Element, role: string | undefined, parentCur
   const tabindex = el.getAttribute('tabindex');
   if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'iframe') return role && role !== 'none' ? role : 'clickable';
   if (el.hasAttribute('onclick')) return role && role !== 'none' ? role : 'clickable';
+  // An <a> without href is a script-driven button (datepicker Prev/Next, "Load more"); empty anchors have no box.
+  if (tag === 'a' && !el.hasAttribute('href')) return role && role !== 'none' ? role : 'clickable';
   const cursor = styleOf(el)?.cursor;
   if (cursor === 'pointer' && parentCursor !== 'pointer' && tag !== 'label' && tag !== 'html' && tag !== 'body') return role && role !== 'none' ? role : 'clickable';
   return undefined;

@@ -16,11 +16,12 @@
 import { deepActiveElement, flatChildren } from './env.ts';
 import { accessibleName, dedupeRepeat, normalize, truncate } from './names.ts';
 import { interactiveRole, NAME_FROM_CONTENT, roleOf, STRUCTURAL_ROLES } from './roles.ts';
-import { DISPLAY_NAME_MAX, hrefText, quote, stateTokens, valueText } from './describe.ts';
+import { DISPLAY_NAME_MAX, hrefText, quote, ROW_NAMED, stateTokens, tagHint, valueText } from './describe.ts';
 import { type RefRegistry, registry as defaultRegistry } from './refs.ts';
 import { closeWalkCache, hasVisibleBox, layoutAvailable, openWalkCache, styleOf } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
 import { textOf } from './names.ts';
+import { inferName } from './inferName.ts';
 
 export const TEXT_LINE_MAX = 300;
 /** Content-side cap on one frame's outline; the worker applies the caller's budget after stitching frames. */
@@ -388,14 +389,28 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
         flush(me);
       }
       if (control !== el && !name) name = accessibleName(control, iRole);
+      // No accessible name: borrow the text of its row (a todo's checkbox and its sibling label), said to be
+      // inferred; failing that, a <tag#id.class> hint so two unnamed controls can be told apart.
+      let inferred = false;
+      let hint = '';
+      if (!name && !out.children.length) {
+        const beside = inferName(el);
+        // A field's or checkbox's row text is its label; a button's row text is only where it sits (a todo's
+        // delete button is not called "Buy milk"), so buttons keep the hint and say what they are beside.
+        if (beside && ROW_NAMED.has(iRole)) {
+          name = beside;
+          inferred = true;
+        } else hint = ' ' + tagHint(el) + (beside ? ` beside ${quote(truncate(beside, 60))}` : '');
+      }
       out.name = name;
       out.head =
-        `${iRole}${name ? ' ' + quote(truncate(name, DISPLAY_NAME_MAX)) : ''} [ref=${ref}]` +
+        `${iRole}${name ? ' ' + quote(truncate(name, DISPLAY_NAME_MAX)) : ''} [ref=${ref}]${inferred ? ' [name inferred]' : ''}` +
         stateTokens(el, iRole, focused, control)
           .map((s) => ' ' + s)
           .join('') +
         valueText(control, iRole) +
-        (iRole === 'link' ? hrefText(el) : '');
+        (iRole === 'link' ? hrefText(el) : '') +
+        hint;
       if (ctx.nameBuf && name) ctx.nameBuf.push(' ');
       append(p, out);
       if (block && !ctx.nameBuf) flush(p);
@@ -450,6 +465,12 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
         yield* walkChildren(el, me, { ...child, inRow: role === 'row' });
         flush(me);
         if (!out.children.length && role !== 'dialog' && role !== 'alertdialog') return;
+        // A list item holding one element (a nav link) reads as that element: the item line would add nothing.
+        if (role === 'listitem' && out.children.length === 1 && out.children[0]!.kind !== 'text') {
+          append(p, out.children[0]!);
+          if (block) flush(p);
+          return;
+        }
         out.name = structural;
         out.isNew = reg.isNew(el);
         shown.push(el);
@@ -504,13 +525,15 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
   };
 
   const rootParent: Parent = { node: top, pending: [], pendingOwner: null, depth: 0 };
+  // A part of the page starts with its parent's cursor: inside a clickable card, a child is not where the pointer starts.
+  const parentCursor = options.root?.parentElement ? styleOf(options.root.parentElement)?.cursor : undefined;
   const ctx: Ctx = {
     visible: true,
     ariaHidden: false,
     inert: false,
     nameBuf: null,
     muteText: false,
-    cursor: undefined,
+    cursor: parentCursor,
     inRow: false,
   };
   if (start) {

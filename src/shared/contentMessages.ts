@@ -116,6 +116,7 @@ export const ContentRequest = z.discriminatedUnion('type', [
     type: z.literal('dom.wait_for'),
     prefix,
     ...target,
+    root: z.optional(text(1, 2000)),
     text: z.optional(text(1, 1000)),
     state: z.optional(z.enum(['appear', 'disappear'])),
     timeoutMs: z.optional(int(0, 60_000)),
@@ -166,11 +167,18 @@ export type SnapshotReply = z.infer<typeof SnapshotReply>;
 
 export const FindReply = z.object({
   matches: z.array(
-    z.object({ ref: z.optional(z.string()), line: z.string(), context: z.string(), near: z.optional(z.string()) }),
+    z.object({
+      ref: z.optional(z.string()),
+      line: z.string(),
+      context: z.string(),
+      inside: z.optional(z.string()),
+      row: z.optional(z.array(z.string())),
+    }),
   ),
   total: z.int(),
   /** Set when the search did not cover the whole frame (time or size), saying how much it covered. */
   note: z.optional(z.string()),
+  hidden: z.optional(z.object({ count: z.int(), where: z.array(z.string()) })),
 });
 export type FindReply = z.infer<typeof FindReply>;
 
@@ -226,6 +234,10 @@ export const Changes = z.object({
   focus: z.optional(z.string()),
   /** Set when the report was cut short (a very large change): what it left out. */
   note: z.optional(z.string()),
+  changed: z.optional(z.array(z.string())),
+  shown: z.optional(z.array(z.string())),
+  hidden: z.optional(z.array(z.string())),
+  observedMs: z.optional(z.number()),
 });
 export type Changes = z.infer<typeof Changes>;
 
@@ -243,6 +255,7 @@ export const WaitReply = z.object({
   met: z.boolean(),
   elapsedMs: z.number(),
   ref: z.optional(z.string()),
+  already: z.optional(z.boolean()),
   summary: z.string(),
 });
 export type WaitReply = z.infer<typeof WaitReply>;

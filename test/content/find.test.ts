@@ -22,13 +22,35 @@ describe('find', () => {
     expect(r.matches[1]!.context).toContain('heading "Red hat"');
   });
 
-  it('finds text and points at the nearest ref', () => {
+  it('a text match with no element of its own points at no neighbour', () => {
     setPage(PAGE);
     const r = find({ text: 'wool' });
     expect(r.total).toBe(1);
     expect(r.matches[0]!.ref).toBeUndefined();
     expect(r.matches[0]!.line).toBe('text: Warm wool hat.');
-    expect(r.matches[0]!.near).toMatch(/^e\d+$/);
+    expect(r.matches[0]!.inside).toBeUndefined();
+    expect(r.matches[0]!.row).toBeUndefined();
+  });
+
+  it('text inside a control points at that control; text in a row lists the row\'s controls', () => {
+    setPage(`<ul><li><input type="checkbox"><span>Walk dog</span><button>x</button></li><li><input type="checkbox"><span>Buy milk</span><button>x</button></li></ul><button><span>Save draft</span></button>`);
+    const inside = find({ text: 'Save draft' });
+    expect(inside.matches[0]!.ref).toMatch(/^e\d+$/);
+    const s = snap();
+    const r = find({ text: 'Buy milk' });
+    const m = r.matches.find((x) => !x.ref);
+    if (m) {
+      expect(m.row?.join(' ')).toContain('checkbox');
+      expect(m.row?.join(' ')).not.toContain(refOf(s, 'Walk dog'));
+    }
+  });
+
+  it('counts text matches in hidden elements and says why they are hidden', () => {
+    setPage(`<div role="tabpanel" id="billing" aria-label="Billing" style="display:none"><p>Card ending 4242</p></div><p>Profile</p>`);
+    const r = find({ text: 'card ending' });
+    expect(r.total).toBe(0);
+    expect(r.hidden?.count).toBe(1);
+    expect(r.hidden?.where[0]).toContain('display:none');
   });
 
   it('uses the same refs as the snapshot', () => {

@@ -108,7 +108,7 @@ function stubPage(opts: { url?: string; frames?: Record<number, string> } = {}) 
     find: vi.fn(async () => ({
       matches: [
         { ref: 'e5', line: 'button "Sign in" [ref=e5]', context: 'in form' },
-        { line: 'text: Welcome', context: '', near: 'e5' },
+        { line: 'text: Welcome', context: '' },
       ],
       total: 2,
       skipped: [],
@@ -248,7 +248,9 @@ describe('dom pack: arguments → router', () => {
     expect(api.find).toHaveBeenCalledWith(7, { limit: 20, text: 'sign', role: 'button' });
     expect(out.split('\n')[0]).toBe('2 matches for text "sign", role button. Refs: e5.');
     expect(out).toMatch(BOUNDARY);
-    expect(out).toContain('- text: Welcome (nearest ref: e5)');
+    // A text match with no element of its own says so, and points at no neighbour.
+    expect(out).toContain('- text: Welcome (no ref of its own)');
+    expect(out).not.toContain('nearest ref');
   });
 
   it('query, text and read wrap what came from the page; a forged closing tag stays inside', async () => {

@@ -191,10 +191,23 @@ describe('modeDefinitions (config agent.mode)', () => {
   const f = otFixture();
   const names = (defs: { function: { name: string } }[]) => defs.map((d) => d.function.name);
 
-  it('tools: every tool except ot.run', () => {
-    const defs = modeDefinitions(f.registry, 'tools');
+  it('tools: tool_set all sends every tool except ot.run', () => {
+    const defs = modeDefinitions(f.registry, 'tools', 'all');
     expect(names(defs)).not.toContain('ot__run');
     expect(defs).toHaveLength(f.registry.size - 1);
+  });
+
+  it('tools: the default tool set keeps Otto\'s other tools for ot.help + ot.call, sends other packs whole, and speaks in wire names', () => {
+    const defs = modeDefinitions(f.registry, 'tools');
+    const sent = names(defs);
+    expect(sent).toEqual(expect.arrayContaining(['ot__help', 'ot__call', 'ot__result', 'brave__search', 'github__search']));
+    expect(sent).not.toContain('ot__run');
+    expect(sent).not.toContain('ot__stats');
+    expect(sent).not.toContain('web__fetch');
+    const help = defs.find((d) => d.function.name === 'ot__help')!;
+    // Descriptions name tools as the model calls them.
+    expect(help.function.description).toContain('ot__call');
+    expect(help.function.description).not.toMatch(/\bot\.call\b/);
   });
 
   it('code: only ot.run, its description listing the packs and how to discover the rest', () => {
@@ -204,7 +217,7 @@ describe('modeDefinitions (config agent.mode)', () => {
     expect(description.startsWith(CODE_TOOL_DESCRIPTION)).toBe(true);
     expect(description).toContain('ot.help(query="...")');
     expect(description).toContain('- brave: search, web_search');
-    expect(description).toContain('- ot: aliases, config, health, help, notify, packs, reload, result, … (13 tools)');
+    expect(description).toContain('- ot: aliases, call, config, health, help, notify, packs, reload, … (14 tools)');
     expect(defs[0]!.function.parameters).toMatchObject({ type: 'object', required: ['code'] });
     // The registry's own definition is not changed.
     expect(f.registry.definitions((_t, q) => q === 'ot.run')[0]!.function.description).toBe(CODE_TOOL_DESCRIPTION);

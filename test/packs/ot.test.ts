@@ -464,6 +464,7 @@ describe('Requirement: Logging', () => {
       ['stats', {}],
       ['result', { handle: 'nonexistent' }],
       ['run', { code: 'demo.bar(n=1)' }],
+      ['call', { tool: 'demo.bar', args: { n: 1 } }],
     ];
     for (const [fn, args] of calls) await f.call(`ot.${fn}`, args);
     const spans = f.logger.entries().flatMap((e) => (e.span?.startsWith('ot.') ? [e.span] : []));
@@ -509,7 +510,7 @@ describe('Requirement: Pack Discovery', () => {
     const out = (await yaml(f.call('ot.packs'))) as Record<string, unknown>[];
     expect(out[0]).toEqual({ name: 'brave', source: 'local', tool_count: 2 });
     expect(out.find((p) => p.name === 'github')).toEqual({ name: 'github', source: 'proxy', tool_count: 1 });
-    expect(out.find((p) => p.name === 'ot')).toEqual({ name: 'ot', source: 'local', tool_count: 13 });
+    expect(out.find((p) => p.name === 'ot')).toEqual({ name: 'ot', source: 'local', tool_count: 14 });
   });
 
   it('Scenario: Info level full — pack header, instructions, tools with descriptions', async () => {

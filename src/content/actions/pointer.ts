@@ -6,7 +6,7 @@
  */
 import { labelsOf } from '../names.ts';
 import { composedContains, deepElementFromPoint, parentOf } from '../env.ts';
-import { describeElement, isDisabled } from '../describe.ts';
+import { describeElement, isDisabled, tagHint } from '../describe.ts';
 import { hiddenReason, layoutAvailable } from '../visibility.ts';
 import { ActionError } from '../targets.ts';
 
@@ -28,25 +28,54 @@ function inViewport(r: DOMRect): boolean {
   return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
 }
 
-/** The point we would click: the centre of the element's first box that shows in the viewport. */
+/** The part of `r` not clipped by the viewport or by any ancestor that clips its overflow (nested scrollers). */
+function visibleRect(
+  el: Element,
+  r: DOMRect,
+): { left: number; top: number; right: number; bottom: number } | undefined {
+  let left = Math.max(r.left, 0);
+  let top = Math.max(r.top, 0);
+  let right = Math.min(r.right, innerWidth);
+  let bottom = Math.min(r.bottom, innerHeight);
+  for (let n = parentOf(el); n && n !== document.documentElement && n !== document.body; n = parentOf(n)) {
+    const s = getComputedStyle(n);
+    if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+    const c = n.getBoundingClientRect();
+    if (s.overflowX !== 'visible') {
+      left = Math.max(left, c.left);
+      right = Math.min(right, c.right);
+    }
+    if (s.overflowY !== 'visible') {
+      top = Math.max(top, c.top);
+      bottom = Math.min(bottom, c.bottom);
+    }
+    if (s.position === 'fixed') break;
+  }
+  return right > left && bottom > top ? { left, top, right, bottom } : undefined;
+}
+
+/** The point we would click: the centre of the element's first box that shows in the viewport and its scrollers. */
 function clickPoint(el: Element): { x: number; y: number } | undefined {
   const rects = Array.from(el.getClientRects());
   const boxes = rects.length ? rects : [el.getBoundingClientRect()];
   for (const r of boxes) {
     if (r.width <= 0 || r.height <= 0 || !inViewport(r)) continue;
-    const left = Math.max(r.left, 0);
-    const right = Math.min(r.right, innerWidth);
-    const top = Math.max(r.top, 0);
-    const bottom = Math.min(r.bottom, innerHeight);
-    if (right > left && bottom > top) return { x: (left + right) / 2, y: (top + bottom) / 2 };
+    const v = visibleRect(el, r);
+    if (v) return { x: (v.left + v.right) / 2, y: (v.top + v.bottom) / 2 };
   }
   return undefined;
 }
 
+/**
+ * Scrolls every scroller between the element and the window (not just the window) until the element shows: an
+ * element below the fold of a scrolled list is inside the viewport yet clipped by its container.
+ */
 export function scrollIntoViewIfNeeded(el: Element): void {
   if (!layoutAvailable()) return;
   const r = el.getBoundingClientRect();
-  const fully = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  const v = visibleRect(el, r);
+  const fully =
+    !!v && v.left <= r.left + 0.5 && v.top <= r.top + 0.5 && v.right >= r.right - 0.5 && v.bottom >= r.bottom - 0.5;
   if (!fully) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' as ScrollBehavior });
 }
 
@@ -58,14 +87,6 @@ function hits(el: Element, hit: Element): boolean {
   if (el.localName === 'label' && (el as HTMLLabelElement).control === hit) return true;
   for (const l of labelsOf(el)) if (composedContains(l, hit)) return true;
   return false;
-}
-
-function tagOf(n: Element): string {
-  const cls =
-    typeof n.className === 'string' && n.className.trim()
-      ? '.' + n.className.trim().split(/\s+/).slice(0, 2).join('.')
-      : '';
-  return `<${n.localName}${n.id ? '#' + n.id : ''}${cls}>`;
 }
 
 /** The covering element, described by its nearest meaningful ancestor, and the dialog it belongs to if any. */
@@ -87,7 +108,7 @@ function describeCover(hit: Element): string {
     cover.closest('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]') ??
     cover.querySelector('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]');
   const inDialog = dialog && dialog !== cover ? ` (part of the open ${describeElement(dialog)})` : '';
-  return `${describeElement(cover)} ${tagOf(cover)}${inDialog}`;
+  return `${describeElement(cover)} ${tagHint(cover)}${inDialog}`;
 }
 
 export interface Actionable {
@@ -116,6 +137,12 @@ export function ensureClickable(el: Element, needEnabled = true): Actionable {
     );
   const hit = deepElementFromPoint(p.x, p.y);
   if (!hit) throw new ActionError(`Nothing is at ${describeElement(el)}'s position on screen. Take a new snapshot.`);
+  // The page's root or body at the point means nothing is drawn there (the element is clipped, off its scroller or
+  // transparent to hits), never that <html> "covers" it.
+  if ((hit === document.documentElement || hit === document.body) && !hits(el, hit))
+    throw new ActionError(
+      `${describeElement(el)} could not be brought into view at a clickable spot (it is clipped by its container). Scroll to it with dom.scroll(ref=...), then retry.`,
+    );
   if (!hits(el, hit)) {
     const style = getComputedStyle(el);
     if (style.pointerEvents === 'none')

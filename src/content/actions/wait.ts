@@ -7,8 +7,20 @@ import { registry } from '../refs.ts';
 import { visibleText } from '../text.ts';
 import { isElementVisible, withStyleCache } from '../visibility.ts';
 import { ActionError } from '../targets.ts';
+import { describeElement, tagHint } from '../describe.ts';
+import { textOf } from '../names.ts';
+import { interactiveRole, roleOf } from '../roles.ts';
+
+/** The element itself when it is interactive, else its nearest interactive ancestor (a ref worth acting on). */
+function interactiveAncestor(el: Element): Element | undefined {
+  for (let n: Element | null = el, i = 0; n && i < 6; n = n.parentElement, i++)
+    if (interactiveRole(n, roleOf(n), undefined)) return n;
+  return undefined;
+}
 
 export interface WaitRequest {
+  /** Only inside this element (a ref or selector resolved by the caller). */
+  root?: Element;
   text?: string;
   ref?: string;
   selector?: string;
@@ -20,6 +32,8 @@ export interface WaitResult {
   met: boolean;
   elapsedMs: number;
   ref?: string;
+  /** The condition held at the first check: nothing was waited for. */
+  already?: boolean;
   summary: string;
 }
 
@@ -42,10 +56,10 @@ function xpathLiteral(s: string): string {
 }
 
 /** The first text node holding `text` (one node; the browser's own search, no script walk), if it is visible. */
-function visibleTextNode(text: string): boolean {
+function visibleTextNode(text: string, root?: Element): boolean {
   const r = document.evaluate(
-    `//body//text()[contains(., ${xpathLiteral(text)})]`,
-    document,
+    `${root ? '.' : '//body'}//text()[contains(., ${xpathLiteral(text)})]`,
+    root ?? document,
     null,
     XPathResult.ORDERED_NODE_SNAPSHOT_TYPE,
     null,
@@ -57,19 +71,47 @@ function visibleTextNode(text: string): boolean {
   return false;
 }
 
-function textPresent(text: string): boolean {
-  const body = document.body;
+function textPresent(text: string, root?: Element): boolean {
+  const body = (root ?? document.body) as HTMLElement | null;
   if (!body) return false;
-  if (countElementsUpTo(document, BIG_PAGE_ELEMENTS + 1) > BIG_PAGE_ELEMENTS) return visibleTextNode(text);
-  if (body.innerText.includes(text)) return true;
+  if (countElementsUpTo(root ?? document, BIG_PAGE_ELEMENTS + 1) > BIG_PAGE_ELEMENTS)
+    return visibleTextNode(text, root);
+  if ((body.innerText ?? body.textContent ?? '').includes(text)) return true;
   if (!knownRoots.size) return false;
   return visibleText(body, 2_000_000).text.includes(text);
+}
+
+/** The visible element whose own text holds `text` (the first in document order), to say what matched. */
+function textElement(text: string, root: Element): Element | undefined {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (el && (n.nodeValue ?? '').includes(text) && isElementVisible(el)) return el;
+  }
+  // Text split over several nodes (<b>Order</b> confirmed): the smallest visible element whose text holds it.
+  let best: Element | undefined;
+  walker.currentNode = root;
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    for (let el = n.parentElement; el && el !== root.parentElement; el = el.parentElement) {
+      if ((el as HTMLElement).innerText?.includes(text)) {
+        if (!best || best.contains(el)) best = el;
+        break;
+      }
+    }
+    if (best) break;
+  }
+  return best;
 }
 
 /** Whether the awaited thing is present now, and the element if there is one. */
 function probe(req: WaitRequest): { present: boolean; el?: Element } {
   return withStyleCache(() => {
-    if (req.text) return { present: textPresent(req.text) };
+    if (req.text) {
+      const present = textPresent(req.text, req.root);
+      if (!present) return { present };
+      const el = textElement(req.text, req.root ?? document.body);
+      return el ? { present, el } : { present };
+    }
     if (req.ref) {
       try {
         const el = registry.resolve(req.ref);
@@ -80,7 +122,7 @@ function probe(req: WaitRequest): { present: boolean; el?: Element } {
     }
     let found: Element[];
     try {
-      found = deepQueryAll(req.selector!);
+      found = deepQueryAll(req.selector!, req.root ?? document);
     } catch {
       throw new ActionError(`Invalid CSS selector ${JSON.stringify(req.selector)}.`);
     }
@@ -125,12 +167,23 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
       }
       const elapsed = Math.round(performance.now() - start);
       if (p.present === appear) {
-        const r: WaitResult = {
-          met: true,
-          elapsedMs: elapsed,
-          summary: `${what(req)} ${appear ? 'appeared' : 'disappeared'} after ${elapsed} ms`,
-        };
-        if (p.el && appear) r.ref = registry.refFor(p.el);
+        // Met at the first look: say so — "appeared after 0 ms" reads as if the awaited change happened.
+        const already = first;
+        const verb = already
+          ? appear
+            ? 'was already present'
+            : 'was already absent'
+          : `${appear ? 'appeared' : 'disappeared'} after ${elapsed} ms`;
+        const where =
+          p.el && appear
+            ? ` — matched ${describeElement(p.el)} ${tagHint(p.el)}: ${JSON.stringify(textOf(p.el, 100))}`
+            : '';
+        const r: WaitResult = { met: true, elapsedMs: elapsed, summary: `${what(req)} ${verb}${where}` };
+        if (already) r.already = true;
+        if (p.el && appear) {
+          const own = req.text ? interactiveAncestor(p.el) : p.el;
+          if (own) r.ref = registry.refFor(own);
+        }
         finish(r);
       } else if (elapsed >= timeout) {
         finish(
@@ -142,6 +195,8 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
     };
     mo.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
     const timer = setInterval(check, 100);
+    let first = true;
     check();
+    first = false;
   });
 }

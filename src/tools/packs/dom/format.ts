@@ -22,27 +22,49 @@ function refList(refs: (string | undefined)[]): string {
 }
 
 export function formatFind(
-  r: { matches: FindReply['matches']; total: number; skipped?: string[]; notes?: string[] },
+  r: {
+    matches: FindReply['matches'];
+    total: number;
+    skipped?: string[];
+    notes?: string[];
+    hidden?: FindReply['hidden'];
+  },
   what: string,
 ): string {
   // Partial-search notes quote page text (where the search stopped), so they stay inside the boundary.
   const partial = r.notes?.length ? `\n${wrapUntrusted(r.notes.join('\n'))}` : '';
+  const hidden = r.hidden?.count
+    ? `${r.hidden.count} more match${r.hidden.count === 1 ? '' : 'es'} in hidden elements (where and why: the hidden: lines) — open the tab, menu or section that holds them first.`
+    : '';
+  // Names of hidden containers come from the page: inside the boundary.
+  const hiddenLines = (r.hidden?.where ?? []).map((w) => `- hidden: ${w}`);
   if (!r.matches.length) {
     const skipped = r.skipped?.length ? ` (${r.skipped.length} frame(s) could not be searched)` : '';
     const part = r.notes?.length ? ' in the part of the page searched (see the note)' : '';
+    if (hidden)
+      return `No visible match for ${what}${part}${skipped}. ${hidden}\n${wrapUntrusted(hiddenLines.join('\n'))}${partial}`;
     return `No match for ${what}${part}${skipped}. Try other words, a role (button, link, textbox), or take a snapshot (dom.snapshot).${partial}`;
   }
   const more =
     r.total > r.matches.length ? ` (showing ${r.matches.length} of ${r.total}; narrow the search or raise limit)` : '';
   const lines = r.matches.map((m) => {
-    const near = m.near ? ` (nearest ref: ${m.near})` : '';
+    // Which element a text match belongs to, in Otto's words: its own ref, the control it is part of, the controls
+    // of its row, or plainly none — never a neighbour that merely comes next in the page.
+    const owner = m.ref
+      ? ''
+      : m.inside
+        ? ` (part of ${m.inside})`
+        : m.row?.length
+          ? ` (no ref of its own; its row has: ${m.row.join(', ')})`
+          : ' (no ref of its own)';
     const ctx = m.context ? ` — ${m.context}` : '';
-    return `- ${m.line}${near}${ctx}`;
+    return `- ${m.line}${owner}${ctx}`;
   });
   const skipped = r.skipped?.length ? `\nNot searched: ${r.skipped.length} frame(s) did not answer.` : '';
   return (
-    `${r.total} match${r.total === 1 ? '' : 'es'} for ${what}${more}${r.notes?.length ? ' — PARTIAL search, see the note' : ''}. Refs: ${refList(r.matches.map((m) => m.ref ?? m.near))}.${skipped}\n` +
-    wrapUntrusted(lines.join('\n')) +
+    `${r.total} match${r.total === 1 ? '' : 'es'} for ${what}${more}${r.notes?.length ? ' — PARTIAL search, see the note' : ''}. Refs: ${refList(r.matches.map((m) => m.ref ?? m.inside))}.` +
+    `${hidden ? ' ' + hidden : ''}${skipped}\n` +
+    wrapUntrusted([...lines, ...hiddenLines].join('\n')) +
     partial
   );
 }
@@ -83,8 +105,11 @@ export function formatRead(r: ReadReply): string {
 }
 
 export function formatWait(r: WaitReply, state: 'appear' | 'disappear'): string {
+  const ref = r.ref && REF_RE.test(r.ref) ? ` (ref ${r.ref})` : '';
   const facts = r.met
-    ? `Condition met after ${Math.round(r.elapsedMs)} ms${r.ref && REF_RE.test(r.ref) ? ` (ref ${r.ref})` : ''}.`
+    ? r.already
+      ? `Already ${state === 'appear' ? 'present' : 'absent'} — nothing was waited for${ref}. If you expected a change, check that the match below is the element you meant (narrow with root).`
+      : `Condition met after ${Math.round(r.elapsedMs)} ms${ref}.`
     : `Condition NOT met: waited ${Math.round(r.elapsedMs)} ms and it did not ${state}. Take a snapshot (dom.snapshot) to see the page, or wait longer (timeout_ms).`;
   return `${facts}\n${wrapUntrusted(r.summary)}`;
 }

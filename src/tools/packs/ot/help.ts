@@ -19,6 +19,7 @@ import type { OtEnvironment } from './runtime.ts';
 import { KIND_ORDER, searchHelp, type HelpHit, type HelpKind } from './search.ts';
 import { pyRepr, registeredToolDoc, type ParamDoc, type ToolDoc } from './signature.ts';
 import { snippetText } from './snippets.ts';
+import { isSent } from '../../toolSet.ts';
 
 /** What help needs to know besides the registry. */
 export interface HelpSources {
@@ -27,6 +28,8 @@ export interface HelpSources {
   snippets: SnippetMap;
   docsBaseUrl: string | undefined;
   env: Pick<OtEnvironment, 'extensionUrl'>;
+  /** Tools not sent with each request (config `agent.tool_set`): reachable through `ot.call`. */
+  unsent: ReadonlySet<string>;
 }
 
 export function helpSources(
@@ -40,6 +43,14 @@ export function helpSources(
     snippets: config.snippets as SnippetMap,
     docsBaseUrl: config.docs.base_url,
     env,
+    unsent: new Set(
+      registry
+        .list()
+        .filter((t) => t.name !== 'run' || t.pack !== 'ot')
+        .map((t) => ({ q: `${t.pack}.${t.name}`, pack: t.pack }))
+        .filter((t) => !isSent(t.q, t.pack, config.agent?.tool_set ?? 'default'))
+        .map((t) => t.q),
+    ),
   };
 }
 
@@ -93,9 +104,11 @@ function paramLine(p: ParamDoc): string {
 }
 
 /** Tool help: `# name`, description, then Signature, Arguments, Returns, Example, Docs (full: more). */
-export function toolHelp(doc: ToolDoc, url: string, level: InfoLevel, pack?: PackInfo): string {
+export function toolHelp(doc: ToolDoc, url: string, level: InfoLevel, pack?: PackInfo, unsent = false): string {
   if (level === 'list') return doc.name;
   const out = [`# ${doc.name}`, '', doc.description.trim(), '', '## Signature', '', '```', doc.signature, '```', ''];
+  if (unsent)
+    out.push('## Calling it', '', `Not in the model's tool list by default: run it as \`ot.call(tool="${doc.name}", args={...})\` with the arguments below.`, '');
   out.push('## Arguments', '');
   if (doc.params.length) out.push(...doc.params.map(paramLine));
   else out.push('None.');
@@ -209,6 +222,14 @@ export function overview(s: HelpSources): string {
     '- `ot.aliases()` — aliases (short names for tools)',
     '- `ot.help(query="...")` — help on a tool (`tabs.list`), a pack (`tabs`), a snippet (`$name`) or an alias, or a fuzzy search (typos are fine)',
     '',
+    ...(s.unsent.size
+      ? [
+          '## Not in the model\'s tool list',
+          '',
+          `Sent on request only (config \`agent.tool_set: default\`); run them with \`ot.call(tool="...", args={...})\`: ${[...s.unsent].join(', ')}.`,
+          '',
+        ]
+      : []),
     '## Info levels',
     '',
     'Every discovery function takes `info`:',
@@ -242,8 +263,14 @@ export function helpText(s: HelpSources, query: string, level: InfoLevel = 'min'
     const tool = findTool(s.registry, q);
     if (tool) {
       const doc = registeredToolDoc(s.registry, tool);
-      return toolHelp(doc, packDocUrl(s, tool.pack), level, s.registry.pack(tool.pack));
+      return toolHelp(doc, packDocUrl(s, tool.pack), level, s.registry.pack(tool.pack), s.unsent.has(`${tool.pack}.${tool.name}`));
     }
+  }
+  // A wire name (`ot__stats`), as the model calls tools.
+  const wire = s.registry.fromApiName(q);
+  if (wire) {
+    const doc = registeredToolDoc(s.registry, wire);
+    return toolHelp(doc, packDocUrl(s, wire.pack), level, s.registry.pack(wire.pack), s.unsent.has(`${wire.pack}.${wire.name}`));
   }
   const pack = findPack(s.registry, q);
   if (pack) return packHelp(s, pack, level);
@@ -261,7 +288,7 @@ export function helpTool(deps: ResolvedDeps) {
   return otTool({
     name: 'help',
     description:
-      'Help on anything Otto can run. No query: an overview. query = a tool (tabs.list), a pack (tabs), a snippet ($name) or an alias gives its help with signature, arguments, example and documentation link; anything else is a fuzzy search (typos are fine) over tools, packs, snippets and aliases.',
+      'Help on anything Otto can run, including tools not in your list (run those with ot.call). No query: an overview. query = a tool (tabs.list), pack, $snippet or alias gives its help with signature, arguments and example; anything else is a fuzzy search.',
     parameters: z.object({
       query: z.string().default('').describe('Tool, pack, $snippet, alias, or words to search for ("" = overview)'),
       info,

@@ -4,6 +4,7 @@
  * actions (`ot.notify`, `ot.reload`) and code mode's `ot.run`. Every function logs a span `ot.<function>` and returns
  * text from the one formatter (YAML flow style by default, JSON with config `output.format: json`).
  */
+import { callTool } from './call.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { aliasesTool } from './aliases.ts';
@@ -33,6 +34,7 @@ export function createOtTools(deps: OtDeps): AnyTool[] {
   const d = resolveDeps(deps);
   return [
     aliasesTool(),
+    callTool(d),
     configTool(),
     healthTool(d),
     helpTool(d),
@@ -51,6 +53,7 @@ export function createOtTools(deps: OtDeps): AnyTool[] {
 export { configureOtRuntime, resetOtRuntime } from './runtime.ts';
 export type { OtDeps, OtEnvironment, OtRuntime, OtStores, ServerState, ServerStatusSource } from './runtime.ts';
 export { CODE_TOOL, CODE_TOOL_DESCRIPTION, programIsDestructive } from './run.ts';
+export { CALL_TOOL } from './call.ts';
 export { runCommandText, stripMetadata, textLength, type ProgramOutcome } from './program.ts';
 export { helpIndex, helpSources, helpText, toolDetail, type HelpIndex, type HelpToolDetail } from './help.ts';
 export { searchHelp, clearHelpCache, type HelpHit } from './search.ts';

@@ -14,7 +14,7 @@ export function resultTool(deps: ResolvedDeps) {
   return otTool({
     name: 'result',
     description:
-      'Read a large tool output that was stored instead of returned (its reply names the handle). offset is 1-indexed (default 1), limit lines per page (default 100); search filters lines by a case-insensitive regex (fuzzy=True: approximate, best first); context adds lines around matches; tail shows the last N lines.',
+      'Read a large tool output that was stored instead of returned (its reply names the handle), by pages of lines; search filters by regex (fuzzy=True: approximate, best first).',
     parameters: z.object({
       handle: z.string().describe('The 12-character handle from the stored result'),
       offset: z.number().int().default(1).describe('First line to return, 1-indexed'),
