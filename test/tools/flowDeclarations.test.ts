@@ -29,6 +29,7 @@ const EXPECTED: Record<string, string> = {
   'dom.wait_for': 'page → none',
   'llm.transform': 'inputs → none',
   'ot.aliases': 'none → none',
+  'ot.call': 'reported → none',
   'ot.config': 'none → none',
   'ot.health': 'none → none',
   'ot.help': 'none → none',

@@ -37,6 +37,9 @@ export function callTool(deps: ResolvedDeps): AnyTool {
     description: 'Run a tool that is not in your tool list (ot.help names them and their arguments).',
     parameters: args,
     readOnly: false,
+    // The tool it runs is checked and labelled by the guard itself (ctx.callTool carries this call's guard), so
+    // ot.call sends nothing of its own and its output's labels are the ones that call recorded.
+    flow: { source: 'reported', sink: 'none' },
     examples: ['ot.call(tool="ot.stats", args={})', 'ot.call(tool="dom.hover", args={"ref": "e12"})'],
     returns: 'What the tool returns.',
     async isDestructive(a: z.output<typeof args>, ctx: ToolContext) {
