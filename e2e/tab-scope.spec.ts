@@ -131,7 +131,7 @@ test('another tab stays private: tabs.list shows a count, reading it asks naming
   expect(outputs[0]).not.toContain(BANK_TITLE);
   expect(outputs[0]).not.toContain(otherOrigin.origin);
   expect(outputs[1]).toBe(
-    `Error: the user did not share tab ${bank.tabId} with Otto, so nothing was read from it or done to it. Work with the tabs in Otto's group (tabs.list), or ask the user to share the tab.`,
+    `Error: the user did not share tab ${bank.tabId} with Otto, so nothing was read from it or done to it. Work with the tabs in Otto's group (tabs__list), or ask the user to share the tab.`,
   );
   // Nothing of the bank tab in any request the model provider received.
   const sent = bodies(fakeApi);
