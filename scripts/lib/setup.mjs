@@ -75,7 +75,9 @@ export function installBrowser(log = console.log, env = process.env, { isRoot = 
 export function installPackages(root, reason, log = console.log, env = process.env) {
   log(`otto setup: ${reason} — running npm ci`);
   const npmCli = env.npm_execpath && /npm-cli\.js$/.test(env.npm_execpath) ? env.npm_execpath : undefined;
-  const args = ['ci', '--no-audit', '--no-fund', '--prefer-offline'];
+  // --include=dev: Otto is built from source, so its build tools are needed even where NODE_ENV=production is set
+  // (a parent process such as Vite sets it, and npm would then skip every devDependency).
+  const args = ['ci', '--include=dev', '--no-audit', '--no-fund', '--prefer-offline'];
   const r = npmCli ? run(process.execPath, [npmCli, ...args], { cwd: root }) : run('npm', args, { cwd: root });
   if (!r.ok) throw new SetupError(`npm ci failed (${r.why}); see its output above.`);
   log('otto setup: packages installed');
