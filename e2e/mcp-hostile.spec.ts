@@ -2,7 +2,7 @@
  * Issue 33 e2e: a connected MCP server is a stranger. Servers written with the official SDK's server side run on
  * loopback, one profile per case; the built extension in real Chromium connects to them and a scripted model drives
  * the agent. Each case has a control showing the effect is observable (the approval card before the change, the
- * token arriving at the server, a healthy call's response closing, 39 definitions without the flood), then checks
+ * token arriving at the server, a healthy call's response closing, Otto's own definitions without the flood), then checks
  * Otto holds. The four cases that held before stay as tests, and a benign server sees nothing new.
  */
 import type { Page } from '@playwright/test';
@@ -450,7 +450,9 @@ test('tool flood: 2,000 tools stay within the request budget; mcp.search finds t
   fakeApi.script([{ match: 'hello', text: 'Hi.' }]);
   await waitForStatus(panel, await send(panel, 'hello'), 'completed');
   const own = offered(fakeApi);
-  expect(own).toHaveLength(39);
+  // Otto's default tool set (#14 keeps it under 12,000 characters; the rest is reached through ot.help/ot.call).
+  expect(own.length).toBeGreaterThan(10);
+  expect(JSON.stringify(own).length).toBeLessThan(12_000);
 
   const flood = await mcpServer({
     listTools: () => [
@@ -483,7 +485,7 @@ test('tool flood: 2,000 tools stay within the request budget; mcp.search finds t
   expect(JSON.stringify(first).length).toBeLessThan(64_000);
   const second = (requests[1]!.body as { tools: Def[] }).tools;
   expect(second.map((d) => d.name)).toContain('flood__save_note');
-  expect(second).toHaveLength(41);
+  expect(second).toHaveLength(own.length + 2); // Otto's own, mcp.search, and the one tool it loaded
   expect(flood.calls.map((c) => [c.tool, c.args])).toEqual([['save_note', { text: 'milk' }]]);
   const cost = (await serverOf(panel, 'flood')).cost;
   expect(cost.deferred).toBe(true);
