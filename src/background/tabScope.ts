@@ -179,11 +179,15 @@ export class TabScope implements TabAccess {
    * Chrome puts a tab opened from a grouped tab (a link with target=_blank, `window.open`) into the opener's group. In
    * Otto's group that would let a page share tabs of its choosing — `window.open('https://bank.example')` — without
    * the user. So a new tab that lands in an Otto group without Otto putting it there is taken back out: it is the
-   * user's until they share it (drag it in, Share this tab, or answer the question when the run wants it).
+   * user's until they share it (drag it in, Share this tab, or answer the question when the run wants it). Only tabs
+   * with an opener are judged this way.
    */
   async onCreated(tab: chrome.tabs.Tab): Promise<void> {
     const id = tab.id;
     if (id === undefined || this.#admitted.has(id)) return;
+    // Only a tab opened from another tab has an opener; a tab the user opened and then dragged into the group
+    // (even within a second) is theirs to share, and stays.
+    if (tab.openerTabId === undefined) return;
     const state = await this.#load();
     if (!Object.values(state.groups).some((g) => g.length)) return;
     const owned = () => new Set(Object.values(state.groups).flat());

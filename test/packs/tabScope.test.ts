@@ -231,12 +231,16 @@ describe('TabScope', () => {
     await s.begin('c1');
     const gid = tabs[0]!.groupId;
     tabs.push({ id: 4, windowId: 10, groupId: gid, url: 'https://bank.example/', title: 'Bank' });
-    await s.onCreated({ id: 4 } as chrome.tabs.Tab);
+    await s.onCreated({ id: 4, openerTabId: 1 } as chrome.tabs.Tab);
     expect(tabs[3]!.groupId).toBe(-1);
     tabs.push({ id: 5, windowId: 10, groupId: -1, url: 'https://blog.example/next', title: 'Next' });
     await s.join('c1', 5);
-    await s.onCreated({ id: 5 } as chrome.tabs.Tab);
+    await s.onCreated({ id: 5, openerTabId: 1 } as chrome.tabs.Tab);
     expect(tabs[4]!.groupId).toBe(gid);
+    // A tab the user opened (no opener) and dragged into the group at once stays: it is the user's act.
+    tabs.push({ id: 6, windowId: 10, groupId: gid, url: 'https://notes.example/', title: 'Notes' });
+    await s.onCreated({ id: 6 } as chrome.tabs.Tab);
+    expect(tabs[5]!.groupId).toBe(gid);
   });
 
   it('deleting the conversation gives its tabs back: ungrouped, record gone', async () => {
