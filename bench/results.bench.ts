@@ -85,7 +85,7 @@ export async function run(): Promise<BenchMetric[]> {
     pages.push(ms);
   }
   const [regexMs, found] = await time(() => store.queryResult(ref.handle, { search: 'error.*status=500', limit: 100 }));
-  if (found.total_lines !== Math.ceil(LINES / 97)) throw new Error(`regex found ${found.total_lines}`);
+  if (found.matches !== Math.ceil(LINES / 97)) throw new Error(`regex found ${found.matches}`);
   const [tailMs] = await time(() => store.queryResult(ref.handle, { search: 'ERROR', tail: 20 }));
   const [contextMs] = await time(() => store.queryResult(ref.handle, { search: 'error', context: 2, limit: 100 }));
   const [fuzzyMs, fuzzy] = await time(() =>
