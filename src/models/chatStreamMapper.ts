@@ -5,7 +5,8 @@
  *
  * Tolerated, because real servers do it: tool-call deltas split across many chunks or sent whole in one; calls with
  * no `id` (one is made up) or no `index` (matched by id, else a new call); several calls sharing index 0 with
- * different ids; reasoning as `reasoning_content` (DeepSeek, vLLM, llama.cpp) or `reasoning` (OpenRouter, Ollama);
+ * different ids; reasoning as `reasoning_content` (DeepSeek, vLLM, llama.cpp), `reasoning` (OpenRouter, Ollama) or `thinking` parts of
+ * an array `content` (Mistral); an empty model and id in a first chunk (Azure);
  * usage in a last chunk with no choices; a stream that ends without `[DONE]` after its finish_reason; an error object
  * as a data line.
  */
@@ -15,6 +16,12 @@ import type { WireMapper } from './streamEngine.ts';
 
 /** What the client's parser hands over for `data: [DONE]`. */
 export const CHAT_DONE = Object.freeze({ type: '[DONE]' });
+/**
+ * What the parser hands over for a data line that is not JSON. Unlike a Responses stream, whose final items restate
+ * the whole answer, a chat stream's chunks ARE the answer: skipping one would silently drop words or arguments, so
+ * the response fails (retryable) instead.
+ */
+export const CHAT_MALFORMED = Object.freeze({ type: '[MALFORMED]' });
 
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,6 +49,23 @@ export function mapChatUsage(raw: unknown): Usage | undefined {
   if (cached !== undefined) usage.cachedTokens = cached;
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
   return usage;
+}
+
+/**
+ * `delta.content` given as an array of parts (Mistral's thinking models): `text` parts are the answer, `thinking`
+ * parts (their text given as a string or as nested text parts) the reasoning.
+ */
+function contentParts(content: unknown): { text: string; thinking: string } {
+  const out = { text: '', thinking: '' };
+  if (!Array.isArray(content)) return out;
+  const textOf = (v: unknown): string =>
+    typeof v === 'string' ? v : Array.isArray(v) ? v.map((p) => (isRecord(p) ? (str(p.text) ?? '') : '')).join('') : '';
+  for (const part of content) {
+    if (!isRecord(part)) continue;
+    if (part.type === 'thinking') out.thinking += textOf(part.thinking);
+    else if (part.type === 'text') out.text += str(part.text) ?? '';
+  }
+  return out;
 }
 
 /** finish_reason values that end a response early but validly (as Responses' `incomplete`). */
@@ -73,6 +97,10 @@ export class ChatStreamMapper implements WireMapper {
   push(raw: unknown): ModelEvent[] {
     if (this.finished) return [];
     if (raw === CHAT_DONE || (isRecord(raw) && raw.type === '[DONE]')) return this.finish();
+    if (raw === CHAT_MALFORMED) {
+      this.finished = true;
+      return [{ type: 'failed', error: this.unreadable() }];
+    }
     if (!isRecord(raw)) return [];
     this.chunks++;
     if (isRecord(raw.error)) {
@@ -83,10 +111,11 @@ export class ChatStreamMapper implements WireMapper {
     if (!this.started) {
       this.started = true;
       this.responseId = str(raw.id) || `chatcmpl-${Math.round(this.startedAt)}`;
-      this.model = str(raw.model);
+      this.model = str(raw.model) || undefined;
       out.push({ type: 'created', responseId: this.responseId, ...(this.model ? { model: this.model } : {}) });
     }
-    this.model ??= str(raw.model);
+    // Azure's first chunk has an empty model (and id): take the first real one.
+    this.model ||= str(raw.model) || undefined;
     const usage = mapChatUsage(raw.usage);
     if (usage) this.usage = usage;
     const choice = Array.isArray(raw.choices)
@@ -95,12 +124,13 @@ export class ChatStreamMapper implements WireMapper {
     if (!isRecord(choice)) return out;
     // A server that ignored `stream` per chunk and sent whole messages (`message` instead of `delta`).
     const delta = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : {};
-    const thinking = str(delta.reasoning_content) ?? str(delta.reasoning);
+    const parts = contentParts(delta.content);
+    const thinking = (str(delta.reasoning_content) ?? str(delta.reasoning) ?? '') + parts.thinking;
     if (thinking) {
       this.reasoning += thinking;
       out.push({ type: 'reasoning.delta', itemId: this.reasoningId, delta: thinking });
     }
-    const content = str(delta.content) ?? str(delta.refusal);
+    const content = (str(delta.content) ?? str(delta.refusal) ?? '') + parts.text;
     if (content) {
       this.text += content;
       out.push({ type: 'text.delta', itemId: this.messageId, delta: content });
@@ -123,6 +153,14 @@ export class ChatStreamMapper implements WireMapper {
     return {
       kind: 'stream_cut',
       message: `The response stream ended before it was complete (after ${this.chunks} chunks). The partial answer was not saved as final; retry the turn.`,
+      retryable: true,
+    };
+  }
+
+  private unreadable(): ModelErrorInfo {
+    return {
+      kind: 'stream_cut',
+      message: `The server sent a part of the answer that could not be read (not valid JSON, after ${this.chunks} chunks), so the answer would be incomplete. It was not saved as final; retry the turn.`,
       retryable: true,
     };
   }

@@ -68,7 +68,7 @@ function retryReason(info: ModelErrorInfo): string {
  */
 export function parseJsonMessage(
   message: SseMessage,
-  options: { done: unknown; secrets: readonly string[]; logPrefix: string },
+  options: { done: unknown; secrets: readonly string[]; logPrefix: string; malformed?: unknown },
 ): unknown {
   if (message.data === '[DONE]') return options.done;
   try {
@@ -80,7 +80,7 @@ export function parseJsonMessage(
     console.warn(
       `${options.logPrefix} Skipped a malformed stream event (${message.event ?? 'no event name'}): ${sample}`,
     );
-    return undefined;
+    return options.malformed;
   }
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatCompletionsClient } from '../../src/models/ChatCompletionsClient.ts';
 import { OpenAIResponsesClient } from '../../src/models/OpenAIResponsesClient.ts';
 import { IMAGE_NOTE, toChatMessages } from '../../src/models/chatRequestBody.ts';
-import { CHAT_DONE, ChatStreamMapper } from '../../src/models/chatStreamMapper.ts';
+import { CHAT_DONE, CHAT_MALFORMED, ChatStreamMapper } from '../../src/models/chatStreamMapper.ts';
 import type { ModelEvent, ModelRequest, ResponseItem } from '../../src/models/events.ts';
 import { autoTransport, isMissingEndpoint, type Transport, type TransportMemory } from '../../src/models/transport.ts';
 import { startFakeApi, type FakeApi } from '../support/fake-api/index.ts';
@@ -259,6 +259,24 @@ describe('ChatStreamMapper: quirks of real servers', () => {
     ).toMatchObject({
       type: 'failed',
       error: { kind: 'server', retryable: true },
+    });
+  });
+
+  it('an unreadable chunk fails the answer (retryable) instead of silently dropping its words', () => {
+    const events = run([
+      chunk({ content: 'All done ' }),
+      CHAT_MALFORMED,
+      chunk({ content: 'now.' }, 'stop'),
+      CHAT_DONE,
+    ]);
+    expect(events.filter((e) => e.type === 'completed' || e.type === 'item.done')).toEqual([]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'failed',
+      error: {
+        kind: 'stream_cut',
+        retryable: true,
+        message: expect.stringMatching(/could not be read.*retry the turn/),
+      },
     });
   });
 });

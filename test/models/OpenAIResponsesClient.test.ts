@@ -383,13 +383,15 @@ describe.each(WIRES)('$name client faults', (wire) => {
   );
 
   it.runIf(wire.name === 'Chat Completions')(
-    'a malformed chunk is skipped with a warning; the stream still completes',
+    'a malformed chunk fails the answer (retryable): its words cannot be filled back in',
     async () => {
-      // Chunk 2 is the second word: Chat Completions has no final text to fill it back from.
+      // Chunk 2 is the second word: Chat Completions has no final text to fill it back from, so "One three." would
+      // be a silently wrong answer.
       api.script([{ text: ['One ', 'two ', 'three.'], malformedAt: 2 }]);
       const events = await collect(makeClient().stream(request('hi')));
-      expect(last(events)?.type).toBe('completed');
-      expect(events.find((e) => e.type === 'item.done')).toMatchObject({ item: { content: [{ text: 'One three.' }] } });
+      expect(events.find((e) => e.type === 'item.done')).toBeUndefined();
+      expect(failure(events)).toMatchObject({ kind: 'stream_cut', retryable: true });
+      expect(failure(events)?.message).toMatch(/could not be read/);
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('Skipped a malformed stream event'));
     },
   );
