@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { callSteps, calls, completed, created, failing, messageSteps, say } from '../support/scriptedModel.ts';
 import { expectValidTranscript, outputOf, setup, userTexts } from './helpers.ts';
+import { MID_STREAM_ITEMS } from '../support/chatWire.ts';
 
 describe('model errors and retry', () => {
-  it('a failed response becomes an error state; its partial output is discarded; retry succeeds without duplicates', async () => {
+  it.runIf(MID_STREAM_ITEMS)('a failed response becomes an error state; its partial output is discarded; retry succeeds without duplicates', async () => {
     const h = await setup({
       turns: [
         failing(
@@ -65,7 +66,7 @@ describe('model errors and retry', () => {
     expect(state.turn).toBe(2);
   });
 
-  it('when the client retries mid-response, what was persisted of the first attempt is discarded', async () => {
+  it.runIf(MID_STREAM_ITEMS)('when the client retries mid-response, what was persisted of the first attempt is discarded', async () => {
     const h = await setup({
       turns: [
         [

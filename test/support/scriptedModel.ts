@@ -4,7 +4,15 @@
  * until aborted, throw). It records every request it got (input deep-copied at the time of the call) and honours
  * the request's AbortSignal like the real client (throws an AbortError).
  */
-import type { ModelClient, ModelErrorInfo, ModelEvent, ModelRequest, ResponseItem, Usage } from '../../src/models/events.ts';
+import type {
+  ModelClient,
+  ModelErrorInfo,
+  ModelEvent,
+  ModelRequest,
+  ResponseItem,
+  Usage,
+} from '../../src/models/events.ts';
+import { ChatWireEncoder, TEST_WIRE, type ScriptWire } from './chatWire.ts';
 
 export type Step =
   | ModelEvent
@@ -43,8 +51,12 @@ export class ScriptedModel implements ModelClient {
   /** Streams currently open. */
   open = 0;
 
-  constructor(turns: Turn[] = []) {
+  /** Over `chat`, every scripted event goes through a Chat Completions chunk and the real chat mapper. */
+  readonly wire: ScriptWire;
+
+  constructor(turns: Turn[] = [], opts: { wire?: ScriptWire } = {}) {
     this.#turns = [...turns];
+    this.wire = opts.wire ?? TEST_WIRE;
   }
 
   push(...turns: Turn[]): this {
@@ -72,6 +84,7 @@ export class ScriptedModel implements ModelClient {
     const counter = (d: number) => {
       this.open += d;
     };
+    const encoder = this.wire === 'chat' ? new ChatWireEncoder() : undefined;
     return {
       async *[Symbol.asyncIterator]() {
         counter(1);
@@ -83,6 +96,7 @@ export class ScriptedModel implements ModelClient {
             else if (step.type === 'hang') await untilAborted(signal);
             else if (step.type === 'throw') throw step.error;
             else if (step.type === 'call') step.fn();
+            else if (encoder) yield* encoder.push(step);
             else yield step;
           }
         } finally {
@@ -130,7 +144,12 @@ export function reasoningSteps(summary: string, itemId = next('rs')): Step[] {
     { type: 'reasoning.delta', itemId, delta: summary },
     {
       type: 'item.done',
-      item: { type: 'reasoning', id: itemId, summary: [{ type: 'summary_text', text: summary }], encrypted_content: 'enc' },
+      item: {
+        type: 'reasoning',
+        id: itemId,
+        summary: [{ type: 'summary_text', text: summary }],
+        encrypted_content: 'enc',
+      },
     },
   ];
 }
@@ -152,7 +171,17 @@ export function callSteps(spec: CallSpec): Step[] {
     { type: 'function_call.arguments.delta', itemId, delta: args.slice(0, half) },
     { type: 'function_call.arguments.delta', itemId, delta: args.slice(half) },
     { type: 'function_call.done', itemId, callId, name: spec.name, arguments: args },
-    { type: 'item.done', item: { type: 'function_call', id: itemId, call_id: callId, name: spec.name, arguments: args, status: 'completed' } },
+    {
+      type: 'item.done',
+      item: {
+        type: 'function_call',
+        id: itemId,
+        call_id: callId,
+        name: spec.name,
+        arguments: args,
+        status: 'completed',
+      },
+    },
   ];
 }
 
@@ -165,7 +194,12 @@ export function say(text: string, opts: { usage?: Usage; responseId?: string } =
 /** A full response with function calls (optionally preceded by text). */
 export function calls(specs: CallSpec[], opts: { text?: string; usage?: Usage; responseId?: string } = {}): Step[] {
   const id = opts.responseId ?? next('resp');
-  return [created(id), ...(opts.text ? messageSteps(opts.text) : []), ...specs.flatMap(callSteps), completed(id, opts.usage)];
+  return [
+    created(id),
+    ...(opts.text ? messageSteps(opts.text) : []),
+    ...specs.flatMap(callSteps),
+    completed(id, opts.usage),
+  ];
 }
 
 /** A response that fails after `before` steps. */
@@ -175,7 +209,13 @@ export function failing(error: Partial<ModelErrorInfo> = {}, before: Step[] = []
     ...before,
     {
       type: 'failed',
-      error: { kind: 'server', message: 'The server failed (500). Retry later.', retryable: true, status: 500, ...error },
+      error: {
+        kind: 'server',
+        message: 'The server failed (500). Retry later.',
+        retryable: true,
+        status: 500,
+        ...error,
+      },
     },
   ];
 }
