@@ -61,8 +61,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // Extension pages the manifest does not name: the live tool reference (ot.help links MCP packs to it).
-    rollupOptions: { input: { docs: 'src/docs/index.html' } },
+    // Extension pages the manifest does not name: the live tool reference (ot.help links MCP packs to it), and the
+    // offscreen document that reads PDFs with pdf.js (#19; loaded only when a PDF is read).
+    rollupOptions: { input: { docs: 'src/docs/index.html', pdf: 'src/offscreen/pdf.html' } },
     target: 'chrome116',
     sourcemap: false,
   },

@@ -9,6 +9,8 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
+  '.pdf': 'application/pdf',
+  '.csv': 'text/csv; charset=utf-8',
 };
 
 export interface StaticServer {
@@ -22,6 +24,14 @@ export async function startStaticServer(root: string): Promise<StaticServer> {
     const url = new URL(req.url ?? '/', 'http://x');
     // A page that never finishes loading: for tools that must time out rather than hang the run.
     if (url.pathname === '/hang') return;
+    // `/status/500`: an error answer, for pages whose requests fail (console and network tools).
+    const status = /^\/status\/(\d{3})$/.exec(url.pathname);
+    if (status) {
+      res.writeHead(Number(status[1]), { 'content-type': 'application/json' }).end('{"error":"server error"}');
+      return;
+    }
+    // `?download`: served as an attachment, so a browser saves it instead of showing it.
+    const attach = url.searchParams.has('download') ? { 'content-disposition': `attachment; filename="${path.basename(url.pathname)}"` } : {};
     const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, ''));
     if (!file.startsWith(root)) {
       res.writeHead(403).end();
@@ -29,7 +39,7 @@ export async function startStaticServer(root: string): Promise<StaticServer> {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...attach });
       res.end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

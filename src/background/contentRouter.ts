@@ -162,6 +162,8 @@ export async function injectContentScripts(tabId: number, frameIds?: number[]): 
   const what = restrictedReason(url);
   if (what) throw restrictedError(url, what);
   const target: chrome.scripting.InjectionTarget = frameIds ? { tabId, frameIds } : { tabId, allFrames: true };
+  // A run works on this tab now: its console and requests are captured from its next page's start (#19).
+  if (!frameIds) injectionObserver?.(tabId);
   try {
     await chrome.scripting.executeScript({ target, files: [contentScript], world: 'ISOLATED', injectImmediately: true });
   } catch (err) {
@@ -170,6 +172,12 @@ export async function injectContentScripts(tabId: number, frameIds?: number[]): 
     if (/file:/.test(url)) throw new PageError(`Otto cannot run on local files unless "Allow access to file URLs" is on for it (chrome://extensions → Otto → Details).`, PAGE_ERROR.restricted);
     throw new PageError(`Could not inject Otto's content script into tab ${tabId}: ${message}`, PAGE_ERROR.noReceiver);
   }
+}
+
+let injectionObserver: ((tabId: number) => void) | undefined;
+/** Told of every tab the content script is injected into (background/devCapture.ts watches them). */
+export function observeInjections(fn: (tabId: number) => void): void {
+  injectionObserver = fn;
 }
 
 /** Loads the article reader (Readability) into a frame; dom.read calls it. */

@@ -4,7 +4,7 @@
  */
 import '../shared/zod.ts';
 import { acceptPanelPort, type Handlers } from './panelPort.ts';
-import { pingFrames } from './contentRouter.ts';
+import { observeInjections, pingFrames } from './contentRouter.ts';
 import { pageApi } from './pageDebug.ts';
 import { reject, traffic } from './traffic.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
@@ -30,6 +30,7 @@ import type { AgentMode } from './codeMode.ts';
 import { configureOtRuntime } from '../tools/packs/ot/index.ts';
 import { configureDomPage } from '../tools/packs/dom/index.ts';
 import { addPanel, broadcast } from './panelHub.ts';
+import { noteRunStatus, onCommitted, onTabRemoved, watchTab } from './devCapture.ts';
 import { runOrigin, runTab } from './runTabs.ts';
 import { TabScope } from './tabScope.ts';
 import { callTargets } from './tabTargets.ts';
@@ -152,7 +153,10 @@ const runner = new AgentRunner({
   },
   onEvent: (event) => {
     broadcast({ type: 'agent', event });
-    if (event.type === 'run.status') void tabScope.status(event.conversationId, event.status).catch(() => undefined);
+    if (event.type === 'run.status') {
+      void tabScope.status(event.conversationId, event.status).catch(() => undefined);
+      noteRunStatus(event.conversationId, event.status);
+    }
     if (event.type === 'turn.completed' && event.usage) {
       void recordModelRequest({
         model: event.model ?? 'unknown',
@@ -215,6 +219,11 @@ chrome.runtime.onMessage.addListener((_msg, sender) => {
   else reject('runtime', 'no one-shot messages are accepted');
   return false;
 });
+
+// Console and request capture (#19): a tab a run works on is captured from its next page's start, while a run goes.
+observeInjections((tabId) => void watchTab(tabId).catch(() => undefined));
+chrome.webNavigation.onCommitted.addListener((d) => void onCommitted(d).catch(() => undefined));
+chrome.tabs.onRemoved.addListener((tabId) => onTabRemoved(tabId));
 
 // A tab a page opens from Otto's group is not shared by that (see TabScope.onCreated).
 chrome.tabs.onCreated.addListener((tab) => void tabScope.onCreated(tab).catch(() => undefined));

@@ -8,6 +8,7 @@ import { frameOfRef, injectContentScripts, pingFrames, prefixFor, requestContent
 import { act, formatAction, pageDialogs, waitFor, waitForLoad } from './pageActions.ts';
 import { findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './pageSnapshot.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
+import { readDevLog } from './devCapture.ts';
 
 export const pageApi = {
   snapshot: snapshotPage,
@@ -30,6 +31,7 @@ export const pageApi = {
   frameOfRef,
   prefixFor,
   wrapUntrusted,
+  devlog: readDevLog,
 };
 
 function attach(): void {

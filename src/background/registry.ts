@@ -5,6 +5,7 @@ import { LLM_PACK, createLlmTools, type LlmToolsDeps } from '../tools/packs/llm/
 import { OT_PACK, createOtTools } from '../tools/packs/ot/index.ts';
 import { DOM_PACK, createDomTools } from '../tools/packs/dom/index.ts';
 import { WEB_PACK, WEB_TOOLS } from '../tools/packs/web/index.ts';
+import { FILES_PACK, createFilesTools } from '../tools/packs/files/index.ts';
 import type { OttoConfig } from '../config/schema.ts';
 
 export interface BuildRegistryOptions {
@@ -22,6 +23,7 @@ export function buildRegistry(config: OttoConfig, options: BuildRegistryOptions 
   registry.registerPack(LLM_PACK, createLlmTools({ onUsage: options.onTransformUsage }));
   registry.registerPack(OT_PACK, createOtTools({ registry: () => registry }));
   registry.registerPack(WEB_PACK, WEB_TOOLS);
+  registry.registerPack(FILES_PACK, createFilesTools());
   options.proxies?.registerPacks(registry);
   for (const [name, spec] of Object.entries(config.packs)) {
     if (spec.instructions && registry.pack(name)) registry.setPackInstructions(name, spec.instructions);

@@ -108,6 +108,16 @@ export const ConfigSchema = z.strictObject({
     .default({ topics: [] }),
   servers: z.record(z.string(), ServerConfig).default({}),
   /**
+   * Downloads (#19): a finished download up to `keep_max_mb` is also kept in Otto's file store (files.list /
+   * files.read / files.upload); 0 keeps none. `wait_seconds`: how long files.download waits for it to finish.
+   */
+  files: z
+    .strictObject({
+      keep_max_mb: z.number().min(0).max(500).default(20),
+      wait_seconds: z.number().int().min(1).max(3600).default(120),
+    })
+    .default({ keep_max_mb: 20, wait_seconds: 120 }),
+  /**
    * Tool reference pages linked from ot.help. Default: the pages bundled in the extension
    * (`chrome-extension://<id>/docs/tools/<slug>.html`); `base_url` points elsewhere (`{slug}` in it is replaced,
    * otherwise `<base_url>/<slug>.html`).

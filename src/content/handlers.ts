@@ -27,6 +27,7 @@ import { selectOptions, setChecked } from './actions/forms.ts';
 import { scrollPage } from './actions/scroll.ts';
 import { pressEnterToSubmit, resolveEditable, typeText, type TypeResult } from './actions/typing.ts';
 import { waitFor } from './actions/wait.ts';
+import { uploadFiles } from './actions/upload.ts';
 
 export class CodedError extends Error {
   constructor(
@@ -178,6 +179,14 @@ async function act(req: ContentRequest): Promise<ActionReply> {
         const el = maybeTarget(req);
         if (el) target = describeElement(el);
         const r = scrollPage({ target: el, to: req.to, direction: req.direction, pages: req.pages });
+        details = { ...r };
+        summary = r.summary;
+        break;
+      }
+      case 'dom.upload': {
+        const el = resolveTarget(req);
+        target = describeElement(el);
+        const r = uploadFiles(el, req.files, { drop: req.drop });
         details = { ...r };
         summary = r.summary;
         break;

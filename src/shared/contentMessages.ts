@@ -112,6 +112,25 @@ export const ContentRequest = z.discriminatedUnion('type', [
     direction: z.optional(z.enum(['up', 'down', 'left', 'right'])),
     pages: z.optional(z.number().check(z.gte(0.1), z.lte(100))),
   }),
+  // files.upload (#19): files for a file input or a drop zone, as base64 (up to the file store's 20 MB default).
+  z
+    .object({
+      type: z.literal('dom.upload'),
+      prefix,
+      ...target,
+      files: z
+        .array(
+          z.object({
+            name: text(1, 255),
+            mime: upTo(255),
+            data: upTo(40_000_000),
+            lastModified: z.number(),
+          }),
+        )
+        .check(z.minLength(1), z.maxLength(20)),
+      drop: z.optional(z.boolean()),
+    })
+    .check(hasTarget),
   z.object({
     type: z.literal('dom.wait_for'),
     prefix,
@@ -135,7 +154,8 @@ export type ActionRequest = Extract<
       | 'dom.check'
       | 'dom.press'
       | 'dom.hover'
-      | 'dom.scroll';
+      | 'dom.scroll'
+      | 'dom.upload';
   }
 >;
 

@@ -9,7 +9,25 @@ import type { FileRecord } from './resultRecords.ts';
 
 type Db = IDBPDatabase<OttoDB>;
 
-export type FileInfo = Omit<FileRecord, 'content'>;
+export type FileInfo = Omit<FileRecord, 'content' | 'bytes'>;
+
+function infoOf(rec: FileRecord): FileInfo {
+  const { content: _c, bytes: _b, ...info } = rec;
+  return info;
+}
+
+/** A file name made safe for the store from a download's or URL's name (path separators and odd characters out). */
+export function safeFileName(raw: string, fallback = 'download'): string {
+  // eslint-disable-next-line no-control-regex
+  let n = raw.replace(/[<>:"|?*\u0000-\u001f\u007f/\\]+/g, '_').trim().replace(/^\.+/, '');
+  if (n.length > MAX_FILE_NAME) {
+    const dot = n.lastIndexOf('.');
+    const ext = dot > 0 && n.length - dot <= 10 ? n.slice(dot) : '';
+    n = n.slice(0, MAX_FILE_NAME - ext.length) + ext;
+  }
+  n = n.replace(/\.+$/, '');
+  return n && !fileNameProblem(n) ? n : fallback;
+}
 
 export const MAX_FILE_NAME = 100;
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
@@ -62,8 +80,50 @@ export class FileStore {
     };
     await tx.store.put(rec);
     await tx.done;
-    const { content: _c, ...info } = rec;
-    return info;
+    return infoOf(rec);
+  }
+
+  /**
+   * Keeps a binary (or any) file with where it came from (#19): a download, a web.fetch, a file the user picked.
+   * Text types are also kept as text so `content` readers (ot.notify) see them.
+   */
+  async saveBytes(
+    name: string,
+    bytes: ArrayBuffer,
+    mime: string,
+    meta: Pick<FileRecord, 'source' | 'origins' | 'url' | 'path'> = {},
+  ): Promise<FileInfo> {
+    const problem = fileNameProblem(name);
+    if (problem) throw new Error(problem);
+    const tx = (await this.#db).transaction('files', 'readwrite');
+    const old = await tx.store.get(name);
+    const now = this.#now();
+    const rec: FileRecord = {
+      name,
+      mime,
+      content: '',
+      bytes,
+      size: bytes.byteLength,
+      createdAt: old?.createdAt ?? now,
+      updatedAt: now,
+      ...meta,
+    };
+    await tx.store.put(rec);
+    await tx.done;
+    return infoOf(rec);
+  }
+
+  /** A name not used yet: `report.pdf`, else `report (2).pdf`, `report (3).pdf`... */
+  async freeName(wanted: string): Promise<string> {
+    const store = (await this.#db).transaction('files').store;
+    if ((await store.getKey(wanted)) === undefined) return wanted;
+    const dot = wanted.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [wanted.slice(0, dot), wanted.slice(dot)] : [wanted, ''];
+    for (let i = 2; i < 1000; i++) {
+      const n = `${stem} (${i})${ext}`;
+      if ((await store.getKey(n)) === undefined) return n;
+    }
+    return `${stem} (${Date.now()})${ext}`;
   }
 
   async get(name: string): Promise<FileRecord | undefined> {
@@ -75,8 +135,7 @@ export class FileStore {
     const out: FileInfo[] = [];
     let cursor = await (await this.#db).transaction('files').store.index('byCreated').openCursor(null, 'prev');
     while (cursor) {
-      const { content: _c, ...info } = cursor.value;
-      out.push(info);
+      out.push(infoOf(cursor.value));
       cursor = await cursor.continue();
     }
     return out;

@@ -41,13 +41,23 @@ export type StoredSaving = SavingStat & { id?: number };
 /** Sums over an hour ('h') or a UTC day ('d') of one kind and name; `t` equals `start`. */
 export type StatsRollupRecord = Contribution & { res: 'h' | 'd'; start: number };
 
-/** A generic file kept in IndexedDB (HTML reports; ot.notify topic files later). */
+/** A generic file kept in IndexedDB (HTML reports, ot.notify topic files, downloads, files the user picked). */
 export interface FileRecord {
   name: string;
   mime: string;
+  /** The text of a text file; empty when the file is binary (`bytes`). */
   content: string;
-  /** Characters of content. */
+  /** Characters of content, or bytes of `bytes`. */
   size: number;
   createdAt: number;
   updatedAt: number;
+  /** The file's bytes, for files that are not text (a downloaded PDF, a picked image). #19 */
+  bytes?: ArrayBuffer;
+  /** Where it came from: Otto's own output, a download, a web.fetch, or a file the user picked in the panel. */
+  source?: 'otto' | 'download' | 'fetch' | 'user';
+  /** The data-flow labels of its content (guard/labels.ts): the origin it was downloaded from. Empty: none. */
+  origins?: string[];
+  /** The URL it was downloaded or fetched from, and where Chrome saved it. */
+  url?: string;
+  path?: string;
 }

@@ -40,6 +40,12 @@ export interface ToolSpec<S extends ParamsSchema = ParamsSchema, R = unknown> {
    * anywhere, so it asks whenever the run has read anything.
    */
   readonly flow?: ToolFlow;
+  /**
+   * Labels of data a call sends besides what is in the model's context (guard/labels.ts): files.upload sends a
+   * stored file's bytes, which carry the origin they were downloaded from (#19). The guard adds them to the labels
+   * it judges the call's sinks with.
+   */
+  readonly carries?: { hook(args: z.output<S>): Promise<readonly string[]> | readonly string[] }['hook'];
   /** Example calls in the command language (`dom.click(ref='e12')`), shown by ot.help. */
   readonly examples?: readonly string[];
   /** What the result looks like, in a sentence. */

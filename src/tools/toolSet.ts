@@ -10,7 +10,7 @@
 export type ToolSetMode = 'default' | 'all';
 
 /** Otto's own packs: the ones this selection applies to. */
-export const BUILTIN_PACKS: ReadonlySet<string> = new Set(['dom', 'tabs', 'ot', 'llm', 'web']);
+export const BUILTIN_PACKS: ReadonlySet<string> = new Set(['dom', 'tabs', 'ot', 'llm', 'web', 'files']);
 
 /**
  * Sent by default: reading and acting on the page, finding tabs, discovery and paging through large results

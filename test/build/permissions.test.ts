@@ -32,8 +32,14 @@ describe('manifest permissions', () => {
     expect(manifest.web_accessible_resources).toBeUndefined();
   });
 
-  it('asks for nothing unused: alarms, downloads and activeTab are gone', () => {
-    for (const p of ['alarms', 'downloads', 'activeTab']) expect(manifest.permissions ?? []).not.toContain(p);
+  it('asks for nothing unused: alarms and activeTab are gone', () => {
+    for (const p of ['alarms', 'activeTab']) expect(manifest.permissions ?? []).not.toContain(p);
+  });
+
+  it('downloads is back for the files pack (#19), with the offscreen PDF reader', () => {
+    expect(manifest.permissions).toEqual(expect.arrayContaining(['downloads', 'offscreen']));
+    expect(code).toMatch(/chrome\.downloads\.download\(/);
+    expect(code).toMatch(/chrome\.offscreen\s*\.createDocument\(/);
   });
 
   it.each((manifest.permissions ?? []).map((p) => [p]))(

@@ -13,6 +13,13 @@ import { z } from '../../src/shared/zod.ts';
 
 const EXPECTED: Record<string, string> = {
   'dom.check': 'page → page',
+  'dom.console': 'page → none',
+  'dom.network': 'page → none',
+  'files.download': 'url → url',
+  'files.download_click': 'page → page',
+  'files.list': 'none → none',
+  'files.read': 'reported → none',
+  'files.upload': 'page → page',
   'dom.click': 'page → page',
   'dom.dialogs': 'page → page',
   'dom.fill_form': 'page → page',

@@ -13,7 +13,7 @@
 import type { ToolContext } from '../context.ts';
 import type { AnyTool } from '../Tool.ts';
 import { flowOf } from './flow.ts';
-import { NO_LABELS, showLabel, showLabels, union, type Labels } from './labels.ts';
+import { labelsOf, NO_LABELS, showLabel, showLabels, union, type Labels } from './labels.ts';
 import type { OriginResolver } from './resolver.ts';
 import { judge, type FlowFacts, type Verdict } from './rule.ts';
 import { ANYWHERE, sinksOf, sourcesOf } from './sinks.ts';
@@ -77,7 +77,8 @@ export class FlowGuard {
   async verdict(tool: AnyTool, args: Record<string, unknown>, tabId: number | undefined): Promise<Verdict> {
     const flow = flowOf(tool);
     if (flow.sink === 'none') return { ok: true };
-    const labels = this.labels;
+    // What the call sends from outside the model's context (a stored file's origins) counts as well.
+    const labels = tool.carries ? union(this.labels, labelsOf(await tool.carries(args))) : this.labels;
     if (!labels.length) return { ok: true };
     let sinks;
     try {

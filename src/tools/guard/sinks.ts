@@ -43,6 +43,8 @@ function shown(text: string): string {
 
 /** What one page target receives: the text typed or chosen, or the action. */
 function pagePayload(args: Args, value: unknown): Pick<Sink, 'data' | 'kind' | 'texts'> {
+  // files.upload: a stored file goes to the page, not text the model wrote.
+  if (typeof args.file === 'string') return { data: `upload the file ${JSON.stringify(args.file)}`, kind: 'action' };
   const texts = stringLeaves(value).filter((t) => t.length);
   if (texts.length) return { data: shown(texts.join(' | ')), kind: 'text', texts };
   if (typeof args.key === 'string') return { data: `press ${args.key}`, kind: 'action' };

@@ -20,6 +20,8 @@ import {
   typeSubmitIsDestructive,
   type Target,
 } from './destructive.ts';
+import { readTabPdf } from '../files/tabPdf.ts';
+import { createDevTools } from './devtools.ts';
 import { formatDialogs, formatFind, formatQuery, formatRead, formatText, formatWait } from './format.ts';
 
 export { configureDomPage, type PageApi } from './page.ts';
@@ -210,7 +212,8 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     pack: 'dom',
     name: 'read',
     description:
-      'The main article of the page as Markdown (Mozilla Readability): title, byline and body without navigation, ads and sidebars.' +
+      'The main article of the page as Markdown (Mozilla Readability): title, byline and body without navigation, ads and sidebars. ' +
+      'A tab showing a PDF gives its text page by page.' +
       UNTRUSTED_NOTE,
     parameters: z.object({
       max_chars: z.number().int().min(100).max(1_000_000).default(50_000).describe('Character budget for the Markdown'),
@@ -222,7 +225,11 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     returns:
       'Whether the page reads as an article and its size, then title, byline and Markdown inside an <external-content-…> boundary.',
     async execute(args, ctx) {
-      return formatRead(await page().read(await tab(args, ctx), { maxChars: args.max_chars }));
+      const t = await tab(args, ctx);
+      // A PDF in Chrome's viewer has no page text: its file is read instead (#19).
+      const pdf = await readTabPdf(t, { maxChars: args.max_chars });
+      if (pdf !== undefined) return pdf;
+      return formatRead(await page().read(t, { maxChars: args.max_chars }));
     },
   });
 
@@ -571,5 +578,6 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     scroll,
     waitFor,
     dialogs,
+    ...createDevTools(page),
   ] as AnyTool[];
 }

@@ -8,6 +8,7 @@
  * Only types are imported from background/: they are erased at build time.
  */
 import type { frameOfRef, resolveTabId } from '../../../background/contentRouter.ts';
+import type { readDevLog } from '../../../background/devCapture.ts';
 import type { act, formatAction, pageDialogs, waitFor } from '../../../background/pageActions.ts';
 import type {
   findInPage,
@@ -31,6 +32,8 @@ export interface PageApi {
   formatAction: typeof formatAction;
   waitFor: typeof waitFor;
   dialogs: typeof pageDialogs;
+  /** The tab's console messages and requests (dom.console / dom.network, #19). */
+  devlog?: typeof readDevLog;
   /** The URL of a tab (for the cross-origin link check); default `chrome.tabs.get`. */
   tabUrl?: (tabId: number) => Promise<string | undefined>;
 }

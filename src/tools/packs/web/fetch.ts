@@ -13,6 +13,7 @@ import type { ToolContext } from '../../context.ts';
 import { wrapUntrusted } from '../../../content/untrusted.ts';
 import { hostOf, requires, safeRequest, type FullResponse } from '../../../sdk/index.ts';
 import { extractArticle } from './extract.ts';
+import { fetchPdf } from '../files/fetchPdf.ts';
 
 export const FORMATS = ['markdown', 'text', 'html'] as const;
 export type FetchFormat = (typeof FORMATS)[number];
@@ -92,6 +93,8 @@ export async function fetchPage(args: FetchArgs, ctx: Pick<ToolContext, 'signal'
     redirect: 'follow',
   });
   if (!ok) throw new Error(data);
+  // A PDF is read page by page and kept in the file store (#19).
+  if (data.binary && data.status < 400 && /pdf/i.test(data.contentType)) return fetchPdf(data.url, args.max_chars, ctx);
   return renderPage(data, args.format, args.max_chars);
 }
 
@@ -100,7 +103,7 @@ export const webFetch = requires(hostOf('url'))(
     pack: 'web',
     name: 'fetch',
     description:
-      'Fetch a web page by URL and return its main content: the article as Markdown (default), as plain text, or the raw HTML. JSON, XML and plain text are returned as they are; binary files are only described.\nNeeds Otto to have host permission for the site. Long pages are stored; page through them with ot.result.',
+      'Fetch a web page by URL and return its main content: the article as Markdown (default), as plain text, or the raw HTML. JSON, XML and plain text are returned as they are; PDFs page by page (kept in the file store); other binary files are only described.\nNeeds Otto to have host permission for the site. Long pages are stored; page through them with ot.result.',
     parameters: fetchParameters,
     readOnly: true,
     flow: FLOW.requestsUrl,

@@ -1,0 +1,89 @@
+/**
+ * When Otto captures a tab's console and requests (#19). The capture (content/devCapture.ts) runs in the page's own
+ * world, so it can only see what happens after it is installed. #26 forbids running anything in pages Otto is not
+ * working on, so there is no capture "for every page from its start". Instead:
+ *
+ *  - a tab is **watched** once a run works on it (the content router injects Otto's content script into it, or a
+ *    run calls dom.console / dom.network on it); closing the tab forgets it;
+ *  - while a run is going (any conversation's status is `running`), a watched tab's next page gets the capture as
+ *    soon as Chrome commits its navigation (`webNavigation.onCommitted`, injected immediately): from the page's
+ *    start, before the page's own scripts in practice;
+ *  - otherwise the capture is installed when a tool first asks, and says it began late (the browser's resource
+ *    timing still lists the page's earlier requests; earlier console messages are lost). Reloading the tab then
+ *    captures from the start.
+ *
+ * An idle Otto (no run going) injects nothing on any navigation, and a tab no run touched never gets anything.
+ * The watched set lives in `chrome.storage.session`, so it survives the worker being stopped mid-run.
+ */
+import { devCapture, devRead, type DevLog } from '../content/devCapture.ts';
+
+const STORE_KEY = 'otto.devWatch';
+const watched = new Set<number>();
+const running = new Set<string>();
+let loaded: Promise<void> | undefined;
+
+function load(): Promise<void> {
+  loaded ??= (async () => {
+    const got = await chrome.storage.session?.get(STORE_KEY).catch(() => ({}) as Record<string, unknown>);
+    const ids = (got as Record<string, unknown> | undefined)?.[STORE_KEY];
+    if (Array.isArray(ids)) for (const id of ids) if (typeof id === 'number') watched.add(id);
+  })();
+  return loaded;
+}
+
+function save(): void {
+  void chrome.storage.session?.set({ [STORE_KEY]: [...watched] }).catch(() => undefined);
+}
+
+/** A run works on this tab: capture its next pages from their start (while a run is going). */
+export async function watchTab(tabId: number): Promise<void> {
+  await load();
+  if (watched.has(tabId)) return;
+  watched.add(tabId);
+  save();
+}
+
+export async function isWatched(tabId: number): Promise<boolean> {
+  await load();
+  return watched.has(tabId);
+}
+
+/** The agent's run status events: a run going makes watched tabs' loads captured. */
+export function noteRunStatus(conversationId: string, status: string): void {
+  if (status === 'running') running.add(conversationId);
+  else running.delete(conversationId);
+}
+
+export function runGoing(): boolean {
+  return running.size > 0;
+}
+
+/** webNavigation.onCommitted, registered at the worker's top level. */
+export async function onCommitted(d: { tabId: number; frameId: number; url: string }): Promise<void> {
+  if (d.frameId !== 0 || !runGoing() || !/^(https?|file):/i.test(d.url)) return;
+  if (!(await isWatched(d.tabId))) return;
+  await chrome.scripting
+    .executeScript({ target: { tabId: d.tabId, frameIds: [0] }, world: 'MAIN', injectImmediately: true, func: devCapture, args: ['load'] })
+    .catch(() => undefined);
+}
+
+export function onTabRemoved(tabId: number): void {
+  if (watched.delete(tabId)) save();
+}
+
+/** The tab's log: installs the capture (late) if the page has none yet, and watches the tab from now on. */
+export async function readDevLog(tabId: number): Promise<DevLog> {
+  await watchTab(tabId);
+  const target = { tabId, frameIds: [0] };
+  try {
+    await chrome.scripting.executeScript({ target, world: 'MAIN', injectImmediately: true, func: devCapture, args: ['late'] });
+    const [r] = await chrome.scripting.executeScript({ target, world: 'MAIN', func: devRead });
+    if (!r?.result) throw new Error('the page returned nothing');
+    return r.result as DevLog;
+  } catch (e) {
+    const msg = (e as Error).message ?? String(e);
+    if (/Cannot access|cannot be scripted|chrome:\/\//i.test(msg))
+      throw new Error(`Otto cannot read the console of this page: Chrome does not let extensions run there (${msg}).`);
+    throw new Error(`Could not read the page's console and requests: ${msg}`);
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * web.fetch of a PDF (#19): the bytes are fetched (no cookies, like every web.fetch), kept in Otto's file store with
+ * the site as their origin, and returned as text page by page, naming the stored copy.
+ */
+import type { ToolContext } from '../../context.ts';
+import { urlLabel } from '../../guard/labels.ts';
+import { fileStore, safeFileName } from '../../../storage/files.ts';
+import { pdfText } from './pdf.ts';
+
+export const FETCH_PDF_MAX_BYTES = 50 * 1024 * 1024;
+
+export async function fetchPdf(url: string, maxChars: number, ctx: Pick<ToolContext, 'signal'>): Promise<string> {
+  const res = await fetch(url, { credentials: 'omit', signal: ctx.signal });
+  if (!res.ok) throw new Error(`Fetching the PDF answered HTTP ${res.status}: ${url.slice(0, 200)}`);
+  const bytes = await res.arrayBuffer();
+  if (bytes.byteLength > FETCH_PDF_MAX_BYTES) throw new Error(`The PDF is larger than ${FETCH_PDF_MAX_BYTES / 1048576} MB; download it with files.download instead.`);
+  let kept = '';
+  try {
+    const store = fileStore();
+    const base = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'document.pdf';
+    const name = await store.freeName(safeFileName(/\.pdf$/i.test(base) ? base : `${base}.pdf`, 'document.pdf'));
+    const label = urlLabel(url);
+    await store.saveBytes(name, bytes, 'application/pdf', { source: 'fetch', origins: label ? [label] : [], url });
+    kept = `\n[Kept in Otto's file store as ${JSON.stringify(name)} (files.read, files.upload).]`;
+  } catch {
+    // Keeping a copy is a convenience: the text is still returned.
+  }
+  return `Source: ${url}\n${await pdfText(url.slice(0, 300), bytes, { maxChars })}${kept}`;
+}

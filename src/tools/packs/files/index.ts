@@ -1,0 +1,216 @@
+/**
+ * The `files` pack (#19): Otto's file store — what ot.stats and ot.notify write, downloads, PDFs fetched with
+ * web.fetch, files the user picked in the panel — and moving files across the page's edges: downloads (a URL, or a
+ * click that starts one) waited for and kept, uploads into a file input or a drop zone. Reading a stored PDF gives
+ * its text page by page (pdf.ts). The page itself is reached through the dom pack's router (dom/page.ts).
+ */
+import { z } from '../../../shared/zod.ts';
+import { REF_RE } from '../../../shared/contentMessages.ts';
+import { defineTool } from '../../defineTool.ts';
+import { FLOW } from '../../guard/flow.ts';
+import type { ToolContext } from '../../context.ts';
+import type { AnyTool } from '../../Tool.ts';
+import type { PackSpec } from '../../ToolRegistry.ts';
+import { wrapUntrusted } from '../../../content/untrusted.ts';
+import { fileStore, type FileInfo } from '../../../storage/files.ts';
+import type { FileRecord } from '../../../storage/resultRecords.ts';
+import { configuredPage, type PageApi } from '../dom/page.ts';
+import { humanSize, isTextType, looksLikePdf, toBase64 } from './bytes.ts';
+import { downloadStartedBy, finishDownload, type DownloadDone } from './downloads.ts';
+import { pdfText } from './pdf.ts';
+
+export const FILES_PACK: PackSpec = {
+  name: 'files',
+  instructions:
+    "Otto's file store and the page's file edges: files.list / files.read (text; PDFs page by page), files.download (a URL) and " +
+    'files.download_click (a link or button) wait for the download and keep a copy, files.upload puts a stored file into a file input or drop zone.',
+};
+
+const tabId = z.number().int().nonnegative().optional().describe('Tab id; default: the current tab');
+const ref = z.string().regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)').optional().describe('Element ref (e12)');
+const selector = z.string().min(1).max(2000).optional().describe('CSS selector, when no ref');
+const fileName = z.string().min(1).max(200).describe('A file name from files.list');
+
+export interface FilesToolsOptions {
+  page?: () => PageApi;
+  /** Test seams: the PDF reader and the downloads API. */
+  pdf?: typeof pdfText;
+}
+
+const MB = 1024 * 1024;
+
+function sourceOf(f: FileInfo): string {
+  if (f.source === 'download') return `downloaded from ${f.url ?? 'the web'}`;
+  if (f.source === 'fetch') return `fetched from ${f.url ?? 'the web'}`;
+  if (f.source === 'user') return 'picked by the user for this conversation';
+  return 'written by Otto';
+}
+
+function listLine(f: FileInfo): string {
+  return `- ${JSON.stringify(f.name)} — ${f.mime}, ${humanSize(f.size)}, ${sourceOf(f)}, ${new Date(f.updatedAt).toISOString()}`;
+}
+
+async function getStored(name: string): Promise<FileRecord> {
+  const f = await fileStore().get(name);
+  if (!f) {
+    const names = (await fileStore().list()).slice(0, 20).map((x) => JSON.stringify(x.name));
+    throw new Error(`No file named ${JSON.stringify(name)} in Otto's file store.${names.length ? ` Files: ${names.join(', ')}.` : ' It is empty.'} List them with files.list.`);
+  }
+  return f;
+}
+
+function bytesOf(f: FileRecord): Uint8Array {
+  return f.bytes ? new Uint8Array(f.bytes) : new TextEncoder().encode(f.content);
+}
+
+/** The line that says what a finished download gave. */
+export function formatDownload(d: DownloadDone): string {
+  const lines = [
+    d.error ? `Download not finished: ${d.error}.` : 'Downloaded.',
+    `name: ${d.name}`,
+    `size: ${humanSize(d.size)} (${d.size} bytes)`,
+    `type: ${d.mime}`,
+    `saved at: ${d.path || '(not saved)'}`,
+    `from: ${d.url}`,
+  ];
+  if (d.kept) lines.push(`kept in Otto's file store as ${JSON.stringify(d.kept.name)}: read it with files.read(name=${JSON.stringify(d.kept.name)}) or upload it with files.upload`);
+  else if (!d.error) lines.push(`no copy kept in Otto's file store: ${d.notKept ?? 'unknown reason'}`);
+  return lines.join('\n');
+}
+
+export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
+  const page = opts.page ?? configuredPage;
+  const readPdf = opts.pdf ?? pdfText;
+  const keepBytes = (ctx: ToolContext) => (ctx.config.files?.keep_max_mb ?? 20) * MB;
+  const waitMs = (ctx: ToolContext) => (ctx.config.files?.wait_seconds ?? 120) * 1000;
+
+  const list = defineTool({
+    pack: 'files',
+    name: 'list',
+    description: "The files in Otto's file store, newest first: name, type, size, where each came from.",
+    parameters: z.object({}),
+    readOnly: true,
+    flow: FLOW.internal,
+    examples: ['files.list()'],
+    returns: 'One line per file: name, type, size, origin, time.',
+    async execute() {
+      const files = await fileStore().list();
+      if (!files.length) return "Otto's file store is empty. Downloads (files.download), PDFs fetched with web.fetch and files the user picks in the panel land here.";
+      return `${files.length} file${files.length === 1 ? '' : 's'} in Otto's file store:\n${files.map(listLine).join('\n')}`;
+    },
+  });
+
+  const read = defineTool({
+    pack: 'files',
+    name: 'read',
+    description:
+      "Read a file from Otto's file store: text files as text, PDFs page by page with page numbers (saying which pages have no text layer). Long text is stored; page through it with ot.result.",
+    parameters: z.object({
+      name: fileName,
+      from_page: z.number().int().min(1).optional().describe('PDF: start at this page'),
+    }),
+    readOnly: true,
+    // Its output carries the origins the file came from (a download's site), reported after the read.
+    flow: { source: 'reported', sink: 'none' },
+    examples: ["files.read(name='invoice.pdf')", "files.read(name='report.csv')"],
+    returns: 'A head line (name, type, size, origin) and the content inside an <external-content-…> boundary.',
+    async execute(args, ctx) {
+      const f = await getStored(args.name);
+      ctx.flow?.report(f.origins ?? []);
+      const bytes = bytesOf(f);
+      const head = `${f.name} (${f.mime}, ${humanSize(f.size)}, ${sourceOf(f)})`;
+      if (looksLikePdf(bytes, f.mime)) return readPdf(JSON.stringify(f.name), bytes, args.from_page ? { fromPage: args.from_page } : {});
+      if (!f.bytes) return `${head}\n${wrapUntrusted(f.content || '(empty file)')}`;
+      if (!isTextType(f.mime, bytes))
+        return `${head}: a binary file Otto cannot show as text. It can be uploaded (files.upload) as it is.`;
+      return `${head}\n${wrapUntrusted(new TextDecoder().decode(bytes) || '(empty file)')}`;
+    },
+  });
+
+  const download = defineTool({
+    pack: 'files',
+    name: 'download',
+    description:
+      "Download a URL with Chrome, wait until it is finished, and report name, size, type and where it was saved; a copy is kept in Otto's file store (up to files.keep_max_mb, default 20 MB) for files.read and files.upload.",
+    parameters: z.object({ url: z.string().url().describe('The file to download (http or https)') }),
+    readOnly: false,
+    flow: FLOW.requestsUrl,
+    isDestructive: () => false,
+    examples: ["files.download(url='https://example.com/invoice.pdf')"],
+    returns: 'Name, size, type, path, source URL, and the name of the kept copy (or why none was kept).',
+    async execute(args, ctx) {
+      if (!/^https?:/i.test(args.url)) throw new Error(`files.download takes http or https URLs, got ${args.url.slice(0, 100)}`);
+      const id = await chrome.downloads.download({ url: args.url, conflictAction: 'uniquify' });
+      return formatDownload(await finishDownload(id, { timeoutMs: waitMs(ctx), keepMaxBytes: keepBytes(ctx), signal: ctx.signal }));
+    },
+  });
+
+  const downloadClick = defineTool({
+    pack: 'files',
+    name: 'download_click',
+    description:
+      'Click a link or button that downloads a file, wait until Chrome has finished it, and report name, size, type and where it was saved (a copy is kept in the file store, as files.download).',
+    parameters: z.object({
+      ref,
+      selector,
+      wait_start_ms: z.number().int().min(500).max(60_000).default(10_000).describe('How long to wait for the download to start'),
+      tab_id: tabId,
+    }),
+    readOnly: false,
+    flow: FLOW.actsOnPage,
+    isDestructive: () => false,
+    examples: ["files.download_click(ref='e14')"],
+    returns: 'The click, then name, size, type, path and the kept copy; or that the click started no download.',
+    async execute(args, ctx) {
+      if (!args.ref && !args.selector) throw new Error('files.download_click needs a target: ref (from dom.snapshot) or selector.');
+      const p = page();
+      const tab = await p.resolveTabId(args.tab_id ?? ctx.tabId);
+      const t = args.ref ? { ref: args.ref } : { selector: args.selector! };
+      const { id, triggered } = await downloadStartedBy(
+        () => p.act(tab, { type: 'dom.click', ...t, button: 'left', clickCount: 1 }),
+        args.wait_start_ms,
+      );
+      const clicked = p.formatAction(triggered as Awaited<ReturnType<PageApi['act']>>);
+      if (id === undefined)
+        throw new Error(`The click started no download within ${args.wait_start_ms} ms.\n${clicked}`);
+      return `${formatDownload(await finishDownload(id, { timeoutMs: waitMs(ctx), keepMaxBytes: keepBytes(ctx), signal: ctx.signal }))}\n\n${clicked}`;
+    },
+  });
+
+  const upload = defineTool({
+    pack: 'files',
+    name: 'upload',
+    description:
+      "Put a file from Otto's file store into the page: a file input (by ref or selector; its label or a box holding one works too) gets it as a person's choice would, with input and change events; any other element is treated as a drop zone and gets a real drag-and-drop of the file. The file's origin goes with it: sending a site's file to another site asks the user.",
+    parameters: z.object({
+      file: fileName,
+      ref,
+      selector,
+      drop: z.boolean().default(false).describe('Drop the file on the element even if it holds a file input'),
+      tab_id: tabId,
+    }),
+    readOnly: false,
+    flow: FLOW.actsOnPage,
+    isDestructive: () => false,
+    // The file's bytes leave with the call: its origins are judged with the model's context.
+    carries: async (args) => (await fileStore().get(args.file))?.origins ?? [],
+    examples: ["files.upload(file='cv.pdf', ref='e7')", "files.upload(file='photo.png', selector='.dropzone')"],
+    returns: 'What was set on which input (or dropped where, and whether the page took it), and what changed on the page.',
+    async execute(args, ctx) {
+      if (!args.ref && !args.selector) throw new Error('files.upload needs a target: ref (from dom.snapshot) or selector.');
+      const f = await getStored(args.file);
+      const p = page();
+      const tab = await p.resolveTabId(args.tab_id ?? ctx.tabId);
+      const t = args.ref ? { ref: args.ref } : { selector: args.selector! };
+      const result = await p.act(tab, {
+        type: 'dom.upload',
+        ...t,
+        files: [{ name: f.name, mime: f.mime, data: toBase64(bytesOf(f)), lastModified: f.updatedAt }],
+        ...(args.drop ? { drop: true } : {}),
+      });
+      return p.formatAction(result);
+    },
+  });
+
+  return [list, read, download, downloadClick, upload] as AnyTool[];
+}
