@@ -7,8 +7,7 @@ const H = 32;
 const pixels = Buffer.alloc(W * H, 0xff);
 for (let y = 8; y < 24; y++) for (let x = 8; x < 56; x++) pixels[y * W + x] = (x + y) % 3 ? 0x20 : 0xff;
 
-const text = (lines) =>
-  `BT /F1 18 Tf 72 720 Td 24 TL ${lines.map((l) => `(${l}) Tj T*`).join(' ')} ET`;
+const text = (lines) => `BT /F1 18 Tf 72 720 Td 24 TL ${lines.map((l) => `(${l}) Tj T*`).join(' ')} ET`;
 const contents = [
   text(['Invoice 2026-11', 'Customer: Ada Lovelace']),
   text(['Total due: 1,234.56 EUR', 'Payable within 30 days']),
@@ -32,7 +31,12 @@ const push = (b) => {
 for (let n = 1; n <= 10; n++) {
   offsets[n] = pos;
   if (n === 10) {
-    push(Buffer.from(`10 0 obj\n<< /Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>\nstream\n`, 'latin1'));
+    push(
+      Buffer.from(
+        `10 0 obj\n<< /Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${pixels.length} >>\nstream\n`,
+        'latin1',
+      ),
+    );
     push(pixels);
     push(Buffer.from('\nendstream\nendobj\n', 'latin1'));
   } else push(Buffer.from(`${n} 0 obj\n${objs[n]}\nendobj\n`, 'latin1'));

@@ -11,6 +11,8 @@
  *       `notify.topics` with the stored name of their file and whether it exists yet
  *   files.get {name} → FileRecord                              one file with its content (redacted), or an error
  *   files.delete {name} → {deleted: boolean}
+ *   files.add {name, mime, data} → FileInfo                   a file the user picked for Otto (#19): kept with no
+ *       origin label (the user gave it), under a free name (`cv (2).pdf` when `cv.pdf` exists)
  *   results.list → ResultSummary[]                             stored large results, newest first
  *   results.get {handle, maxChars?} → StoredResultText         the stored text (cut to maxChars when given), or
  *       the store's own `Result not found: <h>` / `Result expired: <h>` error
@@ -19,7 +21,8 @@
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
 import { statsStore, type StatsStore } from '../storage/stats.ts';
-import { fileStore, type FileInfo, type FileStore } from '../storage/files.ts';
+import { fileNameProblem, fileStore, safeFileName, type FileInfo, type FileStore } from '../storage/files.ts';
+import { toBase64 } from '../tools/packs/files/bytes.ts';
 import { resultStore, type ResultStore, type ResultSummary } from '../storage/results.ts';
 import type { FileRecord } from '../storage/resultRecords.ts';
 import { toReport, type StatsReport, type TimelineBucket } from '../results/stats.ts';
@@ -65,7 +68,7 @@ export interface DataHandlerDeps {
 
 type DataHandlers = Pick<
   Handlers,
-  'stats.summary' | 'files.list' | 'files.get' | 'files.delete' | 'results.list' | 'results.get' | 'results.delete'
+  'stats.summary' | 'files.list' | 'files.get' | 'files.delete' | 'files.add' | 'results.list' | 'results.get' | 'results.delete'
 >;
 
 export function dataHandlers(deps: DataHandlerDeps): DataHandlers {
@@ -93,11 +96,29 @@ export function dataHandlers(deps: DataHandlerDeps): DataHandlers {
       return { files: list, topics };
     },
 
-    async 'files.get'(req): Promise<FileRecord> {
+    async 'files.get'(req): Promise<FileRecord & { data?: string }> {
       const file = await files().get(req.name);
       if (!file) throw new Error(`File not found: ${req.name}`);
+      // Binary files (downloads, picked files) travel as base64: the port carries JSON.
+      if (file.bytes) {
+        const { bytes, ...rest } = file;
+        return { ...rest, data: toBase64(bytes) };
+      }
       const content = deps.redact(file.content);
       return { ...file, content, size: content.length };
+    },
+
+    async 'files.add'(req): Promise<FileInfo> {
+      const problem = fileNameProblem(req.name);
+      const name = problem ? safeFileName(req.name, 'file') : req.name;
+      const bin = atob(req.data);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      const store = files();
+      return store.saveBytes(await store.freeName(name), bytes.buffer, req.mime || 'application/octet-stream', {
+        source: 'user',
+        origins: [],
+      });
     },
 
     async 'files.delete'(req) {

@@ -5,9 +5,14 @@
  *
  *  - a tab is **watched** once a run works on it (the content router injects Otto's content script into it, or a
  *    run calls dom.console / dom.network on it); closing the tab forgets it;
- *  - while a run is going (any conversation's status is `running`), a watched tab's next page gets the capture as
- *    soon as Chrome commits its navigation (`webNavigation.onCommitted`, injected immediately): from the page's
- *    start, before the page's own scripts in practice;
+ *  - while a run is going (any conversation's status is `running`), a watched tab's next page gets the capture
+ *    before its own scripts: when the tab starts a navigation (`webNavigation.onBeforeNavigate`), a content script
+ *    (content/devCapture.iife.ts, MAIN world, `document_start`) is registered for that URL's path only, and removed
+ *    again once the page's DOM is loaded (or the navigation fails). Injecting at `onCommitted` instead loses the race
+ *    with a page's inline scripts (measured: a local page's load-time logs were gone). If the registration did not
+ *    match (a redirect to another path), the capture is injected at commit as a fallback and says how late it is;
+ *    during that window another tab loading the very same path would get the capture too (the price of a
+ *    `document_start` script: Chrome registers scripts by URL, not by tab);
  *  - otherwise the capture is installed when a tool first asks, and says it began late (the browser's resource
  *    timing still lists the page's earlier requests; earlier console messages are lost). Reloading the tab then
  *    captures from the start.
@@ -16,6 +21,7 @@
  * The watched set lives in `chrome.storage.session`, so it survives the worker being stopped mid-run.
  */
 import { devCapture, devRead, type DevLog } from '../content/devCapture.ts';
+import devCaptureScript from '../content/devCapture.iife.ts?iife';
 
 const STORE_KEY = 'otto.devWatch';
 const watched = new Set<number>();
@@ -58,12 +64,70 @@ export function runGoing(): boolean {
   return running.size > 0;
 }
 
-/** webNavigation.onCommitted, registered at the worker's top level. */
+const SCRIPT_PREFIX = 'otto-devcapture-';
+const scriptId = (tabId: number) => `${SCRIPT_PREFIX}${tabId}`;
+
+/** The match pattern for a URL's path, whatever its query (`http://host:8080/a/b*`); undefined for other schemes. */
+export function pathPattern(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+    // Match patterns take no port: the host alone, which only widens the window to the same path on other ports.
+    return `${u.protocol}//${u.hostname}${u.pathname}*`;
+  } catch {
+    return undefined;
+  }
+}
+
+async function unregister(tabId: number): Promise<void> {
+  await chrome.scripting.unregisterContentScripts({ ids: [scriptId(tabId)] }).catch(() => undefined);
+}
+
+/** webNavigation.onBeforeNavigate: a watched tab's next page, while a run goes, gets the capture at document_start. */
+export async function onBeforeNavigate(d: { tabId: number; frameId: number; url: string }): Promise<void> {
+  if (d.frameId !== 0 || !runGoing()) return;
+  const matches = pathPattern(d.url);
+  if (!matches || !(await isWatched(d.tabId))) return;
+  await unregister(d.tabId);
+  await chrome.scripting
+    .registerContentScripts([
+      {
+        id: scriptId(d.tabId),
+        matches: [matches],
+        js: [devCaptureScript],
+        runAt: 'document_start',
+        world: 'MAIN',
+        allFrames: false,
+        persistAcrossSessions: false,
+      },
+    ])
+    .catch(() => undefined);
+}
+
+/** The registration is for one load: gone once the page's DOM is there, or the navigation failed. */
+export function onLoadSettled(d: { tabId: number; frameId: number }): void {
+  if (d.frameId === 0) void unregister(d.tabId);
+}
+
+/** At worker start: registrations left by a worker that stopped mid-load. */
+export async function clearStaleRegistrations(): Promise<void> {
+  const all = await chrome.scripting.getRegisteredContentScripts().catch(() => []);
+  const ids = all.map((s) => s.id).filter((id) => id.startsWith(SCRIPT_PREFIX));
+  if (ids.length) await chrome.scripting.unregisterContentScripts({ ids }).catch(() => undefined);
+}
+
+/** webNavigation.onCommitted, registered at the worker's top level: the fallback when the registration missed. */
 export async function onCommitted(d: { tabId: number; frameId: number; url: string }): Promise<void> {
   if (d.frameId !== 0 || !runGoing() || !/^(https?|file):/i.test(d.url)) return;
   if (!(await isWatched(d.tabId))) return;
   await chrome.scripting
-    .executeScript({ target: { tabId: d.tabId, frameIds: [0] }, world: 'MAIN', injectImmediately: true, func: devCapture, args: ['load'] })
+    .executeScript({
+      target: { tabId: d.tabId, frameIds: [0] },
+      world: 'MAIN',
+      injectImmediately: true,
+      func: devCapture,
+      args: ['load'],
+    })
     .catch(() => undefined);
 }
 
@@ -76,7 +140,13 @@ export async function readDevLog(tabId: number): Promise<DevLog> {
   await watchTab(tabId);
   const target = { tabId, frameIds: [0] };
   try {
-    await chrome.scripting.executeScript({ target, world: 'MAIN', injectImmediately: true, func: devCapture, args: ['late'] });
+    await chrome.scripting.executeScript({
+      target,
+      world: 'MAIN',
+      injectImmediately: true,
+      func: devCapture,
+      args: ['late'],
+    });
     const [r] = await chrome.scripting.executeScript({ target, world: 'MAIN', func: devRead });
     if (!r?.result) throw new Error('the page returned nothing');
     return r.result as DevLog;

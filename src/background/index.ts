@@ -30,7 +30,15 @@ import type { AgentMode } from './codeMode.ts';
 import { configureOtRuntime } from '../tools/packs/ot/index.ts';
 import { configureDomPage } from '../tools/packs/dom/index.ts';
 import { addPanel, broadcast } from './panelHub.ts';
-import { noteRunStatus, onCommitted, onTabRemoved, watchTab } from './devCapture.ts';
+import {
+  clearStaleRegistrations,
+  noteRunStatus,
+  onBeforeNavigate,
+  onCommitted,
+  onLoadSettled,
+  onTabRemoved,
+  watchTab,
+} from './devCapture.ts';
 import { runOrigin, runTab } from './runTabs.ts';
 import { TabScope } from './tabScope.ts';
 import { callTargets } from './tabTargets.ts';
@@ -222,7 +230,11 @@ chrome.runtime.onMessage.addListener((_msg, sender) => {
 
 // Console and request capture (#19): a tab a run works on is captured from its next page's start, while a run goes.
 observeInjections((tabId) => void watchTab(tabId).catch(() => undefined));
+chrome.webNavigation.onBeforeNavigate.addListener((d) => void onBeforeNavigate(d).catch(() => undefined));
 chrome.webNavigation.onCommitted.addListener((d) => void onCommitted(d).catch(() => undefined));
+chrome.webNavigation.onDOMContentLoaded.addListener(onLoadSettled);
+chrome.webNavigation.onErrorOccurred.addListener(onLoadSettled);
+void clearStaleRegistrations();
 chrome.tabs.onRemoved.addListener((tabId) => onTabRemoved(tabId));
 
 // A tab a page opens from Otto's group is not shared by that (see TabScope.onCreated).

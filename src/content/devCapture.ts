@@ -33,6 +33,10 @@ export interface DevRequest {
 
 export interface DevLog {
   mode: 'load' | 'late' | 'none';
+  /** Scripts of the page already in the document when the capture began. */
+  scriptsBefore: number;
+  /** How it was installed: at the page's load (`load`), or when a tool first asked (`late`). */
+  asked: 'load' | 'late' | 'none';
   /** When the capture began, in ms since the page's navigation started. */
   startedAt: number;
   /** The page's age now, in ms. */
@@ -49,7 +53,18 @@ export function devCapture(mode: 'load' | 'late'): boolean {
   const w = window as unknown as Record<symbol, unknown>;
   if (w[KEY]) return false;
   const MAX = 200;
-  const state = { mode, startedAt: performance.now(), console: [] as unknown[], consoleDropped: 0, requests: [] as unknown[] };
+  // Installed at the page's start only if no script of the page is in the document yet (an inline script in the
+  // document has already run): otherwise it says it began late.
+  const scriptsBefore = document.scripts.length;
+  const state = {
+    mode: mode === 'load' && scriptsBefore === 0 ? 'load' : 'late',
+    startedAt: performance.now(),
+    scriptsBefore,
+    asked: mode,
+    console: [] as unknown[],
+    consoleDropped: 0,
+    requests: [] as unknown[],
+  };
   Object.defineProperty(w, KEY, { value: state, enumerable: false, configurable: false });
   const now = () => Math.round(performance.now());
   const push = (list: unknown[], v: unknown, dropped?: boolean) => {
@@ -82,7 +97,11 @@ export function devCapture(mode: 'load' | 'late'): boolean {
     const orig = c[level]!;
     c[level] = function (this: unknown, ...args: unknown[]) {
       try {
-        push(state.console, { level, text: args.map(show).join(' ').slice(0, 2000), source: callerOf(), t: now() }, true);
+        push(
+          state.console,
+          { level, text: args.map(show).join(' ').slice(0, 2000), source: callerOf(), t: now() },
+          true,
+        );
       } catch {
         // never break the page's logging
       }
@@ -93,12 +112,30 @@ export function devCapture(mode: 'load' | 'late'): boolean {
     'error',
     (e) => {
       if (e instanceof ErrorEvent)
-        push(state.console, { level: 'uncaught', text: (e.error instanceof Error ? `${e.error.name}: ${e.error.message}` : e.message).slice(0, 2000), source: e.filename ? `${e.filename}:${e.lineno}` : '', t: now() }, true);
+        push(
+          state.console,
+          {
+            level: 'uncaught',
+            text: (e.error instanceof Error ? `${e.error.name}: ${e.error.message}` : e.message).slice(0, 2000),
+            source: e.filename ? `${e.filename}:${e.lineno}` : '',
+            t: now(),
+          },
+          true,
+        );
     },
     true,
   );
   addEventListener('unhandledrejection', (e) => {
-    push(state.console, { level: 'uncaught', text: `Unhandled promise rejection: ${show(e.reason)}`.slice(0, 2000), source: '', t: now() }, true);
+    push(
+      state.console,
+      {
+        level: 'uncaught',
+        text: `Unhandled promise rejection: ${show(e.reason)}`.slice(0, 2000),
+        source: '',
+        t: now(),
+      },
+      true,
+    );
   });
   const ofetch = window.fetch;
   window.fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
@@ -115,9 +152,27 @@ export function devCapture(mode: 'load' | 'late'): boolean {
     p.then(
       (r) => {
         const len = Number(r.headers.get('content-length'));
-        push(state.requests, { method, url: r.url || url, status: r.status, type: 'fetch', ms: Math.round(performance.now() - t0), size: Number.isFinite(len) && r.headers.has('content-length') ? len : -1, t: Math.round(t0) });
+        push(state.requests, {
+          method,
+          url: r.url || url,
+          status: r.status,
+          type: 'fetch',
+          ms: Math.round(performance.now() - t0),
+          size: Number.isFinite(len) && r.headers.has('content-length') ? len : -1,
+          t: Math.round(t0),
+        });
       },
-      (err: unknown) => push(state.requests, { method, url, status: 0, type: 'fetch', ms: Math.round(performance.now() - t0), size: -1, t: Math.round(t0), error: show(err) }),
+      (err: unknown) =>
+        push(state.requests, {
+          method,
+          url,
+          status: 0,
+          type: 'fetch',
+          ms: Math.round(performance.now() - t0),
+          size: -1,
+          t: Math.round(t0),
+          error: show(err),
+        }),
     );
     return p;
   } as typeof fetch;
@@ -141,7 +196,16 @@ export function devCapture(mode: 'load' | 'late'): boolean {
     if (m)
       this.addEventListener('loadend', () => {
         const len = Number(this.getResponseHeader('content-length'));
-        push(state.requests, { method: m.method, url: this.responseURL || m.url, status: this.status, type: 'xhr', ms: Math.round(performance.now() - t0), size: Number.isFinite(len) && this.getResponseHeader('content-length') !== null ? len : -1, t: Math.round(t0), ...(this.status === 0 ? { error: 'network error or aborted' } : {}) });
+        push(state.requests, {
+          method: m.method,
+          url: this.responseURL || m.url,
+          status: this.status,
+          type: 'xhr',
+          ms: Math.round(performance.now() - t0),
+          size: Number.isFinite(len) && this.getResponseHeader('content-length') !== null ? len : -1,
+          t: Math.round(t0),
+          ...(this.status === 0 ? { error: 'network error or aborted' } : {}),
+        });
       });
     return osend.call(this, body);
   };
@@ -151,13 +215,43 @@ export function devCapture(mode: 'load' | 'late'): boolean {
 /** Reads the log and the resource timing (whatever the capture saw, plus what the browser timed). */
 export function devRead(): DevLog {
   const KEY = Symbol.for('otto.devlog');
-  const s = (window as unknown as Record<symbol, { mode: 'load' | 'late'; startedAt: number; console: DevConsoleEntry[]; consoleDropped: number; requests: DevRequest[] } | undefined>)[KEY];
+  const s = (
+    window as unknown as Record<
+      symbol,
+      | {
+          mode: 'load' | 'late';
+          asked: 'load' | 'late';
+          startedAt: number;
+          scriptsBefore: number;
+          console: DevConsoleEntry[];
+          consoleDropped: number;
+          requests: DevRequest[];
+        }
+      | undefined
+    >
+  )[KEY];
   const timed: DevRequest[] = [];
   const seen = new Set((s?.requests ?? []).map((r) => `${r.url} ${Math.round(r.t / 50)}`));
   type Timing = PerformanceResourceTiming & { responseStatus?: number };
-  for (const e of performance.getEntriesByType('resource') as Timing[]) {
+  const entries = performance.getEntriesByType('resource') as Timing[];
+  // A fetch/XHR the capture logged without a Content-Length gets its size from the browser's timing of it.
+  const own = (s?.requests ?? []).map((r) => {
+    if (r.size >= 0) return r;
+    let e: Timing | undefined;
+    for (const x of entries)
+      if (
+        x.name === r.url &&
+        Math.abs(x.startTime - r.t) < 1000 &&
+        (!e || Math.abs(x.startTime - r.t) < Math.abs(e.startTime - r.t))
+      )
+        e = x;
+    const n = e ? e.encodedBodySize || e.transferSize : 0;
+    return n ? { ...r, size: n } : r;
+  });
+  for (const e of entries) {
     // fetch/XHR the capture logged itself (with their method) are not listed twice.
-    if ((e.initiatorType === 'fetch' || e.initiatorType === 'xmlhttprequest') && s && e.startTime >= s.startedAt) continue;
+    if ((e.initiatorType === 'fetch' || e.initiatorType === 'xmlhttprequest') && s && e.startTime >= s.startedAt)
+      continue;
     if (seen.has(`${e.name} ${Math.round(e.startTime / 50)}`)) continue;
     timed.push({
       method: e.initiatorType === 'fetch' || e.initiatorType === 'xmlhttprequest' ? '?' : 'GET',
@@ -169,15 +263,27 @@ export function devRead(): DevLog {
       t: Math.round(e.startTime),
     });
   }
-  const nav = performance.getEntriesByType('navigation')[0] as (PerformanceNavigationTiming & { responseStatus?: number }) | undefined;
-  if (nav) timed.unshift({ method: 'GET', url: nav.name, status: nav.responseStatus ?? -1, type: 'document', ms: Math.round(nav.duration || nav.responseEnd), size: nav.transferSize || nav.encodedBodySize || -1, t: 0 });
+  const nav = performance.getEntriesByType('navigation')[0] as
+    (PerformanceNavigationTiming & { responseStatus?: number }) | undefined;
+  if (nav)
+    timed.unshift({
+      method: 'GET',
+      url: nav.name,
+      status: nav.responseStatus ?? -1,
+      type: 'document',
+      ms: Math.round(nav.duration || nav.responseEnd),
+      size: nav.transferSize || nav.encodedBodySize || -1,
+      t: 0,
+    });
   return {
     mode: s?.mode ?? 'none',
     startedAt: Math.round(s?.startedAt ?? performance.now()),
+    scriptsBefore: s?.scriptsBefore ?? 0,
+    asked: s?.asked ?? 'none',
     now: Math.round(performance.now()),
     url: location.href,
     console: (s?.console ?? []).slice(),
     consoleDropped: s?.consoleDropped ?? 0,
-    requests: [...timed, ...(s?.requests ?? [])],
+    requests: [...timed, ...own],
   };
 }

@@ -105,6 +105,14 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('files.list'), id }),
   z.object({ type: z.literal('files.get'), id, name: z.string().min(1).max(200) }),
   z.object({ type: z.literal('files.delete'), id, name: z.string().min(1).max(200) }),
+  // A file the user picks in the panel for Otto (#19): base64 bytes, up to 20 MB.
+  z.object({
+    type: z.literal('files.add'),
+    id,
+    name: z.string().min(1).max(255),
+    mime: z.string().max(255),
+    data: z.string().max(28_000_000),
+  }),
   z.object({ type: z.literal('results.list'), id }),
   z.object({ type: z.literal('results.get'), id, handle: z.string().min(1).max(100), maxChars: z.number().int().min(1).optional() }),
   z.object({ type: z.literal('results.delete'), id, handle: z.string().min(1).max(100) }),

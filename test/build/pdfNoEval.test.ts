@@ -10,9 +10,12 @@ import { describe, expect, it } from 'vitest';
 const require = createRequire(import.meta.url);
 
 describe('pdf.js builds no code from strings', () => {
-  it.each(['pdfjs-dist/build/pdf.mjs', 'pdfjs-dist/build/pdf.worker.min.mjs'])('%s has no eval or new Function', (f) => {
-    const text = readFileSync(require.resolve(f), 'utf8');
-    expect(text).not.toMatch(/\bnew Function\s*\(/);
-    expect(text).not.toMatch(/[^.\w]eval\s*\(/);
-  });
+  it.each(['pdfjs-dist/build/pdf.mjs', 'pdfjs-dist/build/pdf.worker.min.mjs'])(
+    '%s has no eval or new Function',
+    (f) => {
+      const text = readFileSync(require.resolve(f), 'utf8');
+      expect(text).not.toMatch(/\bnew Function\s*\(/);
+      expect(text).not.toMatch(/[^.\w]eval\s*\(/);
+    },
+  );
 });

@@ -44,19 +44,22 @@ function isFileInput(el: Element | null | undefined): el is HTMLInputElement {
 /** The file input an element stands for: itself, the control of a label, or the only file input inside it. */
 function fileInputOf(el: Element): HTMLInputElement | undefined {
   if (isFileInput(el)) return el;
-  if (el.localName === 'label' && isFileInput((el as HTMLLabelElement).control)) return (el as HTMLLabelElement).control as HTMLInputElement;
+  if (el.localName === 'label' && isFileInput((el as HTMLLabelElement).control))
+    return (el as HTMLLabelElement).control as HTMLInputElement;
   const inside = el.querySelectorAll('input[type=file]');
   return inside.length === 1 ? (inside[0] as HTMLInputElement) : undefined;
 }
 
-const size = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
+const size = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`;
 const shown = (fs: File[]) => fs.map((f) => `${f.name} (${size(f.size)})`);
 
 export function uploadFiles(el: Element, files: UploadFile[], opts: { drop?: boolean } = {}): UploadResult {
   const list = toFiles(files);
   const input = opts.drop ? undefined : fileInputOf(el);
   if (input) {
-    if (isDisabled(input)) throw new ActionError(`${describeElement(input)} is disabled: the page does not take files now.`);
+    if (isDisabled(input))
+      throw new ActionError(`${describeElement(input)} is disabled: the page does not take files now.`);
     if (list.length > 1 && !input.multiple)
       throw new ActionError(`${describeElement(input)} takes one file (no "multiple" attribute); give one file.`);
     const dt = new DataTransfer();

@@ -76,6 +76,20 @@ export function FilesView({ data }: { data: DataSlice }) {
       <Preview data={data} />
       <div class="row">
         <h3 class="grow">Files</h3>
+        <label class="button icon-text" title="Give Otto a file to upload or read in this conversation">
+          Add a file…
+          <input
+            type="file"
+            data-testid="file-add"
+            hidden
+            onChange={(e) => {
+              const input = e.currentTarget;
+              const picked = Array.from(input.files ?? []);
+              input.value = '';
+              for (const f of picked) void data.addFile(f);
+            }}
+          />
+        </label>
         <button type="button" class="icon-text" onClick={() => void loadFiles()} aria-label="Refresh files">
           Refresh
         </button>

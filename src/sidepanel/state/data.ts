@@ -9,7 +9,7 @@ import type { ResultSummary } from '../../storage/results.ts';
 import type { FileRecord } from '../../storage/resultRecords.ts';
 import type { FilesListReply, StatsSummary, StoredResultText, TopicFile } from '../../background/dataHandlers.ts';
 import type { CommandRunReply } from '../../background/commandHandlers.ts';
-import { downloadText } from '../lib/download.ts';
+import { base64Of, downloadBytes, downloadText } from '../lib/download.ts';
 import { openInTab } from '../lib/openTab.ts';
 import type { Request } from './request.ts';
 
@@ -45,6 +45,8 @@ export interface DataSlice extends DataState {
   loadFiles(): Promise<void>;
   openFile(name: string): Promise<void>;
   downloadFile(name: string): Promise<void>;
+  /** A file the user picks for Otto (#19): it joins the file store, for files.upload / files.read. */
+  addFile(file: File): Promise<void>;
   deleteFile(name: string): Promise<void>;
   viewResult(handle: string | undefined): Promise<void>;
   downloadResult(handle: string): Promise<void>;
@@ -146,7 +148,14 @@ export function useData(req: Request): DataSlice {
       downloadFile: (name) =>
         act(async () => {
           const f = await file(name);
-          downloadText(f.name, f.mime, f.content);
+          const data = (f as { data?: string }).data;
+          if (data) downloadBytes(f.name, f.mime, data);
+          else downloadText(f.name, f.mime, f.content);
+        }),
+      addFile: (picked) =>
+        act(async () => {
+          await req({ type: 'files.add', name: picked.name, mime: picked.type, data: await base64Of(picked) });
+          await loadFiles();
         }),
       deleteFile: (name) =>
         act(async () => {

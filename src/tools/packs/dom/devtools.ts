@@ -19,8 +19,12 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The sentence that says from when the log is complete. */
 export function captureNote(log: DevLog, what: 'console' | 'requests'): string {
-  if (log.mode === 'load') return `Captured since the page started (${secs(log.startedAt)} after its navigation began).`;
-  const late = `Capture began late: ${secs(log.startedAt)} after this page started, when Otto first looked; Otto watches this tab from now on, so reload it (tabs.reload) to capture from the start.`;
+  if (log.mode === 'load')
+    return `Captured since the page started (${secs(log.startedAt)} after its navigation began).`;
+  const late =
+    log.asked === 'load'
+      ? `Capture began late: ${secs(log.startedAt)} after this page started, after ${log.scriptsBefore} of its scripts; reload the tab (tabs.reload) to try to capture from the start.`
+      : `Capture began late: ${secs(log.startedAt)} after this page started, when Otto first looked; Otto watches this tab from now on, so reload it (tabs.reload) to capture from the start.`;
   return what === 'console'
     ? `${late} Console messages from before are not known.`
     : `${late} Requests from before come from the browser's timing (no method for fetch/XHR).`;
@@ -83,7 +87,8 @@ export function createDevTools(page: () => PageApi): AnyTool[] {
     readOnly: true,
     flow: FLOW.readsPage,
     examples: ['dom.console()', "dom.console(level=['error', 'uncaught'])"],
-    returns: 'A head line (counts, since when captured), then one line per message inside an <external-content-…> boundary.',
+    returns:
+      'A head line (counts, since when captured), then one line per message inside an <external-content-…> boundary.',
     async execute(args, ctx) {
       return formatConsole(await devlog(args.tab_id, ctx.tabId), args.limit, args.level);
     },
@@ -102,7 +107,8 @@ export function createDevTools(page: () => PageApi): AnyTool[] {
     readOnly: true,
     flow: FLOW.readsPage,
     examples: ['dom.network()', 'dom.network(failed_only=True)'],
-    returns: 'A head line (counts, since when captured), then one line per request inside an <external-content-…> boundary.',
+    returns:
+      'A head line (counts, since when captured), then one line per request inside an <external-content-…> boundary.',
     async execute(args, ctx) {
       return formatNetwork(await devlog(args.tab_id, ctx.tabId), args.limit, args.failed_only);
     },

@@ -21,7 +21,8 @@ export function looksLikePdf(bytes: ArrayBuffer | Uint8Array, mime = ''): boolea
   return head.includes('%PDF-');
 }
 
-const TEXT_MIME = /^(text\/|application\/(json|xml|javascript|x-javascript|ld\+json|csv|x-yaml|yaml|x-ndjson)|image\/svg)/i;
+const TEXT_MIME =
+  /^(text\/|application\/(json|xml|javascript|x-javascript|ld\+json|csv|x-yaml|yaml|x-ndjson)|image\/svg)/i;
 
 /** Whether a file of this type (or these bytes) reads as text. */
 export function isTextType(mime: string, bytes?: Uint8Array): boolean {
@@ -31,7 +32,9 @@ export function isTextType(mime: string, bytes?: Uint8Array): boolean {
   const head = bytes.subarray(0, 1024);
   if (head.includes(0)) return false;
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.length < bytes.length ? head.subarray(0, head.length - 4) : head);
+    new TextDecoder('utf-8', { fatal: true }).decode(
+      head.length < bytes.length ? head.subarray(0, head.length - 4) : head,
+    );
     return true;
   } catch {
     return false;

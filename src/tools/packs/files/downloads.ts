@@ -41,7 +41,10 @@ export function nameOf(item: Pick<Item, 'filename' | 'finalUrl' | 'url'>): strin
 }
 
 /** Resolves with the first download Chrome starts after `trigger` ran, or undefined after `startMs`. */
-export async function downloadStartedBy(trigger: () => Promise<unknown>, startMs: number): Promise<{ id?: number; triggered: unknown }> {
+export async function downloadStartedBy(
+  trigger: () => Promise<unknown>,
+  startMs: number,
+): Promise<{ id?: number; triggered: unknown }> {
   let listener: ((item: Item) => void) | undefined;
   const started = new Promise<number>((resolve) => {
     listener = (item) => resolve(item.id);
@@ -81,32 +84,47 @@ export async function waitForDownload(id: number, timeoutMs: number, signal?: Ab
 }
 
 /** Fetches a copy of a finished download into the file store when it is small enough. */
-async function keepCopy(item: Item, name: string, maxBytes: number, signal?: AbortSignal): Promise<Pick<DownloadDone, 'kept' | 'notKept'>> {
+async function keepCopy(
+  item: Item,
+  name: string,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<Pick<DownloadDone, 'kept' | 'notKept'>> {
   const size = item.fileSize > 0 ? item.fileSize : item.totalBytes;
   if (maxBytes <= 0) return { notKept: 'keeping copies is off (files.keep_max_mb: 0)' };
   if (size > maxBytes) return { notKept: `larger than files.keep_max_mb (${Math.round(maxBytes / 1048576)} MB)` };
   const url = item.finalUrl || item.url;
-  if (/^blob:/i.test(url)) return { notKept: 'the page made it in memory (a blob: URL), which Otto cannot fetch again' };
+  if (/^blob:/i.test(url))
+    return { notKept: 'the page made it in memory (a blob: URL), which Otto cannot fetch again' };
   try {
     const res = await fetch(url, { credentials: 'include', ...(signal ? { signal } : {}) });
     if (!res.ok) return { notKept: `fetching a copy answered HTTP ${res.status}` };
     const bytes = await res.arrayBuffer();
-    if (bytes.byteLength > maxBytes) return { notKept: `larger than files.keep_max_mb (${Math.round(maxBytes / 1048576)} MB)` };
+    if (bytes.byteLength > maxBytes)
+      return { notKept: `larger than files.keep_max_mb (${Math.round(maxBytes / 1048576)} MB)` };
     const store = fileStore();
     const label = urlLabel(url);
-    const kept = await store.saveBytes(await store.freeName(safeFileName(name)), bytes, item.mime || res.headers.get('content-type') || 'application/octet-stream', {
-      source: 'download',
-      origins: label ? [label] : [],
-      url,
-      path: item.filename,
-    });
+    const kept = await store.saveBytes(
+      await store.freeName(safeFileName(name)),
+      bytes,
+      item.mime || res.headers.get('content-type') || 'application/octet-stream',
+      {
+        source: 'download',
+        origins: label ? [label] : [],
+        url,
+        path: item.filename,
+      },
+    );
     return { kept };
   } catch (e) {
     return { notKept: `fetching a copy failed: ${(e as Error).message}` };
   }
 }
 
-export async function finishDownload(id: number, opts: { timeoutMs: number; keepMaxBytes: number; signal?: AbortSignal }): Promise<DownloadDone> {
+export async function finishDownload(
+  id: number,
+  opts: { timeoutMs: number; keepMaxBytes: number; signal?: AbortSignal },
+): Promise<DownloadDone> {
   const item = await waitForDownload(id, opts.timeoutMs, opts.signal);
   const name = nameOf(item);
   const done: DownloadDone = {

@@ -13,7 +13,10 @@ export async function fetchPdf(url: string, maxChars: number, ctx: Pick<ToolCont
   const res = await fetch(url, { credentials: 'omit', signal: ctx.signal });
   if (!res.ok) throw new Error(`Fetching the PDF answered HTTP ${res.status}: ${url.slice(0, 200)}`);
   const bytes = await res.arrayBuffer();
-  if (bytes.byteLength > FETCH_PDF_MAX_BYTES) throw new Error(`The PDF is larger than ${FETCH_PDF_MAX_BYTES / 1048576} MB; download it with files.download instead.`);
+  if (bytes.byteLength > FETCH_PDF_MAX_BYTES)
+    throw new Error(
+      `The PDF is larger than ${FETCH_PDF_MAX_BYTES / 1048576} MB; download it with files.download instead.`,
+    );
   let kept = '';
   try {
     const store = fileStore();

@@ -27,7 +27,11 @@ export const FILES_PACK: PackSpec = {
 };
 
 const tabId = z.number().int().nonnegative().optional().describe('Tab id; default: the current tab');
-const ref = z.string().regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)').optional().describe('Element ref (e12)');
+const ref = z
+  .string()
+  .regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)')
+  .optional()
+  .describe('Element ref (e12)');
 const selector = z.string().min(1).max(2000).optional().describe('CSS selector, when no ref');
 const fileName = z.string().min(1).max(200).describe('A file name from files.list');
 
@@ -54,7 +58,9 @@ async function getStored(name: string): Promise<FileRecord> {
   const f = await fileStore().get(name);
   if (!f) {
     const names = (await fileStore().list()).slice(0, 20).map((x) => JSON.stringify(x.name));
-    throw new Error(`No file named ${JSON.stringify(name)} in Otto's file store.${names.length ? ` Files: ${names.join(', ')}.` : ' It is empty.'} List them with files.list.`);
+    throw new Error(
+      `No file named ${JSON.stringify(name)} in Otto's file store.${names.length ? ` Files: ${names.join(', ')}.` : ' It is empty.'} List them with files.list.`,
+    );
   }
   return f;
 }
@@ -73,7 +79,10 @@ export function formatDownload(d: DownloadDone): string {
     `saved at: ${d.path || '(not saved)'}`,
     `from: ${d.url}`,
   ];
-  if (d.kept) lines.push(`kept in Otto's file store as ${JSON.stringify(d.kept.name)}: read it with files.read(name=${JSON.stringify(d.kept.name)}) or upload it with files.upload`);
+  if (d.kept)
+    lines.push(
+      `kept in Otto's file store as ${JSON.stringify(d.kept.name)}: read it with files.read(name=${JSON.stringify(d.kept.name)}) or upload it with files.upload`,
+    );
   else if (!d.error) lines.push(`no copy kept in Otto's file store: ${d.notKept ?? 'unknown reason'}`);
   return lines.join('\n');
 }
@@ -95,7 +104,8 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
     returns: 'One line per file: name, type, size, origin, time.',
     async execute() {
       const files = await fileStore().list();
-      if (!files.length) return "Otto's file store is empty. Downloads (files.download), PDFs fetched with web.fetch and files the user picks in the panel land here.";
+      if (!files.length)
+        return "Otto's file store is empty. Downloads (files.download), PDFs fetched with web.fetch and files the user picks in the panel land here.";
       return `${files.length} file${files.length === 1 ? '' : 's'} in Otto's file store:\n${files.map(listLine).join('\n')}`;
     },
   });
@@ -119,7 +129,8 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
       ctx.flow?.report(f.origins ?? []);
       const bytes = bytesOf(f);
       const head = `${f.name} (${f.mime}, ${humanSize(f.size)}, ${sourceOf(f)})`;
-      if (looksLikePdf(bytes, f.mime)) return readPdf(JSON.stringify(f.name), bytes, args.from_page ? { fromPage: args.from_page } : {});
+      if (looksLikePdf(bytes, f.mime))
+        return readPdf(JSON.stringify(f.name), bytes, args.from_page ? { fromPage: args.from_page } : {});
       if (!f.bytes) return `${head}\n${wrapUntrusted(f.content || '(empty file)')}`;
       if (!isTextType(f.mime, bytes))
         return `${head}: a binary file Otto cannot show as text. It can be uploaded (files.upload) as it is.`;
@@ -139,9 +150,12 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
     examples: ["files.download(url='https://example.com/invoice.pdf')"],
     returns: 'Name, size, type, path, source URL, and the name of the kept copy (or why none was kept).',
     async execute(args, ctx) {
-      if (!/^https?:/i.test(args.url)) throw new Error(`files.download takes http or https URLs, got ${args.url.slice(0, 100)}`);
+      if (!/^https?:/i.test(args.url))
+        throw new Error(`files.download takes http or https URLs, got ${args.url.slice(0, 100)}`);
       const id = await chrome.downloads.download({ url: args.url, conflictAction: 'uniquify' });
-      return formatDownload(await finishDownload(id, { timeoutMs: waitMs(ctx), keepMaxBytes: keepBytes(ctx), signal: ctx.signal }));
+      return formatDownload(
+        await finishDownload(id, { timeoutMs: waitMs(ctx), keepMaxBytes: keepBytes(ctx), signal: ctx.signal }),
+      );
     },
   });
 
@@ -153,7 +167,13 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
     parameters: z.object({
       ref,
       selector,
-      wait_start_ms: z.number().int().min(500).max(60_000).default(10_000).describe('How long to wait for the download to start'),
+      wait_start_ms: z
+        .number()
+        .int()
+        .min(500)
+        .max(60_000)
+        .default(10_000)
+        .describe('How long to wait for the download to start'),
       tab_id: tabId,
     }),
     readOnly: false,
@@ -162,7 +182,8 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
     examples: ["files.download_click(ref='e14')"],
     returns: 'The click, then name, size, type, path and the kept copy; or that the click started no download.',
     async execute(args, ctx) {
-      if (!args.ref && !args.selector) throw new Error('files.download_click needs a target: ref (from dom.snapshot) or selector.');
+      if (!args.ref && !args.selector)
+        throw new Error('files.download_click needs a target: ref (from dom.snapshot) or selector.');
       const p = page();
       const tab = await p.resolveTabId(args.tab_id ?? ctx.tabId);
       const t = args.ref ? { ref: args.ref } : { selector: args.selector! };
@@ -195,9 +216,11 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
     // The file's bytes leave with the call: its origins are judged with the model's context.
     carries: async (args) => (await fileStore().get(args.file))?.origins ?? [],
     examples: ["files.upload(file='cv.pdf', ref='e7')", "files.upload(file='photo.png', selector='.dropzone')"],
-    returns: 'What was set on which input (or dropped where, and whether the page took it), and what changed on the page.',
+    returns:
+      'What was set on which input (or dropped where, and whether the page took it), and what changed on the page.',
     async execute(args, ctx) {
-      if (!args.ref && !args.selector) throw new Error('files.upload needs a target: ref (from dom.snapshot) or selector.');
+      if (!args.ref && !args.selector)
+        throw new Error('files.upload needs a target: ref (from dom.snapshot) or selector.');
       const f = await getStored(args.file);
       const p = page();
       const tab = await p.resolveTabId(args.tab_id ?? ctx.tabId);
@@ -208,7 +231,7 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
         files: [{ name: f.name, mime: f.mime, data: toBase64(bytesOf(f)), lastModified: f.updatedAt }],
         ...(args.drop ? { drop: true } : {}),
       });
-      return p.formatAction(result);
+      return p.formatAction({ ...result, action: 'files.upload' });
     },
   });
 

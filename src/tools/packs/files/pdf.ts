@@ -17,7 +17,10 @@ let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
 async function ensureOffscreen(): Promise<void> {
   const url = chrome.runtime.getURL(OFFSCREEN_PATH);
-  const contexts = await chrome.runtime.getContexts?.({ contextTypes: ['OFFSCREEN_DOCUMENT' as chrome.runtime.ContextType], documentUrls: [url] });
+  const contexts = await chrome.runtime.getContexts?.({
+    contextTypes: ['OFFSCREEN_DOCUMENT' as chrome.runtime.ContextType],
+    documentUrls: [url],
+  });
   if (contexts?.length) return;
   creating ??= chrome.offscreen
     .createDocument({
@@ -48,7 +51,12 @@ export interface PdfText {
 export async function extractPdf(bytes: ArrayBuffer | Uint8Array, maxPages = MAX_PDF_PAGES): Promise<PdfText> {
   await ensureOffscreen();
   closeWhenIdle();
-  const raw: unknown = await chrome.runtime.sendMessage({ target: PDF_TARGET, type: 'pdf.text', data: toBase64(bytes), maxPages });
+  const raw: unknown = await chrome.runtime.sendMessage({
+    target: PDF_TARGET,
+    type: 'pdf.text',
+    data: toBase64(bytes),
+    maxPages,
+  });
   closeWhenIdle();
   const reply = PdfReply.safeParse(raw);
   if (!reply.success) throw new Error('The PDF reader sent no usable answer.');
@@ -88,6 +96,10 @@ export function formatPdf(what: string, pdf: PdfText, opts: { fromPage?: number;
 }
 
 /** `formatPdf(extractPdf(bytes))` in one step. */
-export async function pdfText(what: string, bytes: ArrayBuffer | Uint8Array, opts: { fromPage?: number; maxChars?: number } = {}): Promise<string> {
+export async function pdfText(
+  what: string,
+  bytes: ArrayBuffer | Uint8Array,
+  opts: { fromPage?: number; maxChars?: number } = {},
+): Promise<string> {
   return formatPdf(what, await extractPdf(bytes), opts);
 }

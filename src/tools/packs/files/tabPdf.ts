@@ -20,6 +20,9 @@ export async function readTabPdf(tabId: number, opts: { maxChars?: number } = {}
   const url = await pdfUrlOfTab(tabId);
   if (!url) return undefined;
   const res = await fetch(url, { credentials: 'include' });
-  if (!res.ok) throw new Error(`The tab shows a PDF, but fetching it again to read it answered HTTP ${res.status} (${url.slice(0, 200)}).`);
+  if (!res.ok)
+    throw new Error(
+      `The tab shows a PDF, but fetching it again to read it answered HTTP ${res.status} (${url.slice(0, 200)}).`,
+    );
   return pdfText(url.slice(0, 300), await res.arrayBuffer(), opts);
 }

@@ -1,0 +1,104 @@
+/**
+ * #19: the page's console and requests, captured in the page's own world without the debugger. A page already open
+ * before Otto looks is captured late, and the answer says so; once a run works on the tab, its next load is captured
+ * from the start. #26: an idle Otto injects nothing — not into a page no run touched while a run works elsewhere,
+ * and not into the run's own tab once the run is over.
+ */
+import type { Page } from '@playwright/test';
+import { test, expect } from './support/fixtures.ts';
+import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
+import type { FakeApi } from '../test/support/fake-api/index.ts';
+import type { Turn } from '../test/support/fake-api/turns.ts';
+
+test.beforeEach(({ fakeApi }) => fakeApi.reset());
+
+function outputs(api: FakeApi): string[] {
+  const input = (api.responsesRequests().at(-1)!.body?.input ?? []) as { type: string; output?: unknown }[];
+  return input
+    .filter((i) => i.type === 'function_call_output')
+    .map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output)));
+}
+
+/** Whether anything of Otto's capture is in the page's world. */
+function captured(page: Page): Promise<{ slot: boolean; nativeLog: boolean; nativeFetch: boolean }> {
+  return page.evaluate(() => ({
+    slot: Symbol.for('otto.devlog') in window,
+    nativeLog: console.log.toString().includes('[native code]'),
+    nativeFetch: window.fetch.toString().includes('[native code]'),
+  }));
+}
+
+const NOTHING = { slot: false, nativeLog: true, nativeFetch: true };
+
+test('console and network: late capture says so; after a reload the errors, the uncaught exception and the failed POST are there, failed first; idle pages get nothing', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const url = `${pages.origin}/files/broken.html`;
+  const bystander = await context.newPage();
+  await bystander.goto(`${url}?bystander`);
+  const page = await context.newPage();
+  await page.goto(url);
+  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
+  let bystanderDuringRun: unknown;
+  const turns: Turn[] = [
+    {
+      match: 'why does submit do nothing',
+      calls: [{ name: 'ot__call', arguments: { tool: 'dom.console', args: {} } }],
+    },
+    { calls: [{ name: 'tabs__reload', arguments: {} }] },
+    { calls: [{ name: 'dom__click', arguments: { selector: '#submit' } }] },
+    { calls: [{ name: 'dom__wait_for', arguments: { text: 'Nothing happened' } }] },
+    { calls: [{ name: 'ot__call', arguments: { tool: 'dom.console', args: {} } }] },
+    { calls: [{ name: 'ot__call', arguments: { tool: 'dom.network', args: {} } }] },
+    { text: 'The order request fails with HTTP 500.' },
+  ];
+  fakeApi.script(turns);
+  const id = await send(panel, 'why does submit do nothing', { tabId });
+  // The run is under way (its first call has happened): reload the bystander and look.
+  await expect.poll(() => fakeApi.responsesRequests().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+  await bystander.reload();
+  bystanderDuringRun = await captured(bystander);
+  await waitForStatus(panel, id, 'completed', 60_000);
+  const all = outputs(fakeApi);
+  expect(all.length, all.join('\n=====\n')).toBe(6);
+  const [late, , , , consoleOut, network] = all;
+
+  expect(late).toMatch(
+    /^Console of http:\/\/127\.0\.0\.1:\d+\/files\/broken\.html: 0 messages \(0 errors or uncaught\)\. Capture began late: \d+\.\d s after this page started, when Otto first looked; Otto watches this tab from now on, so reload it \(tabs__reload\) to capture from the start\. Console messages from before are not known\.\nNo console messages\.$/,
+  );
+
+  expect(consoleOut).toMatch(
+    /^Console of http:\/\/127\.0\.0\.1:\d+\/files\/broken\.html: 5 messages \(2 errors or uncaught\)\. Captured since the page started/,
+  );
+  const origin = pages.origin.replace(/[.:/]/g, '\\$&');
+  for (const line of [
+    `\\[log\\] \\d+\\.\\d s checkout page loaded \\(${origin}/files/broken\\.html:9\\)`,
+    `\\[warn\\] \\d+\\.\\d s deprecated option: legacyTotals \\(${origin}/files/broken\\.html:10\\)`,
+    `\\[info\\] \\d+\\.\\d s submitting order 42 \\(${origin}/files/broken\\.html:12\\)`,
+    `\\[error\\] \\d+\\.\\d s order failed with 500 \\(${origin}/files/broken\\.html:14\\)`,
+    `\\[uncaught\\] \\d+\\.\\d s TypeError: Cannot read properties of undefined \\(reading 'total'\\) \\(${origin}/files/broken\\.html:17\\)`,
+  ])
+    expect(consoleOut).toMatch(new RegExp(line));
+  expect(consoleOut).toMatch(/<external-content-[0-9a-f]{8}>\n\[log\]/);
+
+  expect(network).toMatch(
+    /^Requests of http:\/\/127\.0\.0\.1:\d+\/files\/broken\.html: \d+ \(1 failed\); failed first, then newest first\. Captured since the page started/,
+  );
+  const lines = network!.split('\n');
+  expect(lines[1]).toMatch(/^<external-content-[0-9a-f]{8}>$/);
+  expect(lines[2]).toMatch(new RegExp(`^FAILED POST ${origin}/status/500\\?order=42 → 500 · fetch · \\d+ ms · 24 B$`));
+  expect(network).toMatch(new RegExp(`\\nGET ${origin}/files/expenses\\.csv → 200 · fetch · \\d+ ms · 63 B\\n`));
+  expect(network).toMatch(new RegExp(`\\nGET ${origin}/files/broken\\.html → 200 · document · \\d+ ms · `));
+
+  // #26: a page no run touched got nothing while the run went on; the run's own tab gets nothing once it is over.
+  expect(bystanderDuringRun).toEqual(NOTHING);
+  expect(await captured(page)).toMatchObject({ slot: true });
+  await page.reload();
+  expect(await captured(page)).toEqual(NOTHING);
+  await bystander.close();
+  await page.close();
+});

@@ -1,0 +1,210 @@
+/**
+ * #19, the rest of the browser: downloads (a link, a button, a URL) waited for and kept in Otto's file store, PDFs
+ * read page by page (a downloaded one, a tab showing one, one from web.fetch), uploads into a React file input and a
+ * drop zone, the data-flow guard on uploads, and the page's console and requests captured without the debugger —
+ * each asserted on the text the model receives, and the page's real state.
+ */
+import type { Page } from '@playwright/test';
+import { test, expect, panelRequest } from './support/fixtures.ts';
+import { connectToFakeApi, events, send, waitForStatus } from './support/agent.ts';
+import type { FakeApi } from '../test/support/fake-api/index.ts';
+import type { ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
+
+test.beforeEach(({ fakeApi }) => fakeApi.reset());
+
+/** Every tool output the model received in the run's last request, in order. */
+function outputs(api: FakeApi): string[] {
+  const input = (api.responsesRequests().at(-1)!.body?.input ?? []) as { type: string; output?: unknown }[];
+  return input
+    .filter((i) => i.type === 'function_call_output')
+    .map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output)));
+}
+
+/** One model turn per call, in order, after the user's message; then a closing text. */
+function script(api: FakeApi, first: string, calls: ScriptedCall[]): void {
+  const turns: Turn[] = calls.map((c, i) => (i === 0 ? { match: first, calls: [c] } : { calls: [c] }));
+  api.script([...turns, { text: 'Done.' }]);
+}
+
+async function tabOf(panel: Page, page: Page): Promise<number> {
+  return panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, page.url());
+}
+
+async function clearFiles(panel: Page, ...names: string[]): Promise<void> {
+  for (const name of names) await panelRequest(panel, { type: 'files.delete', name });
+}
+
+const ALL_TOOLS = '  tool_set: all\n';
+
+test('a link and a button download a CSV and a PDF: name, size, type and path reported, copies kept and read page by page', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
+  await clearFiles(panel, 'expenses.csv', 'report.pdf');
+  const page = await context.newPage();
+  await page.goto(`${pages.origin}/files/downloads.html`);
+  script(fakeApi, 'get my statements', [
+    { name: 'files__download_click', arguments: { selector: '#csv' } },
+    { name: 'files__download_click', arguments: { selector: '#pdf' } },
+    { name: 'files__read', arguments: { name: 'report.pdf' } },
+    { name: 'files__read', arguments: { name: 'expenses.csv' } },
+    { name: 'files__list', arguments: {} },
+    { name: 'files__download_click', arguments: { selector: '#nothing', wait_start_ms: 1000 } },
+  ]);
+  const id = await send(panel, 'get my statements', { tabId: await tabOf(panel, page) });
+  await waitForStatus(panel, id, 'completed', 60_000);
+  const [csv, pdf, pdfText, csvText, list, nothing] = outputs(fakeApi);
+
+  expect(csv).toContain('Downloaded.\nname: expenses.csv\nsize: 63 B (63 bytes)\ntype: text/csv\nsaved at: /');
+  expect(csv).toContain(`from: ${pages.origin}/files/expenses.csv\nkept in Otto's file store as "expenses.csv"`);
+  expect(csv).toContain('clicked link "Download expenses (CSV)"');
+  expect(pdf).toContain('Downloaded.\nname: report.pdf\nsize: 3.4 KB (3509 bytes)\ntype: application/pdf\n');
+  expect(pdf).toContain(`from: ${pages.origin}/files/report.pdf?download\nkept in Otto's file store as "report.pdf"`);
+
+  expect(pdfText).toMatch(
+    /^PDF "report\.pdf": 3 pages, 2 with text; no text layer on page 3 \(an image, probably scanned: its text cannot be read\)\n<external-content-[0-9a-f]{8}>\n/,
+  );
+  expect(pdfText).toContain(
+    '--- page 1 of 3 ---\nInvoice 2026-11\nCustomer: Ada Lovelace\n--- page 2 of 3 ---\nTotal due: 1,234.56 EUR\nPayable within 30 days\n--- page 3 of 3 ---\n[no text layer: this page is an image (scanned?)]\n</external-content-',
+  );
+  expect(csvText).toMatch(
+    new RegExp(
+      `^expenses\\.csv \\(text/csv, 63 B, downloaded from ${pages.origin.replace(/[.:/]/g, '\\$&')}/files/expenses\\.csv\\)\\n<external-content-[0-9a-f]{8}>\\ndate,item,amount\\n2026-11-01,Coffee,3\\.50\\n2026-11-02,Books,42\\.00\\n\\n</external-content-`,
+    ),
+  );
+  expect(list).toContain('- "report.pdf" — application/pdf, 3.4 KB, downloaded from');
+  expect(list).toContain('- "expenses.csv" — text/csv, 63 B, downloaded from');
+  expect(nothing).toContain('Error: The click started no download within 1000 ms.');
+});
+
+test('files.download of a URL, and web.fetch of a PDF and a tab showing it: the text page by page', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
+  await clearFiles(panel, 'report.pdf', 'report (2).pdf');
+  const page = await context.newPage();
+  await page.goto(`${pages.origin}/files/report.pdf`);
+  const pdfUrl = `${pages.origin}/files/report.pdf`;
+  script(fakeApi, 'read the pdf', [
+    { name: 'dom__read', arguments: {} },
+    { name: 'web__fetch', arguments: { url: pdfUrl } },
+    { name: 'files__download', arguments: { url: pdfUrl } },
+  ]);
+  const id = await send(panel, 'read the pdf', { tabId: await tabOf(panel, page) });
+  await waitForStatus(panel, id, 'completed', 60_000);
+  const [tab, fetched, downloaded] = outputs(fakeApi);
+  const pagesText =
+    '--- page 1 of 3 ---\nInvoice 2026-11\nCustomer: Ada Lovelace\n--- page 2 of 3 ---\nTotal due: 1,234.56 EUR\nPayable within 30 days\n--- page 3 of 3 ---\n[no text layer: this page is an image (scanned?)]';
+  expect(tab).toMatch(
+    new RegExp(`^PDF ${pdfUrl.replace(/[.:/]/g, '\\$&')}: 3 pages, 2 with text; no text layer on page 3 `),
+  );
+  expect(tab).toContain(pagesText);
+  expect(fetched).toMatch(new RegExp(`^Source: ${pdfUrl.replace(/[.:/]/g, '\\$&')}\\nPDF `));
+  expect(fetched).toContain(pagesText);
+  expect(fetched).toContain(`[Kept in Otto's file store as "report.pdf" (files__read, files__upload).]`);
+  expect(downloaded).toContain('Downloaded.\nname: report.pdf\nsize: 3.4 KB (3509 bytes)\ntype: application/pdf\n');
+  expect(downloaded).toContain(`kept in Otto's file store as "report (2).pdf"`);
+});
+
+test('upload: a stored file reaches a React file input’s state (name and size validated) and a drop zone; a wrong type is rejected by the page', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
+  await clearFiles(panel, 'receipt.csv', 'notes.txt');
+  const csv = 'date,item,amount\n2026-11-01,Coffee,3.50\n';
+  // Files the user picked in the panel for this conversation.
+  await panelRequest(panel, {
+    type: 'files.add',
+    name: 'receipt.csv',
+    mime: 'text/csv',
+    data: Buffer.from(csv).toString('base64'),
+  });
+  await panelRequest(panel, {
+    type: 'files.add',
+    name: 'notes.txt',
+    mime: 'text/plain',
+    data: Buffer.from('hello').toString('base64'),
+  });
+  const page = await context.newPage();
+  await page.goto(`${pages.origin}/apps/upload.html`);
+  await expect(page.locator('#file-status')).toHaveText('No receipt attached');
+  script(fakeApi, 'attach my receipt', [
+    { name: 'files__upload', arguments: { file: 'notes.txt', selector: '#receipt' } },
+    { name: 'files__upload', arguments: { file: 'receipt.csv', selector: '#receipt' } },
+    { name: 'files__upload', arguments: { file: 'receipt.csv', selector: '#dropzone' } },
+  ]);
+  const id = await send(panel, 'attach my receipt', { tabId: await tabOf(panel, page) });
+  await waitForStatus(panel, id, 'completed', 60_000);
+  const [wrong, right, dropped] = outputs(fakeApi);
+  expect(wrong).toContain('set notes.txt (5 B) on');
+  expect(wrong).toContain('Rejected notes.txt: not a CSV or PDF');
+  expect(right).toMatch(/^files__upload ok/);
+  expect(right).toContain('set receipt.csv (40 B) on button "Receipt (CSV or PDF, up to 1 MB)"');
+  await expect(page.locator('#file-status')).toHaveText(
+    'Attached receipt.csv (40 bytes), first line: date,item,amount',
+  );
+  expect(right).toContain('Attached receipt.csv (40 bytes), first line: date,item,amount');
+  expect(dropped).toContain('dropped receipt.csv (40 B) on region "Drop photos here"');
+  await expect(page.locator('#dropped li')).toHaveText(['Dropped receipt.csv (text/csv, 40 bytes)']);
+  expect(dropped).toContain('Dropped receipt.csv (text/csv, 40 bytes)');
+  expect((await events(panel, id)).some((e) => e.type === 'approval.required')).toBe(false);
+});
+
+test('uploading a file downloaded from one site to another asks first, naming the flow; denied, the page gets nothing', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
+  await clearFiles(panel, 'expenses.csv');
+  // An earlier conversation downloaded the file from `pages`.
+  script(fakeApi, 'fetch the expenses', [
+    { name: 'files__download', arguments: { url: `${pages.origin}/files/expenses.csv` } },
+  ]);
+  const first = await send(panel, 'fetch the expenses');
+  await waitForStatus(panel, first, 'completed', 60_000);
+  expect(outputs(fakeApi)[0]).toContain(`kept in Otto's file store as "expenses.csv"`);
+
+  // A new conversation, on the other site's upload form: nothing read yet, but the file carries its origin.
+  fakeApi.reset();
+  const page = await context.newPage();
+  await page.goto(`${otherOrigin.origin}/apps/upload.html`);
+  script(fakeApi, 'attach the expenses', [
+    { name: 'files__upload', arguments: { file: 'expenses.csv', selector: '#receipt' } },
+  ]);
+  const id = await send(panel, 'attach the expenses', { tabId: await tabOf(panel, page) });
+  const asked = await panel.waitForFunction(
+    (cid) =>
+      (
+        (globalThis as unknown as { __events?: { conversationId: string; type: string; approval?: unknown }[] })
+          .__events ?? []
+      ).find((e) => e.conversationId === cid && e.type === 'approval.required')?.approval,
+    id,
+    { timeout: 30_000 },
+  );
+  const approval = (await asked.jsonValue()) as { callId: string; flow?: { sentence: string } };
+  expect(approval.flow?.sentence).toBe(
+    `Data read from 127.0.0.1:${pages.port} may be sent to 127.0.0.1:${otherOrigin.port}`,
+  );
+  await panelRequest(panel, { type: 'chat.deny', conversationId: id, callId: approval.callId });
+  await waitForStatus(panel, id, 'completed', 30_000);
+  expect(outputs(fakeApi)[0]).toContain(
+    'Error: the user denied files__upload: data read from 127.0.0.1:' +
+      pages.port +
+      ' may be sent to 127.0.0.1:' +
+      otherOrigin.port +
+      '. Nothing was sent.',
+  );
+  await expect(page.locator('#file-status')).toHaveText('No receipt attached');
+});
