@@ -43,7 +43,6 @@ test('console and network: late capture says so; after a reload the errors, the 
   const page = await context.newPage();
   await page.goto(url);
   const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
-  let bystanderDuringRun: unknown;
   const turns: Turn[] = [
     {
       match: 'why does submit do nothing',
@@ -61,7 +60,7 @@ test('console and network: late capture says so; after a reload the errors, the 
   // The run is under way (its first call has happened): reload the bystander and look.
   await expect.poll(() => fakeApi.responsesRequests().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
   await bystander.reload();
-  bystanderDuringRun = await captured(bystander);
+  const bystanderDuringRun = await captured(bystander);
   await waitForStatus(panel, id, 'completed', 60_000);
   const all = outputs(fakeApi);
   expect(all.length, all.join('\n=====\n')).toBe(6);

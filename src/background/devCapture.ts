@@ -153,7 +153,9 @@ export async function readDevLog(tabId: number): Promise<DevLog> {
   } catch (e) {
     const msg = (e as Error).message ?? String(e);
     if (/Cannot access|cannot be scripted|chrome:\/\//i.test(msg))
-      throw new Error(`Otto cannot read the console of this page: Chrome does not let extensions run there (${msg}).`);
-    throw new Error(`Could not read the page's console and requests: ${msg}`);
+      throw new Error(`Otto cannot read the console of this page: Chrome does not let extensions run there (${msg}).`, {
+        cause: e,
+      });
+    throw new Error(`Could not read the page's console and requests: ${msg}`, { cause: e });
   }
 }

@@ -175,10 +175,12 @@ describe('dom pack: shape', () => {
       [
         'check',
         'click',
+        'console',
         'dialogs',
         'fill_form',
         'find',
         'hover',
+        'network',
         'press',
         'query',
         'read',
@@ -194,7 +196,7 @@ describe('dom pack: shape', () => {
       .filter((t) => t.readOnly)
       .map((t) => t.name)
       .sort();
-    expect(readOnly).toEqual(['find', 'query', 'read', 'snapshot', 'text', 'wait_for']);
+    expect(readOnly).toEqual(['console', 'find', 'network', 'query', 'read', 'snapshot', 'text', 'wait_for']);
     for (const t of tools.values()) {
       expect(t.pack).toBe('dom');
       expect(t.examples?.length, t.name).toBeGreaterThan(0);

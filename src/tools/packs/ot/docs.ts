@@ -22,7 +22,7 @@ export const DOCS_PATH = 'docs/tools';
  */
 export const LIVE_DOCS_PAGE = 'src/docs/index.html';
 /** The packs whose pages `npm run docs` bundles (test/packs/ot.docs.test.ts keeps this list true). */
-export const BUNDLED_DOC_PACKS: ReadonlySet<string> = new Set(['dom', 'llm', 'ot', 'tabs', 'web']);
+export const BUNDLED_DOC_PACKS: ReadonlySet<string> = new Set(['dom', 'files', 'llm', 'ot', 'tabs', 'web']);
 
 export function docSlug(pack: string): string {
   return Object.hasOwn(DOC_SLUG_OVERRIDES, pack) ? (DOC_SLUG_OVERRIDES[pack] as string) : pack;
