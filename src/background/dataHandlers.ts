@@ -68,14 +68,7 @@ export interface DataHandlerDeps {
 
 type DataHandlers = Pick<
   Handlers,
-  | 'stats.summary'
-  | 'files.list'
-  | 'files.get'
-  | 'files.delete'
-  | 'files.add'
-  | 'results.list'
-  | 'results.get'
-  | 'results.delete'
+  'stats.summary' | 'files.list' | 'files.get' | 'files.delete' | 'files.add' | 'results.list' | 'results.get' | 'results.delete'
 >;
 
 export function dataHandlers(deps: DataHandlerDeps): DataHandlers {
