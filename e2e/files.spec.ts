@@ -121,13 +121,14 @@ test('upload: a stored file reaches a React file input’s state (name and size 
   await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
   await clearFiles(panel, 'receipt.csv', 'notes.txt');
   const csv = 'date,item,amount\n2026-11-01,Coffee,3.50\n';
-  // Files the user picked in the panel for this conversation.
-  await panelRequest(panel, {
-    type: 'files.add',
-    name: 'receipt.csv',
-    mime: 'text/csv',
-    data: Buffer.from(csv).toString('base64'),
-  });
+  // Files the user picks in the panel (Stats and files → Files → Add a file…), and one through the same request.
+  if ((await panel.getByTestId('open-stats').getAttribute('aria-pressed')) !== 'true')
+    await panel.getByTestId('open-stats').click();
+  await panel.getByTestId('tab-files').click();
+  await panel
+    .getByTestId('file-add')
+    .setInputFiles({ name: 'receipt.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(panel.locator('[data-testid="file-row"][data-name="receipt.csv"]')).toContainText('text/csv');
   await panelRequest(panel, {
     type: 'files.add',
     name: 'notes.txt',
