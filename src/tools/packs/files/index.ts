@@ -42,6 +42,7 @@ export interface FilesToolsOptions {
 }
 
 const MB = 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 25 * MB;
 
 function sourceOf(f: FileInfo): string {
   if (f.source === 'download') return `downloaded from ${f.url ?? 'the web'}`;
@@ -222,6 +223,9 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
       if (!args.ref && !args.selector)
         throw new Error('files.upload needs a target: ref (from dom.snapshot) or selector.');
       const f = await getStored(args.file);
+      // The bytes travel to the page as base64 inside one message (the content protocol caps it at 40 M characters).
+      if (f.size > MAX_UPLOAD_BYTES)
+        throw new Error(`${f.name} is ${humanSize(f.size)}: files.upload takes files up to ${MAX_UPLOAD_BYTES / MB} MB.`);
       const p = page();
       const tab = await p.resolveTabId(args.tab_id ?? ctx.tabId);
       const t = args.ref ? { ref: args.ref } : { selector: args.selector! };
