@@ -5,7 +5,7 @@
  * eval; test/build/pdfNoEval.test.ts checks the library files). Nothing is rendered: only each page's text layer is
  * read, and whether the page paints an image (a scan).
  */
-import { getDocument, GlobalWorkerOptions, OPS } from 'pdfjs-dist';
+import { getDocument, GlobalWorkerOptions, OPS, PDFWorker } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { PDF_TARGET, PdfRequest, type PdfPage, type PdfReply } from '../shared/pdfMessages.ts';
 
@@ -20,8 +20,13 @@ function decode(b64: string): Uint8Array {
 
 const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject]);
 
+// One pdf.js worker for the document's life: starting one per PDF cost as much as the parse itself.
+let worker: PDFWorker | undefined;
+
 async function extract(req: PdfRequest): Promise<PdfReply> {
+  worker ??= PDFWorker.create({});
   const task = getDocument({
+    worker,
     data: decode(req.data),
     disableFontFace: true,
     useSystemFonts: false,
