@@ -13,51 +13,75 @@ export interface SseMessage {
   data: string;
 }
 
-/** Incremental decoder: feed text chunks, get complete messages. Handles \n, \r\n and \r line endings. */
+/**
+ * Incremental decoder: feed text chunks, get complete messages. Handles \n, \r\n and \r line endings.
+ *
+ * Linear in the input: each chunk is searched once, and a line longer than a chunk (a 5 MB `output_text.done`) is
+ * kept as a list of parts joined once at its end — searching or flattening a growing buffer on every chunk made a
+ * 16 MB line take seconds (#34).
+ */
 export class SseDecoder {
-  private buffer = '';
+  /** The unfinished line's parts (it began in an earlier chunk). */
+  private parts: string[] = [];
+  /** The previous chunk ended in "\r": a "\n" opening the next one is the rest of that line ending. */
+  private afterCr = false;
   private event: string | null = null;
   private data: string[] = [];
 
   push(chunk: string): SseMessage[] {
-    this.buffer += chunk;
     const out: SseMessage[] = [];
-    if (!this.buffer.includes('\r')) {
-      // The usual case (\n only): scan with indexOf and cut the buffer once.
-      const buffer = this.buffer;
-      let start = 0;
-      for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
-        const message = this.line(buffer.slice(start, end));
-        if (message) out.push(message);
+    if (chunk === '') return out;
+    let start = 0;
+    if (this.afterCr) {
+      this.afterCr = false;
+      if (chunk.charCodeAt(0) === 10) start = 1;
+    }
+    if (chunk.indexOf('\r', start) === -1) {
+      // The usual case (\n only): indexOf from line to line.
+      for (let end = chunk.indexOf('\n', start); end !== -1; end = chunk.indexOf('\n', start)) {
+        this.take(this.lineOf(chunk, start, end), out);
         start = end + 1;
       }
-      if (start) this.buffer = buffer.slice(start);
-      return out;
+    } else {
+      const eol = /\r\n|\r|\n/g;
+      eol.lastIndex = start;
+      for (let match = eol.exec(chunk); match; match = eol.exec(chunk)) {
+        this.take(this.lineOf(chunk, start, match.index), out);
+        start = match.index + match[0].length;
+        if (match[0] === '\r' && start === chunk.length) this.afterCr = true;
+      }
     }
-    for (;;) {
-      const match = /\r\n|\r|\n/.exec(this.buffer);
-      if (!match) break;
-      // A lone "\r" at the end of a chunk may be the first half of "\r\n": wait for more text.
-      if (match[0] === '\r' && match.index === this.buffer.length - 1) break;
-      const line = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
-      const message = this.line(line);
-      if (message) out.push(message);
-    }
+    if (start < chunk.length) this.parts.push(start ? chunk.slice(start) : chunk);
     return out;
   }
 
   /** End of stream: a final message without its blank line still counts (some servers omit it). */
   end(): SseMessage[] {
     const out: SseMessage[] = [];
-    if (this.buffer.length > 0) {
-      const message = this.line(this.buffer);
-      this.buffer = '';
-      if (message) out.push(message);
+    this.afterCr = false;
+    if (this.parts.length > 0) {
+      const line = this.parts.join('');
+      this.parts = [];
+      this.take(line, out);
     }
     const last = this.dispatch();
     if (last) out.push(last);
     return out;
+  }
+
+  /** The line ending at `end` in `chunk`, with whatever of it came in earlier chunks. */
+  private lineOf(chunk: string, start: number, end: number): string {
+    const tail = chunk.slice(start, end);
+    if (this.parts.length === 0) return tail;
+    this.parts.push(tail);
+    const line = this.parts.join('');
+    this.parts = [];
+    return line;
+  }
+
+  private take(line: string, out: SseMessage[]): void {
+    const message = this.line(line);
+    if (message) out.push(message);
   }
 
   private line(line: string): SseMessage | null {
