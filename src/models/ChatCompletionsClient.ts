@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import type { ErrorContext } from './errors.ts';
 import type { ModelClient, ModelEvent, ModelRequest } from './events.ts';
 import { buildChatRequestBody, type ChatRequestBody, type ChatSettings } from './chatRequestBody.ts';
-import { CHAT_DONE, CHAT_MALFORMED, ChatStreamMapper } from './chatStreamMapper.ts';
+import { CHAT_DONE, CHAT_MALFORMED, ChatStreamMapper, chatDocumentEvents } from './chatStreamMapper.ts';
 import type { OpenAIResponsesClientOptions } from './OpenAIResponsesClient.ts';
 import { StreamEngine, parseJsonMessage, type WireProtocol } from './streamEngine.ts';
 
@@ -84,6 +84,7 @@ export class ChatCompletionsClient implements ModelClient {
       mapper: (startedAt, now) => new ChatStreamMapper({ startedAt, now }),
       parse: (message) =>
         parseJsonMessage(message, { done: CHAT_DONE, malformed: CHAT_MALFORMED, secrets, logPrefix: LOG_PREFIX }),
+      document: chatDocumentEvents,
     };
     yield* new StreamEngine(protocol, {
       timeoutMs: this.timeoutMs,

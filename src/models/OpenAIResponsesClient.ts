@@ -19,7 +19,7 @@ import {
 } from './requestBody.ts';
 import type { BackoffOptions } from './retry.ts';
 import { StreamEngine, parseJsonMessage, type WireProtocol } from './streamEngine.ts';
-import { StreamMapper } from './streamMapper.ts';
+import { StreamMapper, responseDocumentEvents } from './streamMapper.ts';
 
 export interface OpenAIResponsesClientOptions {
   /** e.g. `https://api.openai.com/v1` (the SDK appends `/responses`). */
@@ -127,6 +127,7 @@ export class OpenAIResponsesClient implements ModelClient {
       // Decision: a malformed line is skipped. The final output_item.done / response.completed carry the full
       // content, and the mapper fills text gaps from the `.done` events, so one bad line need not cost the answer.
       parse: (message) => parseJsonMessage(message, { done: undefined, secrets, logPrefix: LOG_PREFIX }),
+      document: responseDocumentEvents,
     };
     yield* new StreamEngine(protocol, {
       timeoutMs: this.timeoutMs,

@@ -71,6 +71,18 @@ function contentParts(content: unknown): { text: string; thinking: string } {
 /** finish_reason values that end a response early but validly (as Responses' `incomplete`). */
 const INCOMPLETE: Record<string, string> = { length: 'max_output_tokens', content_filter: 'content_filter' };
 
+/**
+ * A whole, non-streamed chat completion (a server that ignored `stream: true`) → chunks the mapper takes (it reads
+ * `message` where a chunk has `delta`), then the end; an error object as it is. Anything else: undefined.
+ */
+export function chatDocumentEvents(doc: unknown): unknown[] | undefined {
+  if (!isRecord(doc)) return undefined;
+  if (Array.isArray(doc.choices) && doc.choices.some((c) => isRecord(c) && isRecord(c.message)))
+    return [doc, CHAT_DONE];
+  if (isRecord(doc.error)) return [doc];
+  return undefined;
+}
+
 export class ChatStreamMapper implements WireMapper {
   private readonly now: () => number;
   private readonly startedAt: number;

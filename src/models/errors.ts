@@ -202,3 +202,28 @@ export function timeoutInfo(ctx: ErrorContext): ModelErrorInfo {
     retryable: true,
   };
 }
+
+/** What a page's `<title>` says, if it has one (a login page, a proxy's notice, a docs site). */
+function pageTitle(html: string): string | undefined {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim();
+  return title ? clip(title) : undefined;
+}
+
+/**
+ * A 200 whose body is not an event stream: a web page (the base URL points at a website, a login or a proxy page),
+ * JSON that is no usable response, or plain text. Retrying cannot help; the base URL is what to check.
+ */
+export function notAStreamInfo(document: 'json' | 'html' | 'text', sample: string, ctx: ErrorContext): ModelErrorInfo {
+  const check = `check the base URL (agent.base_url in Settings), which must be the API's address, such as https://api.openai.com/v1.`;
+  let message: string;
+  if (document === 'html') {
+    const title = pageTitle(sample);
+    message = `The server at ${ctx.baseURL} answered with a web page${title ? ` ("${title}")` : ''} instead of a stream: ${check}`;
+  } else if (document === 'json') {
+    message = `The server at ${ctx.baseURL} answered with JSON instead of a stream, and it was not a complete answer: ${check}`;
+  } else {
+    const said = clip(sample);
+    message = `The server at ${ctx.baseURL} answered with text instead of a stream${said ? ` ("${said}")` : ''}: ${check}`;
+  }
+  return redactErrorInfo({ kind: 'not_a_stream', message, retryable: false }, ctx.secrets);
+}

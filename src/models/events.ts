@@ -23,6 +23,7 @@ export type ModelErrorKind =
   | 'network' // could not connect
   | 'timeout'
   | 'stream_cut' // the stream ended or broke before response.completed
+  | 'not_a_stream' // a 200 whose body is a web page, unusable JSON or text: check the base URL
   | 'bad_request' // 400: the request was refused
   | 'failed' // the model reported response.failed / an error event
   | 'aborted';

@@ -11,6 +11,21 @@ export interface SseMessage {
   event: string | null;
   /** The `data:` lines joined with "\n". */
   data: string;
+  /**
+   * Set when the body is not an event stream at all (a server that ignored `stream: true`, a web page): `data` is
+   * then the whole JSON body, or the first few KB of a page or text. Always the only message of its body.
+   */
+  document?: 'json' | 'html' | 'text';
+}
+
+/** How much of a page or text body is kept to say what it was. */
+const SAMPLE_CHARS = 4096;
+
+/** What a body is, from its first non-blank character: an event stream starts with a field name or a comment. */
+function sniff(text: string): 'sse' | 'json' | 'html' | undefined {
+  const first = /\S/.exec(text)?.[0];
+  if (first === undefined) return undefined;
+  return first === '{' || first === '[' ? 'json' : first === '<' ? 'html' : 'sse';
 }
 
 /**
@@ -126,6 +141,12 @@ export async function* readSseMessages(
   const decoder = new SseDecoder();
   let finished = false;
   let failed = false;
+  // Until the first non-blank character, nobody knows what the body is; a JSON body is kept whole (it may be a
+  // complete response to use), a page or text only its start (to name it).
+  let kind: 'sse' | 'json' | 'html' | undefined;
+  const kept: string[] = [];
+  let keptChars = 0;
+  let messages = 0;
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -136,11 +157,38 @@ export async function* readSseMessages(
         throw err;
       }
       if (chunk.done) break;
-      yield* decoder.push(text.decode(chunk.value, { stream: true }));
+      const piece = text.decode(chunk.value, { stream: true });
+      kind ??= sniff(piece);
+      if (kind === 'json' || (messages === 0 && keptChars < SAMPLE_CHARS)) {
+        kept.push(piece);
+        keptChars += piece.length;
+      }
+      if (kind === 'html') {
+        if (keptChars < SAMPLE_CHARS) continue;
+        yield { event: null, data: kept.join('').slice(0, SAMPLE_CHARS), document: 'html' };
+        return;
+      }
+      if (kind === 'json') continue;
+      for (const message of decoder.push(piece)) {
+        messages++;
+        yield message;
+      }
     }
     finished = true;
-    yield* decoder.push(text.decode());
-    yield* decoder.end();
+    const rest = text.decode();
+    kept.push(rest);
+    if (kind === 'json' || kind === 'html') {
+      const whole = kept.join('');
+      yield { event: null, data: kind === 'json' ? whole : whole.slice(0, SAMPLE_CHARS), document: kind };
+      return;
+    }
+    for (const message of [...decoder.push(rest), ...decoder.end()]) {
+      messages++;
+      yield message;
+    }
+    // Text that held no event at all ("Not Found", a proxy's notice) is named, not taken for an empty stream.
+    const sample = messages === 0 ? kept.join('').slice(0, SAMPLE_CHARS) : '';
+    if (sample.trim() && !looksLikeSse(sample)) yield { event: null, data: sample, document: 'text' };
   } finally {
     if (finished || failed) reader.releaseLock();
     else if (options.drain?.()) void drain(reader, options.drainTimeoutMs ?? 5_000);
@@ -150,6 +198,11 @@ export async function* readSseMessages(
       reader.releaseLock();
     }
   }
+}
+
+/** Only comments and SSE fields (a stream that happened to carry no event): not something else. */
+function looksLikeSse(sample: string): boolean {
+  return sample.split(/\r\n|\r|\n/).every((line) => line === '' || /^(:|(data|event|id|retry)(:|$))/.test(line));
 }
 
 /** Reads a body to its end, discarding it; cancels it when that takes longer than `timeoutMs`. */

@@ -7,7 +7,7 @@
  */
 import { APIError } from 'openai';
 import { redactSecrets } from '../config/redact.ts';
-import { classifyError, redactErrorInfo, timeoutInfo, type ErrorContext } from './errors.ts';
+import { classifyError, notAStreamInfo, redactErrorInfo, timeoutInfo, type ErrorContext } from './errors.ts';
 import type { ModelErrorInfo, ModelEvent } from './events.ts';
 import { MAX_HONOURED_RETRY_AFTER_MS, backoffMs, retryAfterMs, sleep, type BackoffOptions } from './retry.ts';
 import { readSseMessages, type SseMessage } from './sse.ts';
@@ -28,6 +28,11 @@ export interface WireProtocol {
   mapper(startedAt: number, now: () => number): WireMapper;
   /** One SSE message → the raw event, or undefined to skip it. */
   parse(message: SseMessage): unknown;
+  /**
+   * A whole JSON body (the server ignored `stream: true`) → the raw events that deliver it, when it is a complete
+   * response (or an error); undefined when it is not something the mapper can use.
+   */
+  document(json: unknown): unknown[] | undefined;
 }
 
 export interface EngineOptions {
@@ -81,6 +86,14 @@ export function parseJsonMessage(
       `${options.logPrefix} Skipped a malformed stream event (${message.event ?? 'no event name'}): ${sample}`,
     );
     return options.malformed;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }
 
@@ -190,6 +203,16 @@ export class StreamEngine {
         const drain = () => mapper.done && !combined.aborted;
         for await (const message of readSseMessages(response.body, { drain })) {
           handling = true;
+          if (message.document) {
+            // Not a stream: a complete JSON response is the answer; anything else is named, never retried.
+            const raws = message.document === 'json' ? this.protocol.document(parseJson(message.data)) : undefined;
+            if (!raws) return { done: false, error: notAStreamInfo(message.document, message.data, errorContext) };
+            for (const event of [...raws.flatMap((raw) => mapper.push(raw)), ...mapper.end()]) {
+              yielded++;
+              yield this.redact(event);
+            }
+            return { done: true };
+          }
           const raw = this.protocol.parse(message);
           for (const event of raw === undefined ? [] : mapper.push(raw)) {
             yielded++;

@@ -60,6 +60,23 @@ export function summaryText(item: unknown): string {
   return parts.map((part: unknown) => (isRecord(part) ? (str(part.text) ?? '') : '')).join('\n\n');
 }
 
+/**
+ * A whole, non-streamed Responses body (a server that ignored `stream: true`) → the events a stream of it would have
+ * ended with, so it is used as the answer: a complete or incomplete response, a failed one, or a bare error object.
+ * A response still in progress (background mode) or anything else is not an answer: undefined.
+ */
+export function responseDocumentEvents(doc: unknown): Json[] | undefined {
+  if (!isRecord(doc)) return undefined;
+  if (Array.isArray(doc.output)) {
+    if (doc.status === 'failed') return [{ type: 'response.failed', response: doc }];
+    if (doc.status === 'incomplete') return [{ type: 'response.incomplete', response: doc }];
+    if (doc.status === undefined || doc.status === 'completed') return [{ type: 'response.completed', response: doc }];
+    return undefined;
+  }
+  if (isRecord(doc.error)) return [{ type: 'error', error: doc.error }];
+  return undefined;
+}
+
 export class StreamMapper {
   private readonly now: () => number;
   private readonly startedAt: number;

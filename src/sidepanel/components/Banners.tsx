@@ -21,7 +21,12 @@ export function fixFor(error: RunError): Fix | undefined {
     return { label: 'Open settings', testId: 'banner-open-settings', run: (a) => a.openSettings() };
   if (error.kind === 'auth')
     return { label: 'Check API key', testId: 'banner-check-key', run: (a) => a.openSettings() };
-  if (error.kind === 'model_not_found' || error.kind === 'not_found' || error.kind === 'config')
+  if (
+    error.kind === 'model_not_found' ||
+    error.kind === 'not_found' ||
+    error.kind === 'not_a_stream' ||
+    error.kind === 'config'
+  )
     return { label: 'Open settings', testId: 'banner-open-settings', run: (a) => a.openSettings() };
   if (error.retryable) return { label: 'Retry', testId: 'chat-retry', run: (a) => a.retry() };
   return undefined;
@@ -45,6 +50,8 @@ function titleFor(error: RunError): string {
       return 'Model not found';
     case 'not_found':
       return 'The server has no such endpoint';
+    case 'not_a_stream':
+      return 'The server did not answer with a stream';
     case 'config':
       return 'Settings have problems';
     default:
