@@ -89,6 +89,14 @@ export class StreamMapper {
   /** Text emitted so far per `${itemId}:${contentIndex}` (or summary index), to fill gaps from `.done` texts. */
   private readonly emittedText = new Map<string, string>();
   private readonly itemsDone = new Set<string>();
+  /**
+   * Output items by position (#34): a proxy (GitHub Copilot's) sends a new item id on every event of one item, so
+   * an id it has not announced is replaced by the id its `output_index` was first known by. Ids a server did
+   * announce are kept, so a server that reuses an index for several items still keeps them apart.
+   */
+  private readonly idAt = new Map<number, string>();
+  private readonly knownIds = new Set<string>();
+  private readonly doneAt = new Set<number>();
 
   constructor(options: StreamMapperOptions = {}) {
     this.now = options.now ?? (() => Date.now());
@@ -105,11 +113,12 @@ export class StreamMapper {
     return this.eventCount;
   }
 
-  push(raw: unknown): ModelEvent[] {
-    if (this.finished || !isRecord(raw)) return [];
+  push(input: unknown): ModelEvent[] {
+    if (this.finished || !isRecord(input)) return [];
     this.eventCount++;
     const out: ModelEvent[] = [];
-    const type = str(raw.type) ?? '';
+    const type = str(input.type) ?? '';
+    const raw = this.byPosition(input, type === 'response.output_item.added');
     switch (type) {
       case 'response.created':
       case 'response.in_progress':
@@ -150,6 +159,7 @@ export class StreamMapper {
         break;
       case 'response.output_item.done':
         this.itemDone(raw.item, out);
+        if (num(raw.output_index) !== undefined) this.doneAt.add(num(raw.output_index) ?? 0);
         break;
       case 'response.completed':
       case 'response.incomplete':
@@ -186,6 +196,32 @@ export class StreamMapper {
       out,
     );
     return out;
+  }
+
+  /** The event with its item id replaced by its position's, when the server changed it (see `idAt`). */
+  private byPosition(raw: Json, announces: boolean): Json {
+    const index = num(raw.output_index);
+    if (index === undefined) return raw;
+    const item = isRecord(raw.item) ? raw.item : undefined;
+    const id = item ? str(item.id) : str(raw.item_id);
+    if (id === undefined) return raw;
+    if (announces && !this.knownIds.has(id)) {
+      // A new item at this position (the first, or a server that reuses indexes after an item is done).
+      if (!this.idAt.has(index) || this.doneAt.has(index)) {
+        this.idAt.set(index, id);
+        this.doneAt.delete(index);
+        this.knownIds.add(id);
+        return raw;
+      }
+    }
+    if (this.knownIds.has(id)) return raw;
+    const stable = this.idAt.get(index);
+    if (stable === undefined) {
+      this.idAt.set(index, id);
+      this.knownIds.add(id);
+      return raw;
+    }
+    return item ? { ...raw, item: { ...item, id: stable } } : { ...raw, item_id: stable };
   }
 
   private noteResponse(response: unknown, out: ModelEvent[]): void {
@@ -279,11 +315,14 @@ export class StreamMapper {
     const res = isRecord(response) ? response : {};
     this.noteResponse(res, out);
     // Items the stream never delivered as output_item.done (minimal servers): deliver them from the final output.
+    // Matched by position first (ids may have changed on the way), then by id.
     if (Array.isArray(res.output)) {
-      for (const item of res.output) {
-        const id = isRecord(item) ? str(item.id) : undefined;
-        if (id && !this.itemsDone.has(id)) this.itemDone(item, out);
-      }
+      res.output.forEach((item: unknown, index: number) => {
+        if (this.doneAt.has(index)) return;
+        const placed = this.byPosition({ output_index: index, item }, false).item;
+        const id = isRecord(placed) ? str(placed.id) : undefined;
+        if (id && !this.itemsDone.has(id)) this.itemDone(placed, out);
+      });
     }
     for (const call of this.calls.values()) {
       if (!call.doneEmitted && call.name && call.callId) this.emitCallDone(call, out);
