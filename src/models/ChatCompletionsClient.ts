@@ -6,6 +6,7 @@
  * back into Responses-shaped items (chatStreamMapper.ts), so nothing above `models/` knows which wire was used.
  */
 import OpenAI from 'openai';
+import { apiKeyProblem } from './apiKey.ts';
 import type { ErrorContext } from './errors.ts';
 import type { ModelClient, ModelEvent, ModelRequest } from './events.ts';
 import { buildChatRequestBody, type ChatRequestBody, type ChatSettings } from './chatRequestBody.ts';
@@ -70,6 +71,12 @@ export class ChatCompletionsClient implements ModelClient {
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent, void, undefined> {
+    // Checked before sending: fetch would refuse the header with a message that reads like a network failure.
+    const keyProblem = apiKeyProblem(this.options.apiKey);
+    if (keyProblem) {
+      yield { type: 'failed', error: { kind: 'auth', message: keyProblem, retryable: false } };
+      return;
+    }
     const body = this.buildRequestBody(request);
     const secrets = this.errorContext.secrets;
     const protocol: WireProtocol = {

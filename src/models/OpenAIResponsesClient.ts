@@ -8,6 +8,7 @@
  * `stream_cut` and the agent loop decides what to do.
  */
 import OpenAI from 'openai';
+import { apiKeyProblem } from './apiKey.ts';
 import type { ErrorContext } from './errors.ts';
 import type { ModelClient, ModelEvent, ModelRequest } from './events.ts';
 import { flattenToolsForResponsesApi, type ResponsesApiTool } from './flattenTools.ts';
@@ -112,6 +113,12 @@ export class OpenAIResponsesClient implements ModelClient {
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent, void, undefined> {
+    // Checked before sending: fetch would refuse the header with a message that reads like a network failure.
+    const keyProblem = apiKeyProblem(this.options.apiKey);
+    if (keyProblem) {
+      yield { type: 'failed', error: { kind: 'auth', message: keyProblem, retryable: false } };
+      return;
+    }
     const body = this.buildRequestBody(request);
     const secrets = this.errorContext.secrets;
     const protocol: WireProtocol = {

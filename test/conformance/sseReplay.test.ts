@@ -62,7 +62,11 @@ const calls = (items: Item[]) =>
     .filter((i) => i.type === 'function_call')
     .map((i) => ({ callId: i.call_id, name: i.name, arguments: i.arguments }));
 
-const files = chunkFiles();
+// The GitHub Copilot recording changes every item id mid-stream: its items are keyed by position and carry the id
+// their position was announced with (#34), so "verbatim" does not hold for their ids. It has its own test in
+// test/fuzz/modelStream.regressions.test.ts.
+const ROTATES_IDS = /id-rotation/;
+const files = chunkFiles().filter((path) => !ROTATES_IDS.test(path));
 
 describe.skipIf(!sseCorpusPresent)(`conformance: recorded SSE streams (${SSE_CORPUS_DIR})`, () => {
   it('finds the recordings', () => {

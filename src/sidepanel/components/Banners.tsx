@@ -35,6 +35,7 @@ export function fixFor(error: RunError): Fix | undefined {
 function titleFor(error: RunError): string {
   switch (error.kind) {
     case 'auth':
+      if (/^Your API key contains/.test(error.message)) return 'The API key cannot be sent';
       return /^No API key/.test(error.message) ? 'No API key' : 'API key rejected';
     case 'rate_limit':
       return 'Rate limited';

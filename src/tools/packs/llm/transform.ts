@@ -5,6 +5,7 @@
  * `transform.base_url` — many servers that lack the Responses API still speak it.
  */
 import OpenAI from 'openai';
+import { apiKeyProblem } from '../../../models/apiKey.ts';
 import type { OttoConfig } from '../../../config/schema.ts';
 import type { Logger } from '../../../shared/log.ts';
 
@@ -71,6 +72,8 @@ export async function transform(options: TransformOptions, deps: TransformDeps, 
   if (!prompt.trim()) return ERRORS.prompt;
   if (!input.trim()) return ERRORS.input;
   if (!deps.apiKey) return ERRORS.apiKey;
+  const keyProblem = apiKeyProblem(deps.apiKey);
+  if (keyProblem) return `Error: ${keyProblem}`;
   if (!deps.config.base_url) return ERRORS.baseUrl;
   const model = options.model || deps.config.model;
   if (!model) return ERRORS.model;
