@@ -66,11 +66,12 @@ const calls = (items: Item[]) =>
 // their position was announced with (#34), so "verbatim" does not hold for their ids. It has its own test in
 // test/fuzz/modelStream.regressions.test.ts.
 const ROTATES_IDS = /id-rotation/;
-const files = chunkFiles().filter((path) => !ROTATES_IDS.test(path));
+const allFiles = chunkFiles();
+const files = allFiles.filter((path) => !ROTATES_IDS.test(path));
 
 describe.skipIf(!sseCorpusPresent)(`conformance: recorded SSE streams (${SSE_CORPUS_DIR})`, () => {
   it('finds the recordings', () => {
-    expect(files.length).toBeGreaterThanOrEqual(50);
+    expect(allFiles.length).toBeGreaterThanOrEqual(50);
   });
 
   for (const path of files) {
