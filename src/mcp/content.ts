@@ -42,7 +42,8 @@ function partText(part: Part): string {
       return `[Binary content: ${typeof r.mimeType === 'string' && r.mimeType ? r.mimeType : 'application/octet-stream'}]`;
     }
     case 'resource_link':
-      return `[Resource: ${typeof part.name === 'string' && part.name ? `${part.name} ` : ''}${String(part.uri ?? '')}]`;
+      // Only strings are shown: a malformed link must not read "[object Object]".
+      return `[Resource: ${typeof part.name === 'string' && part.name ? `${part.name} ` : ''}${typeof part.uri === 'string' ? part.uri : ''}]`;
     default:
       return JSON.stringify(part);
   }

@@ -218,12 +218,12 @@ export function notAStreamInfo(document: 'json' | 'html' | 'text', sample: strin
   let message: string;
   if (document === 'html') {
     const title = pageTitle(sample);
-    message = `The server at ${ctx.baseURL} answered with a web page${title ? ` ("${title}")` : ''} instead of a stream: ${check}`;
+    message = `The server at ${ctx.baseURL} answered with a web page instead of a stream: ${check}${title ? ` The page is titled "${title}".` : ''}`;
   } else if (document === 'json') {
     message = `The server at ${ctx.baseURL} answered with JSON instead of a stream, and it was not a complete answer: ${check}`;
   } else {
     const said = clip(sample);
-    message = `The server at ${ctx.baseURL} answered with text instead of a stream${said ? ` ("${said}")` : ''}: ${check}`;
+    message = `The server at ${ctx.baseURL} answered with text instead of a stream: ${check}${said ? ` It said: "${said}"` : ''}`;
   }
   return redactErrorInfo({ kind: 'not_a_stream', message, retryable: false }, ctx.secrets);
 }

@@ -85,7 +85,30 @@ function describe(issue: Issue, args: unknown, schema: z.ZodObject): string {
   if (issue.code === 'invalid_value' && issue.values.length > 0) {
     return `Parameter ${where} must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   }
+  if (issue.code === 'too_big' || issue.code === 'too_small') return `Parameter ${where} ${bound(issue)}`;
   return `Parameter ${where}: ${issue.message}`;
+}
+
+/** A size or range bound in words ("must have at most 5 items"), instead of zod's "Too big: expected array to have <=5 items". */
+function bound(issue: Extract<Issue, { code: 'too_big' | 'too_small' }>): string {
+  const big = issue.code === 'too_big';
+  const limit = Number(big ? issue.maximum : issue.minimum);
+  const strict = issue.inclusive === false;
+  const side = big ? (strict ? 'less than' : 'at most') : strict ? 'more than' : 'at least';
+  const unit = (one: string, many: string) => `${limit} ${limit === 1 ? one : many}`;
+  switch (issue.origin) {
+    case 'string':
+      return `must be ${side} ${unit('character', 'characters')} long`;
+    case 'array':
+    case 'set':
+      return `must have ${side} ${unit('item', 'items')}`;
+    case 'number':
+    case 'int':
+    case 'bigint':
+      return `must be ${side} ${limit}`;
+    default:
+      return `must be ${side} ${limit} in size`;
+  }
 }
 
 /** Zod's issues turned into the reference's messages (exported for tools that validate themselves). */
