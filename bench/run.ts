@@ -26,6 +26,7 @@ import * as mcp from './mcp.bench.ts';
 import * as transport from './transport.bench.ts';
 import * as tabScope from './tabScope.bench.ts';
 import * as bigpages from './bigpages.bench.ts';
+import * as streamDecode from './stream_decode.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -34,6 +35,7 @@ const MODULES: BenchModule[] = [
   dataflow,
   loop,
   transport,
+  streamDecode,
   loopChromium,
   tabScope,
   coldstart,

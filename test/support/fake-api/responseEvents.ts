@@ -225,3 +225,22 @@ export function buildResponseEvents(turn: Turn, body: FakeRequestBody): BuiltRes
   });
   return { events, response: final };
 }
+
+/**
+ * The events as a proxy that renames items on the way would send them (recorded from a GitHub Copilot proxy:
+ * `corpora/openai-sse/openai-responses/github-copilot-id-rotation.1`): every event naming an item — added, deltas,
+ * done, and the final output — carries a fresh id; only `output_index` stays the same.
+ */
+export function rotateItemIds(events: WireEvent[]): WireEvent[] {
+  let n = 0;
+  const fresh = (id: unknown) => `${String(id)}_proxy${++n}`;
+  return events.map((event) => {
+    const copy = structuredClone(event);
+    if (typeof copy.item_id === 'string') copy.item_id = fresh(copy.item_id);
+    const item = copy.item as Record<string, unknown> | undefined;
+    if (item && typeof item.id === 'string') item.id = fresh(item.id);
+    const response = copy.response as { output?: Record<string, unknown>[] } | undefined;
+    for (const out of response?.output ?? []) if (typeof out.id === 'string') out.id = fresh(out.id);
+    return copy;
+  });
+}

@@ -16,7 +16,7 @@ import { answerChat, ChatTurnQueue, type ChatTurn } from './chatCompletions.ts';
 import { asResponsesView, buildChatChunks, chatFrame, isAgentChat } from './chatAgent.ts';
 import { checkReplay } from './replayChecks.ts';
 import { loadRequestValidator } from './requestSchema.ts';
-import { buildResponseEvents, type WireEvent } from './responseEvents.ts';
+import { buildResponseEvents, rotateItemIds, type WireEvent } from './responseEvents.ts';
 import {
   TurnQueue,
   lastInputText,
@@ -251,11 +251,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       }
     }
     const built = buildResponseEvents(turn, body);
-    if (body.stream === true)
+    const events = turn.rotateIds ? rotateItemIds(built.events) : built.events;
+    if (body.stream === true && !turn.nonStream)
       await writeStream(
         ctx,
         turn,
-        built.events.map((event) => (malformed: boolean) => frame(event, malformed)),
+        events.map((event) => (malformed: boolean) => frame(event, malformed)),
       );
     else sendJson(ctx, 200, built.response);
   };
@@ -285,7 +286,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       sendJson(
         ctx,
         status,
-        errorBody ?? openAiError(`fake-api: scripted HTTP ${status}`, status >= 500 ? 'server_error' : 'invalid_request_error', null),
+        errorBody ??
+          openAiError(
+            `fake-api: scripted HTTP ${status}`,
+            status >= 500 ? 'server_error' : 'invalid_request_error',
+            null,
+          ),
         headers,
       );
       return;

@@ -77,8 +77,15 @@ export interface Turn {
   model?: string;
 
   // ── Instead of a stream ──
-  /** Answer with this HTTP error (OpenAI-shaped body by default). */
+  /** Answer with this HTTP error (OpenAI-shaped body by default). A string body is sent as is (a 200 web page:
+   *  `{ status: 200, body: '<html>…', headers: { 'content-type': 'text/html' } }`). */
   http?: { status: number; body?: unknown; headers?: Record<string, string> };
+  /** Ignore `stream: true`: answer with the complete response object as JSON (what some servers do). */
+  nonStream?: boolean;
+
+  // ── Proxy quirks ──
+  /** A new item id on every event of an item, and in the final output (as a GitHub Copilot proxy does). */
+  rotateIds?: boolean;
 
   // ── Faults in the stream (event indexes count from 0 = response.created) ──
   /** Write N events, then destroy the socket. */
