@@ -142,7 +142,7 @@ describe('fuzz: SSE decoder', () => {
           if (first === '<') expect(messages).toMatchObject([{ document: 'html' }]);
         },
       ),
-      { runs: 300 },
+      { runs: 150 },
     );
   });
 
