@@ -233,7 +233,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       sendJson(
         ctx,
         status,
-        errorBody ?? openAiError(`fake-api: scripted HTTP ${status}`, status >= 500 ? 'server_error' : 'invalid_request_error', null),
+        errorBody ??
+          openAiError(
+            `fake-api: scripted HTTP ${status}`,
+            status >= 500 ? 'server_error' : 'invalid_request_error',
+            null,
+          ),
         headers,
       );
       return;
@@ -281,12 +286,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       sendJson(
         ctx,
         status,
-        errorBody ??
-          openAiError(
-            `fake-api: scripted HTTP ${status}`,
-            status >= 500 ? 'server_error' : 'invalid_request_error',
-            null,
-          ),
+        errorBody ?? openAiError(`fake-api: scripted HTTP ${status}`, status >= 500 ? 'server_error' : 'invalid_request_error', null),
         headers,
       );
       return;
