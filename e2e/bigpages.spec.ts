@@ -157,6 +157,46 @@ test.describe('big pages', () => {
       expect(clicked.value.summary).toContain('clicked button "Open 3"');
       expect(clicked.value.changes.added.join(' ')).toContain('Opened order 3');
       await settled(page);
+
+      // CSS selectors (dom.query, an action's selector target) are matched in one sliced walk: before, the search
+      // for shadow roots plus querySelectorAll held the 50k page for 1-2 s per call.
+      const queried = await probed(
+        page,
+        () =>
+          call<{ total: number; partial?: boolean; matches: { line: string }[] }>(
+            sw,
+            'query',
+            tabId,
+            'tr input[type=checkbox]',
+            { limit: 5 },
+          ),
+        bound,
+      );
+      expect(queried.ms).toBeLessThan(CALL_LIMIT_MS);
+      expect(queried.gap).toBeLessThan(bound);
+      expect(queried.value.matches[0]!.line).toMatch(/^checkbox "Pick 1" \[ref=e\d+\]/);
+      if (!queried.value.partial) expect(queried.value.total).toBe(rows);
+      // A target resolves at its first visible match; the page's last element makes the walk cross the whole page
+      // (dom.wait_for matches the same way and does not scroll, so its gap is the walk's own).
+      const waited = await probed(
+        page,
+        () => call<{ met: boolean; summary: string }>(sw, 'waitFor', tabId, { selector: 'p#end', timeoutMs: 20_000 }),
+        bound,
+      );
+      expect(waited.gap).toBeLessThan(bound);
+      expect(waited.value.summary).toMatch(/^selector "p#end" was already present/);
+      const bySelector = await probed(
+        page,
+        () => call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', selector: 'button[data-row="6"]' }),
+        bound,
+      );
+      console.log(
+        `[bigpages] ${rows} rows: dom.query ${queried.ms} ms (longest gap ${queried.gap} ms), wait_for a selector at the end ${waited.ms} ms (gap ${waited.gap} ms), click by selector ${bySelector.ms} ms (gap ${bySelector.gap} ms)`,
+      );
+      expect(bySelector.ms).toBeLessThan(CALL_LIMIT_MS);
+      expect(bySelector.gap).toBeLessThan(bound + native.gap);
+      expect(bySelector.value.summary).toContain('clicked button "Open 6"');
+      await settled(page);
       await page.close();
     });
   }

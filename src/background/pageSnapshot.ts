@@ -300,7 +300,13 @@ export async function queryPage(
     (ids.length ? ids : [0]).map(async (frameId) => {
       try {
         return QueryReply.parse(
-          await requestContent(tabId, frameId, { type: 'dom.query', prefix: prefixFor(frameId), selector, limit }),
+          await requestContent(tabId, frameId, {
+            type: 'dom.query',
+            prefix: prefixFor(frameId),
+            selector,
+            limit,
+            timeMs: SNAPSHOT_TIME_MS,
+          }),
         );
       } catch (e) {
         if (frameId === 0 || opts.frameId !== undefined) throw e;
@@ -311,6 +317,7 @@ export async function queryPage(
   return {
     matches: replies.flatMap((r) => r.matches).slice(0, limit),
     total: replies.reduce((n, r) => n + r.total, 0),
+    ...(replies.some((r) => r.partial) ? { partial: true as const } : {}),
   };
 }
 

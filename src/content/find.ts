@@ -3,7 +3,8 @@
  * the matching lines with refs and a line of context; `query` runs a CSS selector (across shadow roots) and gives
  * every match a ref.
  */
-import { deepQueryAll, flatChildren, parentOf } from './env.ts';
+import { checkSelector, deepQuerySliced } from './deepQuery.ts';
+import { flatChildren, parentOf } from './env.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
 import { registry } from './refs.ts';
 import { interactiveRole, roleOf } from './roles.ts';
@@ -234,20 +235,20 @@ export interface QueryMatch {
   hidden?: string;
 }
 
-/** CSS selector → matching elements (document and shadow roots), each with a ref. */
-export function query(
+/** CSS selector → matching elements (document and shadow roots, walked in slices), each with a ref. */
+export async function query(
   selector: string,
   limit = 50,
-  scope: Document | Element = document,
-): { matches: QueryMatch[]; total: number } {
-  let found: Element[];
+  opts: { scope?: Document | Element; deadline?: number } = {},
+): Promise<{ matches: QueryMatch[]; total: number; partial?: true }> {
   try {
-    found = deepQueryAll(selector, scope);
+    checkSelector(selector);
   } catch {
     throw new Error(`Invalid CSS selector ${quote(selector)}. Fix the selector, or search by text with dom.find.`);
   }
+  const found = await deepQuerySliced(selector, { limit, ...opts });
   return withStyleCache(() => {
-    const matches = found.slice(0, limit).map((el) => {
+    const matches = found.found.map((el) => {
       const ref = registry.refFor(el);
       const role = interactiveRole(el, roleOf(el), undefined) ?? roleOf(el) ?? el.localName;
       const name = truncate(accessibleName(el, role) || textOf(el, 80), 80);
@@ -260,6 +261,6 @@ export function query(
       if (hidden) m.hidden = hidden;
       return m;
     });
-    return { matches, total: found.length };
+    return { matches, total: found.total, ...(found.complete ? {} : { partial: true as const }) };
   });
 }

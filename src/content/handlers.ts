@@ -19,7 +19,7 @@ import type { Article } from './read.ts';
 import { READER_KEY } from './readerKey.ts';
 import { registry } from './refs.ts';
 import { buildSnapshotSliced, indexInParent } from './snapshot.ts';
-import { ActionError, maybeTarget, resolveTarget } from './targets.ts';
+import { ActionError, maybeTarget, resolveTarget, selectorToRef } from './targets.ts';
 import { visibleTextSliced } from './text.ts';
 import { clickElement, hoverElement } from './actions/pointer.ts';
 import { pressKey } from './actions/press.ts';
@@ -139,7 +139,7 @@ async function act(req: ContentRequest): Promise<ActionReply> {
             }
           } catch (e) {
             failed++;
-            results.push(`${f.ref ?? f.selector}: FAILED — ${(e as Error).message}`);
+            results.push(`${f.selector ?? f.ref}: FAILED — ${(e as Error).message}`);
           }
         }
         if (req.submit && last && !failed) {
@@ -200,8 +200,35 @@ async function act(req: ContentRequest): Promise<ActionReply> {
   return reply;
 }
 
+const isRef = (s: string) => /^(?:f\d+)?e\d+$/.test(s);
+
+/**
+ * Selector targets (an action's `selector`, a form field's, a `root` given as a selector) become refs before the
+ * request runs, found by the sliced walk: the synchronous search held a big page's main thread for seconds (#24).
+ * `dom.query` walks itself; `dom.wait_for` waits for a selector to appear, which is not a target to resolve now.
+ */
+async function resolveSelectors(req: ContentRequest): Promise<void> {
+  if (req.type === 'dom.query' || req.type === 'dom.wait_for') return;
+  const deadline = performance.now() + WALK_TIME_MS;
+  const t = req as { ref?: string; selector?: string; root?: string; fields?: { ref?: string; selector?: string }[] };
+  if (t.selector && !t.ref) {
+    t.ref = await selectorToRef(t.selector, deadline);
+    delete t.selector;
+  }
+  if (t.root && !isRef(t.root)) t.root = await selectorToRef(t.root, deadline);
+  for (const f of Array.isArray(t.fields) ? t.fields : []) {
+    if (!f.selector || f.ref) continue;
+    try {
+      f.ref = await selectorToRef(f.selector, deadline);
+    } catch {
+      continue; // reported per field by fill_form, as before
+    }
+  }
+}
+
 export async function handle(req: ContentRequest): Promise<unknown> {
   if ('prefix' in req) registry.setPrefix(req.prefix);
+  await resolveSelectors(req);
   switch (req.type) {
     case 'content.ping':
       return { url: location.href, isTop: window.top === window, title: document.title };
@@ -218,7 +245,9 @@ export async function handle(req: ContentRequest): Promise<unknown> {
       return r;
     }
     case 'dom.query': {
-      const r: QueryReply = query(req.selector, req.limit);
+      const r: QueryReply = await query(req.selector, req.limit, {
+        deadline: performance.now() + (req.timeMs ?? WALK_TIME_MS),
+      });
       return r;
     }
     case 'dom.text': {

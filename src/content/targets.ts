@@ -1,6 +1,7 @@
 /**
  * Turning an action's target (`ref` or CSS `selector`) into one live element, with errors that say what to do next.
  */
+import { checkSelector, deepQuerySliced } from './deepQuery.ts';
 import { deepQueryAll } from './env.ts';
 import { registry } from './refs.ts';
 import { isElementVisible } from './visibility.ts';
@@ -19,10 +20,14 @@ export function resolveTarget(t: Target): Element {
     try {
       found = deepQueryAll(t.selector);
     } catch {
-      throw new ActionError(`Invalid CSS selector ${JSON.stringify(t.selector)}. Fix it, or use a ref from dom.snapshot / dom.find.`);
+      throw new ActionError(
+        `Invalid CSS selector ${JSON.stringify(t.selector)}. Fix it, or use a ref from dom.snapshot / dom.find.`,
+      );
     }
     if (!found.length)
-      throw new ActionError(`No element matches selector ${JSON.stringify(t.selector)}. Check the selector, or find the element with dom.find (by text) or dom.snapshot.`);
+      throw new ActionError(
+        `No element matches selector ${JSON.stringify(t.selector)}. Check the selector, or find the element with dom.find (by text) or dom.snapshot.`,
+      );
     // Prefer the first visible match: selectors often also match hidden templates or off-screen copies.
     const el = found.find((e) => isElementVisible(e)) ?? found[0]!;
     registry.refFor(el);
@@ -34,4 +39,28 @@ export function resolveTarget(t: Target): Element {
 /** Optional target: the element, or undefined when none was given. */
 export function maybeTarget(t: Target): Element | undefined {
   return t.ref || t.selector ? resolveTarget(t) : undefined;
+}
+
+/**
+ * A selector target resolved in slices, to the element `resolveTarget` would pick (the first visible match, else the
+ * first match), returned as a ref. On a big page the synchronous search held the page's main thread for seconds
+ * (#24); handlers run this first so every action by selector is resolved this way.
+ */
+export async function selectorToRef(selector: string, deadline: number): Promise<string> {
+  try {
+    checkSelector(selector);
+  } catch {
+    throw new ActionError(
+      `Invalid CSS selector ${JSON.stringify(selector)}. Fix it, or use a ref from dom.snapshot / dom.find.`,
+    );
+  }
+  const r = await deepQuerySliced(selector, { limit: 1, pick: (el) => isElementVisible(el), deadline, lane: '' });
+  const el = r.found[0];
+  if (!el)
+    throw new ActionError(
+      r.complete
+        ? `No element matches selector ${JSON.stringify(selector)}. Check the selector, or find the element with dom.find (by text) or dom.snapshot.`
+        : `No element matching selector ${JSON.stringify(selector)} was found before the time limit on this big page. Narrow the selector, or find the element with dom.find.`,
+    );
+  return registry.refFor(el);
 }

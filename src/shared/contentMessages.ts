@@ -43,7 +43,13 @@ export const ContentRequest = z.discriminatedUnion('type', [
     limit: z.optional(int(1, 200)),
     timeMs: z.optional(int(100, 120_000)),
   }),
-  z.object({ type: z.literal('dom.query'), prefix, selector, limit: z.optional(int(1, 500)) }),
+  z.object({
+    type: z.literal('dom.query'),
+    prefix,
+    selector,
+    limit: z.optional(int(1, 500)),
+    timeMs: z.optional(int(100, 120_000)),
+  }),
   z.object({
     type: z.literal('dom.text'),
     prefix,
@@ -207,6 +213,8 @@ export const QueryReply = z.object({
     z.object({ ref: z.string(), line: z.string(), visible: z.boolean(), hidden: z.optional(z.string()) }),
   ),
   total: z.int(),
+  /** The count stopped at the walk's deadline: `total` is a lower bound. */
+  partial: z.optional(z.literal(true)),
 });
 export type QueryReply = z.infer<typeof QueryReply>;
 

@@ -32,8 +32,10 @@ describe('find', () => {
     expect(r.matches[0]!.row).toBeUndefined();
   });
 
-  it('text inside a control points at that control; text in a row lists the row\'s controls', () => {
-    setPage(`<ul><li><input type="checkbox"><span>Walk dog</span><button>x</button></li><li><input type="checkbox"><span>Buy milk</span><button>x</button></li></ul><button><span>Save draft</span></button>`);
+  it("text inside a control points at that control; text in a row lists the row's controls", () => {
+    setPage(
+      `<ul><li><input type="checkbox"><span>Walk dog</span><button>x</button></li><li><input type="checkbox"><span>Buy milk</span><button>x</button></li></ul><button><span>Save draft</span></button>`,
+    );
     const inside = find({ text: 'Save draft' });
     expect(inside.matches[0]!.ref).toMatch(/^e\d+$/);
     const s = snap();
@@ -46,7 +48,9 @@ describe('find', () => {
   });
 
   it('counts text matches in hidden elements and says why they are hidden', () => {
-    setPage(`<div role="tabpanel" id="billing" aria-label="Billing" style="display:none"><p>Card ending 4242</p></div><p>Profile</p>`);
+    setPage(
+      `<div role="tabpanel" id="billing" aria-label="Billing" style="display:none"><p>Card ending 4242</p></div><p>Profile</p>`,
+    );
     const r = find({ text: 'card ending' });
     expect(r.total).toBe(0);
     expect(r.hidden?.count).toBe(1);
@@ -70,18 +74,35 @@ describe('find', () => {
 });
 
 describe('query', () => {
-  it('gives matches refs, including hidden ones marked hidden, and across open shadow roots', () => {
+  it('gives matches refs, including hidden ones marked hidden, and across open shadow roots', async () => {
     setPage(`<div class="item">A</div><div class="item" style="display:none">B</div><x-host></x-host>`);
     document.querySelector('x-host')!.attachShadow({ mode: 'open' }).innerHTML = '<div class="item">C</div>';
-    const r = query('.item');
+    const r = await query('.item');
     expect(r.total).toBe(3);
     expect(r.matches.map((m) => m.visible)).toEqual([true, false, true]);
     expect(r.matches[1]!.line).toContain('[hidden]');
     expect(new Set(r.matches.map((m) => m.ref)).size).toBe(3);
   });
 
-  it('rejects an invalid selector with advice', () => {
+  it('rejects an invalid selector with advice', async () => {
     setPage('<p>x</p>');
-    expect(() => query('div[')).toThrow(/Invalid CSS selector/);
+    await expect(query('div[')).rejects.toThrow(/Invalid CSS selector/);
+  });
+
+  it('lists matches in tree order, a shadow root content right after its host (#24: one sliced walk)', async () => {
+    setPage(`<div class="i">A</div><x-host></x-host><div class="i">D</div>`);
+    document.querySelector('x-host')!.attachShadow({ mode: 'open' }).innerHTML = '<p class="i">B</p><p class="i">C</p>';
+    const r = await query('.i', 3);
+    expect(r.total).toBe(4);
+    expect(r.partial).toBeUndefined();
+    expect(r.matches.map((m) => m.line.match(/"(\w)"/)?.[1])).toEqual(['A', 'B', 'C']);
+  });
+
+  it('past its deadline it stops counting and says the total is a lower bound', async () => {
+    setPage(Array.from({ length: 400 }, (_, i) => `<span class="n">${i}</span>`).join(''));
+    const r = await query('.n', 5, { deadline: performance.now() - 1 });
+    expect(r.partial).toBe(true);
+    expect(r.matches.length).toBeGreaterThan(0);
+    expect(r.total).toBeLessThan(400);
   });
 });

@@ -2,7 +2,8 @@
  * Waiting for the page: text, a ref or a selector to appear or disappear, within a timeout. Re-checks on DOM
  * changes and every 100 ms (visibility can change without mutations).
  */
-import { countElementsUpTo, deepQueryAll, knownRoots } from '../env.ts';
+import { checkSelector, deepQuerySliced } from '../deepQuery.ts';
+import { countElementsUpTo, knownRoots } from '../env.ts';
 import { registry } from '../refs.ts';
 import { visibleText } from '../text.ts';
 import { isElementVisible, withStyleCache } from '../visibility.ts';
@@ -104,7 +105,24 @@ function textElement(text: string, root: Element): Element | undefined {
 }
 
 /** Whether the awaited thing is present now, and the element if there is one. */
-function probe(req: WaitRequest): { present: boolean; el?: Element } {
+async function probe(req: WaitRequest): Promise<{ present: boolean; el?: Element }> {
+  if (req.selector && !req.text && !req.ref) {
+    // A selector is matched in slices: each look on a big page held its main thread for a second or more (#24).
+    try {
+      checkSelector(req.selector);
+    } catch {
+      throw new ActionError(`Invalid CSS selector ${JSON.stringify(req.selector)}.`);
+    }
+    const r = await deepQuerySliced(req.selector, {
+      scope: req.root ?? document,
+      limit: 1,
+      pick: (e) => isElementVisible(e),
+      deadline: performance.now() + 2_000,
+      lane: '',
+    });
+    const el = r.found.find((e) => isElementVisible(e));
+    return el ? { present: true, el } : { present: false };
+  }
   return withStyleCache(() => {
     if (req.text) {
       const present = textPresent(req.text, req.root);
@@ -112,22 +130,12 @@ function probe(req: WaitRequest): { present: boolean; el?: Element } {
       const el = textElement(req.text, req.root ?? document.body);
       return el ? { present, el } : { present };
     }
-    if (req.ref) {
-      try {
-        const el = registry.resolve(req.ref);
-        return { present: isElementVisible(el), el };
-      } catch {
-        return { present: false };
-      }
-    }
-    let found: Element[];
     try {
-      found = deepQueryAll(req.selector!, req.root ?? document);
+      const el = registry.resolve(req.ref!);
+      return { present: isElementVisible(el), el };
     } catch {
-      throw new ActionError(`Invalid CSS selector ${JSON.stringify(req.selector)}.`);
+      return { present: false };
     }
-    const el = found.find((e) => isElementVisible(e));
-    return el ? { present: true, el } : { present: false };
   });
 }
 
@@ -145,7 +153,7 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
       scheduled = true;
       setTimeout(() => {
         scheduled = false;
-        check();
+        void check();
       }, 30);
     });
     const finish = (r: WaitResult | Error): void => {
@@ -156,19 +164,24 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
       if (r instanceof Error) reject(r);
       else resolve(r);
     };
-    const check = (): void => {
-      if (done) return;
+    let looking = false;
+    /** One look at the page; `already` for the first, before anything could change. */
+    const check = async (already = false): Promise<void> => {
+      if (done || looking) return;
+      looking = true;
       let p: { present: boolean; el?: Element };
       try {
-        p = probe(req);
+        p = await probe(req);
       } catch (e) {
         finish(e as Error);
         return;
+      } finally {
+        looking = false;
       }
+      if (done) return;
       const elapsed = Math.round(performance.now() - start);
       if (p.present === appear) {
         // Met at the first look: say so — "appeared after 0 ms" reads as if the awaited change happened.
-        const already = first;
         const verb = already
           ? appear
             ? 'was already present'
@@ -194,9 +207,7 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
       }
     };
     mo.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
-    const timer = setInterval(check, 100);
-    let first = true;
-    check();
-    first = false;
+    const timer = setInterval(() => void check(), 100);
+    void check(true);
   });
 }

@@ -77,8 +77,10 @@ export function formatQuery(r: QueryReply, selector: string): string {
       ? ` (showing ${r.matches.length} of ${r.total}; raise limit or narrow the selector)`
       : '';
   const hidden = r.matches.filter((m) => !m.visible).length;
+  const count = r.partial ? `At least ${r.total}` : String(r.total);
+  const partial = r.partial ? ' (counted until the time limit: the page is too big to count them all)' : '';
   return (
-    `${r.total} element${r.total === 1 ? '' : 's'} match ${JSON.stringify(selector)}${more}${hidden ? `; ${hidden} of them hidden` : ''}. Refs: ${refList(r.matches.map((m) => m.ref))}.\n` +
+    `${count} element${r.total === 1 ? '' : 's'} match ${JSON.stringify(selector)}${partial}${more}${hidden ? `; ${hidden} of them hidden` : ''}. Refs: ${refList(r.matches.map((m) => m.ref))}.\n` +
     wrapUntrusted(
       r.matches.map((m) => `- ${m.line}${m.hidden && !m.line.includes(m.hidden) ? ` (${m.hidden})` : ''}`).join('\n'),
     )
