@@ -61,9 +61,12 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // Extension pages the manifest does not name: the live tool reference (ot.help links MCP packs to it), and the
-    // offscreen document that reads PDFs with pdf.js (#19; loaded only when a PDF is read).
-    rollupOptions: { input: { docs: 'src/docs/index.html', pdf: 'src/offscreen/pdf.html' } },
+    // Extension pages the manifest does not name: the live tool reference (ot.help links MCP packs to it), the
+    // offscreen document that reads PDFs with pdf.js (#19; loaded only when a PDF is read), and the connect page an
+    // MCP client's user answers (#29).
+    rollupOptions: {
+      input: { docs: 'src/docs/index.html', pdf: 'src/offscreen/pdf.html', connect: 'src/connect/index.html' },
+    },
     target: 'chrome116',
     sourcemap: false,
   },

@@ -49,9 +49,12 @@ export function agentHandlers(
   store: ConversationStore,
   tabScope?: TabScope,
   configBlock: () => Promise<string | undefined> = async () => undefined,
+  /** A conversation driven by a runner of its own (an MCP client's session, #29): its approvals and stops go there. */
+  route: (conversationId: string) => AgentRunner | undefined = () => undefined,
 ): AgentHandlers {
+  const pick = (conversationId: string): AgentRunner => route(conversationId) ?? runner;
   const ensureIdle = (conversationId: string) => {
-    if (runner.isActive(conversationId))
+    if (pick(conversationId).isActive(conversationId))
       throw new Error('Otto is still working on this conversation. Stop it first, or wait.');
   };
   const ensureConfig = async () => {
@@ -65,6 +68,10 @@ export function agentHandlers(
         ? await store.get(req.conversationId)
         : await store.create({ title: titleFrom(req.text) });
       if (!conversation) throw new Error(`No conversation ${req.conversationId}.`);
+      if (route(conversation.id))
+        throw new Error(
+          'This conversation is an MCP client’s session: its calls come from that client. Start a new conversation to ask Otto.',
+        );
       ensureIdle(conversation.id);
       setRunTab(conversation.id, req.tabId);
       // The tab the user asked from joins Otto's group: asking from it is sharing it.
@@ -72,25 +79,25 @@ export function agentHandlers(
       inBackground(conversation.id, runner.send(conversation.id, req.text));
       return { conversationId: conversation.id };
     },
-    'chat.stop': async (req) => ({ state: await runner.stop(req.conversationId) }),
+    'chat.stop': async (req) => ({ state: await pick(req.conversationId).stop(req.conversationId) }),
     'chat.resume': async (req) => {
       await ensureConfig();
       ensureIdle(req.conversationId);
-      inBackground(req.conversationId, runner.resume(req.conversationId));
+      inBackground(req.conversationId, pick(req.conversationId).resume(req.conversationId));
       return { started: true };
     },
     'chat.retry': async (req) => {
       await ensureConfig();
       ensureIdle(req.conversationId);
-      inBackground(req.conversationId, runner.retry(req.conversationId));
+      inBackground(req.conversationId, pick(req.conversationId).retry(req.conversationId));
       return { started: true };
     },
     'chat.approve': (req) => {
-      inBackground(req.conversationId, runner.approve(req.conversationId, req.callId, req.scope));
+      inBackground(req.conversationId, pick(req.conversationId).approve(req.conversationId, req.callId, req.scope));
       return { started: true };
     },
     'chat.deny': (req) => {
-      inBackground(req.conversationId, runner.deny(req.conversationId, req.callId));
+      inBackground(req.conversationId, pick(req.conversationId).deny(req.conversationId, req.callId));
       return { started: true };
     },
     'conversations.list': () => store.list(),
@@ -100,13 +107,13 @@ export function agentHandlers(
       if (!conversation) throw new Error(`No conversation ${req.conversationId}.`);
       const [items, state] = await Promise.all([
         store.transcript(req.conversationId),
-        runner.getState(req.conversationId),
+        pick(req.conversationId).getState(req.conversationId),
       ]);
-      return { conversation, items, state, active: runner.isActive(req.conversationId) };
+      return { conversation, items, state, active: pick(req.conversationId).isActive(req.conversationId) };
     },
     'conversations.rename': (req) => store.rename(req.conversationId, req.title),
     'conversations.delete': async (req) => {
-      const deleted = await runner.deleteConversation(req.conversationId);
+      const deleted = await pick(req.conversationId).deleteConversation(req.conversationId);
       // Its tab group goes with it: the tabs stay open, back in the user's hands.
       await tabScope?.forget(req.conversationId).catch(() => undefined);
       return { deleted };

@@ -45,6 +45,8 @@ import { callTargets } from './tabTargets.ts';
 import { tabScopeHandlers } from './tabScopeHandlers.ts';
 import { SharedSites } from '../storage/sharedSites.ts';
 import { AgentRunner } from '../agent/runner.ts';
+import type { AgentEvent } from '../agent/events.ts';
+import { createBridge } from './bridge.ts';
 import { ConversationStore } from '../storage/conversations.ts';
 import { SitePermissions } from '../storage/sitePermissions.ts';
 import { ToolInterceptor } from '../tools/interceptor.ts';
@@ -124,18 +126,19 @@ const tabScope = new TabScope({
   targets: async (name, args) => callTargets(registry, (await settings()).config, name, args),
   runTab,
 });
-const runner = new AgentRunner({
-  model: configuredModelClient(settings),
-  tools: createToolHost({
-    registry: () => registry,
-    interceptor: () => interceptor,
-    settings,
-    mode: () => agentMode,
-    toolSet: () => toolSet,
-    tabScope,
-    // The data-flow guard's view of tabs and frames: every model call is checked and labelled with it.
-    origins: browserOrigins,
-  }),
+const toolHost = createToolHost({
+  registry: () => registry,
+  interceptor: () => interceptor,
+  settings,
+  mode: () => agentMode,
+  toolSet: () => toolSet,
+  tabScope,
+  // The data-flow guard's view of tabs and frames: every model call is checked and labelled with it.
+  origins: browserOrigins,
+});
+// What the panel's runner and every MCP client's runner (#29) share: tools, store, approvals, tab scope, events.
+const runnerOptions = {
+  tools: toolHost,
   store,
   sites: new SitePermissions(),
   tabs: tabScope,
@@ -144,6 +147,25 @@ const runner = new AgentRunner({
     return (await settings()).config;
   },
   origin: runOrigin,
+  onEvent: (event: AgentEvent) => {
+    broadcast({ type: 'agent', event });
+    if (event.type === 'run.status') {
+      void tabScope.status(event.conversationId, event.status).catch(() => undefined);
+      noteRunStatus(event.conversationId, event.status);
+    }
+    if (event.type === 'turn.completed' && event.usage) {
+      void recordModelRequest({
+        model: event.model ?? 'unknown',
+        inputTokens: event.usage.inputTokens,
+        outputTokens: event.usage.outputTokens,
+        latencyMs: event.latencyMs,
+      }).catch(() => undefined);
+    }
+  },
+};
+const runner = new AgentRunner({
+  ...runnerOptions,
+  model: configuredModelClient(settings),
   // Otto's system block (the tab, the date, how to work), then the user's instructions; in the names the model calls.
   instructions: async (conversationId) => {
     const { config } = await settings();
@@ -159,22 +181,10 @@ const runner = new AgentRunner({
     const text = own ? `${block}\n\n${own}` : block;
     return config.agent.mode === 'tools' ? wireRewriter(registry)(text) : text;
   },
-  onEvent: (event) => {
-    broadcast({ type: 'agent', event });
-    if (event.type === 'run.status') {
-      void tabScope.status(event.conversationId, event.status).catch(() => undefined);
-      noteRunStatus(event.conversationId, event.status);
-    }
-    if (event.type === 'turn.completed' && event.usage) {
-      void recordModelRequest({
-        model: event.model ?? 'unknown',
-        inputTokens: event.usage.inputTokens,
-        outputTokens: event.usage.outputTokens,
-        latencyMs: event.latencyMs,
-      }).catch(() => undefined);
-    }
-  },
 });
+// Outside agents over MCP (#29): their sessions reconnect by themselves after a worker restart.
+const bridge = createBridge({ runnerOptions, store, tabScope, registry: () => registry });
+void bridge.sessions.restore().catch((err: unknown) => log.warn(`bridge: ${redact(String(err))}`));
 // Expired large results go at start-up too, not only every 10th store.
 void sweepExpired().catch(() => undefined);
 // A run that was going when the worker died shows as interrupted, ready to resume.
@@ -206,7 +216,14 @@ const handlers: Handlers = {
     return { saved: true, names: Object.keys(out.value) };
   },
   'frames.ping': (req) => pingFrames(req.tabId),
-  ...agentHandlers(runner, store, tabScope, async () => blockedByConfig(await settings())),
+  ...agentHandlers(
+    runner,
+    store,
+    tabScope,
+    async () => blockedByConfig(await settings()),
+    (id) => bridge.sessions.runnerFor(id),
+  ),
+  ...bridge.handlers,
   ...tabScopeHandlers({ tabScope, sites: sharedSites, store }),
   ...settingsHandlers({ settings, invalidate: invalidateSettings, registry: () => registry }),
   ...exportHandlers({ store, settings, registry: () => registry }),
@@ -266,5 +283,6 @@ Object.assign(globalThis, {
     log,
     registry: () => registry,
     tabScope,
+    bridge: bridge.sessions,
   },
 });

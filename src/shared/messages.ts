@@ -149,6 +149,22 @@ export const PanelRequest = z.discriminatedUnion('type', [
     enabled: z.boolean(),
   }),
   z.object({ type: z.literal('deps.check'), id, tool: z.string().min(1).max(300).optional() }),
+  // The MCP bridge (#29): the connect page hands the worker the relay's port and token, then the user's answer.
+  z.object({
+    type: z.literal('bridge.open'),
+    id,
+    port: z.number().int().min(1).max(65535),
+    token: z.string().regex(/^[A-Za-z0-9_-]{32,128}$/),
+  }),
+  z.object({
+    type: z.literal('bridge.answer'),
+    id,
+    token: z.string().regex(/^[A-Za-z0-9_-]{32,128}$/),
+    allow: z.boolean(),
+    tabIds: z.array(z.number().int().nonnegative()).max(50).default([]),
+  }),
+  z.object({ type: z.literal('bridge.list'), id }),
+  z.object({ type: z.literal('bridge.disconnect'), id, conversationId }),
 ]);
 export type PanelRequest = z.infer<typeof PanelRequest>;
 
@@ -179,6 +195,8 @@ export const WorkerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('servers.review'), server: z.string(), tool: z.string(), message: z.string() }),
   /** The stored config or secrets changed (from anywhere): panels re-read `config.get`. */
   z.object({ type: z.literal('config.changed') }),
+  /** An MCP client's session started or ended (#29): panels re-read `bridge.list`. */
+  z.object({ type: z.literal('bridge.changed') }),
 ]);
 export type WorkerEvent = z.infer<typeof WorkerEvent>;
 

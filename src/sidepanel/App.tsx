@@ -14,6 +14,7 @@ import { ConfigBanner } from './components/ConfigBanner.tsx';
 import { ApprovalCard } from './components/ApprovalCard.tsx';
 import { StatusLine } from './components/StatusLine.tsx';
 import { ShareTab } from './components/ShareTab.tsx';
+import { BridgeBar } from './components/BridgeBar.tsx';
 import { ConversationList } from './components/ConversationList.tsx';
 import { SetupCard } from './components/SetupCard.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
@@ -184,6 +185,7 @@ export function App({ client }: { client: PortClient }) {
               baseUrl={setup.baseUrl}
               configInvalid={setup.config.status === 'invalid'}
             />
+            <BridgeBar client={client} conversationId={chat.conversationId} open={store.open} />
             <ShareTab ready={store.link.state === 'ready'} onShare={store.shareTab} />
             <Composer
               inputRef={input}

@@ -1,0 +1,38 @@
+/**
+ * `npm run otto -- <command> ...`: Otto's command line. One small dispatcher; each subcommand lives in its own
+ * folder and exports a `run…(argv)`.
+ */
+import { runMcp } from './mcp/index.ts';
+
+const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
+  mcp: { run: runMcp, help: 'serve Otto’s browser tools to an MCP client (stdio; --http <port>, --no-open)' },
+};
+
+function usage(): string {
+  return [
+    'Usage: npm run otto -- <command> [options]',
+    '',
+    ...Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(8)} ${c.help}`),
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h') {
+    process.stderr.write(`${usage()}\n`);
+    process.exitCode = name ? 0 : 1;
+    return;
+  }
+  const cmd = COMMANDS[name];
+  if (!cmd) {
+    process.stderr.write(`Unknown command '${name}'.\n${usage()}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  await cmd.run(rest);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`otto: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
