@@ -218,7 +218,7 @@ export class BridgeSessions {
   }
 
   #adopt(rec: Persisted): Live {
-    const turns = new BridgeTurns();
+    const turns = new BridgeTurns(rec.client.name);
     const runner = this.#deps.runner(turns);
     const live: Live = { rec, ws: undefined, runner, turns, queue: Promise.resolve(), calls: 0 };
     // A run that ends without the call's output (stopped in the panel, failed) still answers the client.

@@ -36,9 +36,20 @@ export function toMcpContent(output: unknown): BridgeOutput {
   return { content, isError: first?.type === 'text' && first.text.startsWith('Error:') };
 }
 
+/** How a client's calls are named in the statistics: one "request" of this model per call. */
+export function statsModelName(client: string): string {
+  return `MCP: ${client}`;
+}
+
 export class BridgeTurns implements ModelClient {
   #call: (BridgeCall & { issued: boolean; resolve: (o: BridgeOutput) => void }) | undefined;
   #n = 0;
+  readonly #model: string;
+
+  /** `client`: the MCP client's name, under which the statistics count its calls. */
+  constructor(client: string) {
+    this.#model = statsModelName(client);
+  }
 
   /** The call the next run carries out; resolves with its output as the client will read it. */
   expect(call: BridgeCall): Promise<BridgeOutput> {
@@ -60,14 +71,16 @@ export class BridgeTurns implements ModelClient {
 
   async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     const responseId = `bridge_${Date.now().toString(36)}_${++this.#n}`;
-    yield { type: 'created', responseId, model: 'mcp-client' };
+    yield { type: 'created', responseId, model: this.#model };
     const call = this.#call;
+    let issuedNow = false;
     const last = request.input.at(-1) as { type?: string; call_id?: string; output?: unknown } | undefined;
     if (call?.issued && last?.type === 'function_call_output' && last.call_id === call.callId) {
       this.#call = undefined;
       call.resolve(toMcpContent(last.output));
     } else if (call && !call.issued) {
       call.issued = true;
+      issuedNow = true;
       const itemId = `fc_${call.callId}`;
       yield { type: 'function_call.added', itemId, callId: call.callId, name: call.name };
       yield { type: 'function_call.done', itemId, callId: call.callId, name: call.name, arguments: call.argumentsText };
@@ -83,6 +96,14 @@ export class BridgeTurns implements ModelClient {
         },
       };
     }
-    yield { type: 'completed', responseId, model: 'mcp-client', latencyMs: 0 };
+    // The turn that carries the call reports usage (no tokens: the client's own model is not Otto's to count), so
+    // the statistics count one request of "MCP: <client>" per call; the turn that hands the result back does not.
+    yield {
+      type: 'completed',
+      responseId,
+      model: this.#model,
+      latencyMs: 0,
+      ...(issuedNow ? { usage: { inputTokens: 0, outputTokens: 0 } } : {}),
+    };
   }
 }

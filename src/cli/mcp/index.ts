@@ -130,6 +130,12 @@ async function serveHttp(opts: McpOptions, tools: ReturnType<typeof mcpTools>): 
           res.writeHead(404).end();
           return;
         }
+        // Loopback clients only: a web page that reaches this port (directly or by DNS rebinding) sends a Host of
+        // its own name or an Origin header, and gets nothing.
+        if (!hosts.includes(req.headers.host ?? '') || req.headers.origin !== undefined) {
+          res.writeHead(403).end('Forbidden: Otto’s MCP server answers local MCP clients only.');
+          return;
+        }
         const body = req.method === 'POST' ? await readJson(req) : undefined;
         const sid = req.headers['mcp-session-id'];
         const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
@@ -138,15 +144,13 @@ async function serveHttp(opts: McpOptions, tools: ReturnType<typeof mcpTools>): 
           return;
         }
         if (req.method !== 'POST' || !isInitializeRequest(body)) {
-          res
-            .writeHead(400, { 'content-type': 'application/json' })
-            .end(
-              JSON.stringify({
-                jsonrpc: '2.0',
-                error: { code: -32000, message: 'No valid MCP session: initialize first.' },
-                id: null,
-              }),
-            );
+          res.writeHead(400, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              error: { code: -32000, message: 'No valid MCP session: initialize first.' },
+              id: null,
+            }),
+          );
           return;
         }
         const server = createMcpServer(() => relay, tools);
