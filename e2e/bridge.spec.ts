@@ -51,10 +51,16 @@ async function tabIdOf(panel: Page, url: string): Promise<number> {
 }
 
 /** Opens the connect page, shares exactly `tabId`, and answers. */
-async function answer(context: BrowserContext, url: string, allow: boolean, tabId?: number): Promise<Page> {
+async function answer(
+  context: BrowserContext,
+  url: string,
+  allow: boolean,
+  tabId?: number,
+  name = 'E2E Agent',
+): Promise<Page> {
   const page = await context.newPage();
   await page.goto(url);
-  await expect(page.getByTestId('connect-client')).toContainText('E2E Agent');
+  await expect(page.getByTestId('connect-client')).toContainText(`${name} 1.2.3 asks to use Otto’s browser tools`);
   if (tabId !== undefined) {
     for (const box of await page.getByTestId('connect-tab').all()) {
       const want = (await box.getAttribute('data-tab-id')) === String(tabId);
@@ -130,6 +136,19 @@ test('tools are listed at once with valid names and hints; Allow on the connect 
     await panel.getByTestId('bridge-show').click();
     await expect(panel.getByTestId('bridge-bar')).toContainText('E2E Agent');
     await expect(panel.locator('[data-testid="tool-call"][data-tool="dom.type"]')).toHaveAttribute('data-status', 'ok');
+
+    // The statistics count the client's calls under its name (and the tools' calls as usual).
+    await expect
+      .poll(
+        async () =>
+          (
+            await panelRequest<{ report: { models: { model: string; requests: number }[] } }>(panel, {
+              type: 'stats.summary',
+            })
+          ).report.models.find((m) => m.model === 'MCP: E2E Agent')?.requests,
+        { timeout: 15_000 },
+      )
+      .toBe(3);
 
     // A navigation to another site carries data read here away: it waits for the user in the panel.
     const away = `${otherOrigin.origin}/blog.html`;
@@ -212,12 +231,12 @@ test('a web page that finds the relay gets nothing: a WebSocket from another ori
   }
 });
 
-test('a connected session survives a worker restart: the next call runs without asking again', async ({
+test('a connected session survives a worker restart: the next call runs without asking again; a second client is refused naming the first', async ({
   context,
   panel,
   pages,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const agent = await startAgent();
   try {
     const app = await context.newPage();
@@ -248,6 +267,24 @@ test('a connected session survives a worker restart: the next call runs without 
     expect(text(again)).toContain('heading "Vue todos"');
     // No second question.
     expect((agent.stderr().match(/^Connect: /gm) ?? []).length).toBe(asked);
+    // A second client while this one is connected: the page says who is connected; Deny tells the second client.
+    const second = await startAgent('Second Agent');
+    try {
+      const call = second.client.callTool({ name: 'tabs__list', arguments: {} }, undefined, LONG);
+      const page = await context.newPage();
+      await page.goto(await second.connectUrl());
+      await expect(page.getByTestId('connect-others')).toContainText('Otto is already connected to E2E Agent.');
+      await expect(page.getByTestId('connect-allow')).toHaveText('Allow a second session');
+      await page.getByTestId('connect-deny').click();
+      const r = (await call) as ToolResult;
+      expect(r.isError).toBe(true);
+      expect(text(r)).toBe(
+        "Error: Otto is already connected to E2E Agent, and the user did not allow a second session. Disconnect it in Otto's side panel first, then call again after restarting this MCP server.",
+      );
+      await page.close();
+    } finally {
+      await second.close();
+    }
     const list = await panelRequest<{ conversationId: string }[]>(panel, { type: 'bridge.list' });
     await panelRequest(panel, { type: 'bridge.disconnect', conversationId: list[0]!.conversationId });
     await app.close();
