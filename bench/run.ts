@@ -27,6 +27,7 @@ import * as transport from './transport.bench.ts';
 import * as tabScope from './tabScope.bench.ts';
 import * as bigpages from './bigpages.bench.ts';
 import * as streamDecode from './stream_decode.bench.ts';
+import * as bridge from './bridge.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -49,6 +50,7 @@ const MODULES: BenchModule[] = [
   bigpages,
   bundle,
   mcp,
+  bridge,
 ];
 
 interface Summary {

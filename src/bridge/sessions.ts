@@ -267,9 +267,12 @@ export class BridgeSessions {
 
   async #call(live: Live, ws: WebSocket, id: string, name: string, args: Record<string, unknown>): Promise<void> {
     live.calls++;
+    const conversationId = live.rec.conversationId;
+    // The output of the previous call reaches the client as soon as the loop hands it over, a moment before its run
+    // has written its end: the next run starts after that.
+    while (live.runner.isActive(conversationId)) await new Promise((r) => setTimeout(r, 1));
     const callId = `call_mcp_${crypto.randomUUID().replace(/-/g, '').slice(0, 20)}`;
     const output = live.turns.expect({ callId, name, argumentsText: JSON.stringify(args) });
-    const conversationId = live.rec.conversationId;
     // The user message names who called what — never the arguments, which are not the user's words.
     const text = `${live.rec.client.name} called ${this.#deps.qualify(name)}`;
     live.runner.send(conversationId, text).catch((err: unknown) => {
