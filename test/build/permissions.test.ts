@@ -12,6 +12,7 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, 'manifest.json'), 'utf8
   host_permissions?: string[];
   content_scripts?: unknown;
   web_accessible_resources?: unknown;
+  externally_connectable?: unknown;
 };
 const doc = readFileSync(path.join(ROOT, 'docs/permissions.md'), 'utf8');
 
@@ -30,6 +31,16 @@ describe('manifest permissions', () => {
   it('has no content scripts and no web-accessible resources', () => {
     expect(manifest.content_scripts).toBeUndefined();
     expect(manifest.web_accessible_resources).toBeUndefined();
+  });
+
+  it('the MCP bridge (#29) adds no permission and opens no door to pages: no externally_connectable, and its relay is loopback only', () => {
+    // Not the peers' ways in: no debugger on the user's tabs, no native messaging host.
+    for (const p of ['debugger', 'nativeMessaging']) expect(manifest.permissions ?? []).not.toContain(p);
+    expect(manifest.externally_connectable).toBeUndefined();
+    expect(doc).toContain('**The MCP bridge (#29) adds no permission.**');
+    const relay = readFileSync(path.join(ROOT, 'src/cli/mcp/relay.ts'), 'utf8');
+    expect(relay).toContain("listen(0, '127.0.0.1'");
+    expect(relay).toContain('req.headers.origin === `chrome-extension://${this.opts.extensionId}`');
   });
 
   it('asks for nothing unused: alarms and activeTab are gone', () => {
