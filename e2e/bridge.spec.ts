@@ -74,7 +74,7 @@ async function answer(
 
 test.describe.configure({ mode: 'serial' });
 
-test('tools are listed at once with valid names and hints; Allow on the connect page lets a snapshot and a click/type run in the shared tab; a cross-site navigation waits for the panel and, denied, stays put', async ({
+test('tools are listed at once with valid names and hints; Allow on the connect page lets a snapshot and a click/type run in the shared tab; large results come by handle; stats name the client; a cross-site navigation waits for the panel and, denied, stays put; Disconnect ends it', async ({
   context,
   panel,
   pages,
@@ -137,6 +137,24 @@ test('tools are listed at once with valid names and hints; Allow on the connect 
     await expect(panel.getByTestId('bridge-bar')).toContainText('E2E Agent');
     await expect(panel.locator('[data-testid="tool-call"][data-tool="dom.type"]')).toHaveAttribute('data-status', 'ok');
 
+    // A result too large for context comes back as a handle, pageable with ot__result (names as the client calls them).
+    const { yaml } = await panelRequest<{ yaml: string }>(panel, { type: 'config.get' });
+    await panelRequest(panel, { type: 'config.save', yaml: 'output:\n  max_inline_size: 200\n' });
+    try {
+      const big = text(await agent.client.callTool({ name: 'dom__snapshot', arguments: {} }, undefined, LONG));
+      expect(big).toContain('Output of dom__snapshot too large for context');
+      const handle = /stored as ([0-9a-f]{12}) for 1 h/.exec(big)?.[1];
+      expect(handle, big).toBeTruthy();
+      expect(big).toContain(`query: ot__result(handle='${handle}', offset=1, limit=50)`);
+      const found = text(
+        await agent.client.callTool({ name: 'ot__result', arguments: { handle, search: 'New todo' } }, undefined, LONG),
+      );
+      expect(found).toContain(`handle: ${handle}`);
+      expect(found).toContain('lines: [\'  - textbox "New todo" [ref=e1]');
+    } finally {
+      await panelRequest(panel, { type: 'config.save', yaml });
+    }
+
     // The statistics count the client's calls under its name (and the tools' calls as usual).
     await expect
       .poll(
@@ -148,7 +166,7 @@ test('tools are listed at once with valid names and hints; Allow on the connect 
           ).report.models.find((m) => m.model === 'MCP: E2E Agent')?.requests,
         { timeout: 15_000 },
       )
-      .toBe(3);
+      .toBe(5);
 
     // A navigation to another site carries data read here away: it waits for the user in the panel.
     const away = `${otherOrigin.origin}/blog.html`;
