@@ -65,8 +65,13 @@ export function ConnectPage({ client, hash }: { client: PortClient; hash: string
   const answer = async (allow: boolean) => {
     if (!relay || phase.kind !== 'asking') return;
     const name = phase.client.name;
+    const body = { type: 'bridge.answer', token: relay.token, allow, tabIds: allow ? [...chosen] : [] } as const;
     try {
-      await client.request({ type: 'bridge.answer', token: relay.token, allow, tabIds: allow ? [...chosen] : [] });
+      await client.request(body).catch(async () => {
+        // The worker restarted while the page was open (it forgot the request): reach the server again, then answer.
+        await client.request({ type: 'bridge.open', ...relay });
+        await client.request(body);
+      });
       setPhase({
         kind: 'done',
         text: allow

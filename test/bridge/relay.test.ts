@@ -76,6 +76,17 @@ describe('relay: only Otto, only on loopback', () => {
     });
   });
 
+  it('an Otto loaded under another id, with the right token, is refused with a hint naming the option to use', async () => {
+    const hints: string[] = [];
+    const { r } = await relay({ onRefused: (m) => hints.push(m) });
+    const other = 'ponmlkjihgfedcbaponmlkjihgfedcba';
+    expect((await connect(`ws://127.0.0.1:${r.port}/${r.token}`, `chrome-extension://${other}`)).outcome).toBe('403');
+    expect((await connect(`ws://127.0.0.1:${r.port}/nope`, `chrome-extension://${other}`)).outcome).toBe('403');
+    expect(hints).toEqual([
+      `Refused chrome-extension://${other}: this server expects Otto at chrome-extension://${EXT}. Start it with --extension-id ${other} if Otto is loaded from another folder.`,
+    ]);
+  });
+
   it('the token is long and random; the connect URL names the extension and carries port and token in the fragment', async () => {
     const { r } = await relay();
     const { r: other } = await relay();

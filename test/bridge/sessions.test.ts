@@ -40,6 +40,16 @@ function memoryStorage(): chrome.storage.StorageArea {
 
 const TOKEN = 'T'.repeat(32);
 
+/** The call's run is paused for approval (the user sees the card) and has finished writing. */
+async function paused(sessions: BridgeSessions, conversationId: string): Promise<void> {
+  const runner = sessions.runnerFor(conversationId)!;
+  await waitFor(
+    async () =>
+      !runner.isActive(conversationId) && (await runner.getState(conversationId))?.status === 'awaiting_approval',
+    'approval',
+  );
+}
+
 async function harness(storage = memoryStorage()) {
   const h = await setup();
   const shared: [string, number][] = [];
@@ -104,10 +114,7 @@ describe('BridgeSessions', () => {
     const sessions = make();
     const { ws, conversationId } = await connected(sessions);
     ws.relay({ type: 'call', id: 'c2', name: 'dom__click', arguments: { ref: 'e1' } });
-    await waitFor(
-      async () => (await sessions.runnerFor(conversationId)!.getState(conversationId))?.status === 'awaiting_approval',
-      'approval',
-    );
+    await paused(sessions, conversationId);
     await sessions.runnerFor(conversationId)!.stop(conversationId);
     await waitFor(() => ws.sent.some((m) => m.type === 'result'), 'result');
     expect(ws.sent.find((m) => m.type === 'result')).toEqual({
@@ -123,10 +130,7 @@ describe('BridgeSessions', () => {
     const sessions = make();
     const { ws, conversationId } = await connected(sessions);
     ws.relay({ type: 'call', id: 'c3', name: 'dom__click', arguments: { ref: 'e1' } });
-    await waitFor(
-      async () => (await sessions.runnerFor(conversationId)!.getState(conversationId))?.status === 'awaiting_approval',
-      'approval',
-    );
+    await paused(sessions, conversationId);
     const before = changes();
     expect(await sessions.disconnect(conversationId)).toBe(true);
     expect(ws.sent).toContainEqual({ type: 'disconnect', message: disconnectedMessage('Claude Code') });

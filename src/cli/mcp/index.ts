@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -67,6 +68,7 @@ function newRelay(opts: McpOptions, client: () => ReturnType<typeof clientOf>): 
   return new Relay({
     extensionId: opts.extensionId,
     client,
+    onRefused: say,
     onConnectNeeded: (url, why) => {
       const what = why === 'connect' ? `${client().name} asks to use Otto in your browser.` : 'Reconnecting to Otto.';
       if (!opts.open) {
@@ -84,6 +86,14 @@ function newRelay(opts: McpOptions, client: () => ReturnType<typeof clientOf>): 
 
 export async function runMcp(argv: string[]): Promise<void> {
   const opts = parseMcpArgs(argv);
+  if (
+    !argv.includes('--extension-id') &&
+    !process.env.OTTO_EXTENSION_ID &&
+    !existsSync(path.join(ROOT, 'dist', 'manifest.json'))
+  )
+    say(
+      'Otto is not built here (no dist/): run `npm run build` and load dist/ in Chrome, or pass --extension-id <id>.',
+    );
   const tools = mcpTools();
   if (opts.http === undefined) {
     // The relay reads the client's name from the server, and the server calls through the relay (after start-up).

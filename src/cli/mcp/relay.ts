@@ -34,6 +34,8 @@ export interface RelayOptions {
   /** How long a call waits for a restarted worker before the connect page is shown again (default 5 s). */
   reconnectGraceMs?: number;
   pingIntervalMs?: number;
+  /** A refusal worth telling the user about (Otto loaded under another id). */
+  onRefused?: (message: string) => void;
 }
 
 type State = { kind: 'idle' } | { kind: 'asking' } | { kind: 'allowed' } | { kind: 'ended'; message: string };
@@ -78,6 +80,12 @@ export class Relay {
     http.on('upgrade', (req, socket, head) => {
       if (!this.#admits(req)) {
         this.refused++;
+        const origin = req.headers.origin ?? '';
+        // Another Otto build (loaded from another folder) with the right token: say how to fix it.
+        if (/^chrome-extension:\/\/[a-p]{32}$/.test(origin) && this.#pathOk(req))
+          this.opts.onRefused?.(
+            `Refused ${origin}: this server expects Otto at chrome-extension://${this.opts.extensionId}. Start it with --extension-id ${origin.slice(19)} if Otto is loaded from another folder.`,
+          );
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
         return;
       }
@@ -97,10 +105,13 @@ export class Relay {
 
   /** The path must be the token and the Origin Otto's extension page or worker. */
   #admits(req: IncomingMessage): boolean {
+    return this.#pathOk(req) && req.headers.origin === `chrome-extension://${this.opts.extensionId}`;
+  }
+
+  #pathOk(req: IncomingMessage): boolean {
     const path = Buffer.from((req.url ?? '').split('?')[0] ?? '');
     const want = Buffer.from(`/${this.token}`);
-    const pathOk = path.length === want.length && timingSafeEqual(path, want);
-    return pathOk && req.headers.origin === `chrome-extension://${this.opts.extensionId}`;
+    return path.length === want.length && timingSafeEqual(path, want);
   }
 
   #adopt(ws: WebSocket): void {
