@@ -190,6 +190,11 @@ test('tools are listed at once with valid names and hints; Allow on the connect 
     )) as ToolResult;
     expect(after.isError).toBe(true);
     expect(text(after)).toContain('The user disconnected E2E Agent from Otto in the browser');
+    // Leave no conversation behind for the next spec's panel to reopen (its origin set would carry over).
+    const ids = (await panelRequest<{ id: string; title: string }[]>(panel, { type: 'conversations.list' }))
+      .filter((c) => c.title === 'E2E Agent')
+      .map((c) => c.id);
+    for (const id of ids) await panelRequest(panel, { type: 'conversations.delete', conversationId: id });
   } finally {
     await agent.close();
   }
@@ -305,6 +310,7 @@ test('a connected session survives a worker restart: the next call runs without 
     }
     const list = await panelRequest<{ conversationId: string }[]>(panel, { type: 'bridge.list' });
     await panelRequest(panel, { type: 'bridge.disconnect', conversationId: list[0]!.conversationId });
+    await panelRequest(panel, { type: 'conversations.delete', conversationId: list[0]!.conversationId });
     await app.close();
   } finally {
     await agent.close();
