@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import path, { join } from 'node:path';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,6 +10,7 @@ import { MCP_TOOL_NAME, bridgeRegistry, mcpTools } from '../../src/cli/mcp/tools
 import { modeDefinitions } from '../../src/background/codeMode.ts';
 import { parseMcpArgs } from '../../src/cli/mcp/index.ts';
 import { unpackedExtensionId } from '../../src/cli/mcp/extensionId.ts';
+import { openInBrowser } from '../../src/cli/mcp/open.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -93,4 +96,16 @@ describe('otto mcp --http', () => {
     expect(await post(url, { host: 'evil.example' })).toBe(403);
     expect(await post(url, { origin: 'http://127.0.0.1:9999' })).toBe(403);
   }, 60_000);
+
+  it('without --no-open, the connect page URL is handed to the browser command; a missing browser says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'otto-open-'));
+    const log = join(dir, 'argv.txt');
+    const fakeBrowser = join(dir, 'browser.sh');
+    writeFileSync(fakeBrowser, `#!/bin/sh\nprintf '%s' "$1" > '${log}'\n`);
+    chmodSync(fakeBrowser, 0o755);
+    const url = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/src/connect/index.html#port=1&token=x';
+    expect(await openInBrowser(url, fakeBrowser)).toBe(true);
+    await expect.poll(() => (existsSync(log) ? readFileSync(log, 'utf8') : ''), { timeout: 5000 }).toBe(url);
+    expect(await openInBrowser(url, join(dir, 'no-such-browser'))).toBe(false);
+  });
 });

@@ -180,4 +180,30 @@ describe('BridgeSessions', () => {
       },
     ]);
   });
+
+  it('a second client the user allows gets its own conversation; each call goes to its own session', async () => {
+    const { h, make } = await harness();
+    const sessions = make();
+    const first = await connected(sessions, 'Cursor');
+    FakeSocket.all = [];
+    const other = 'V'.repeat(32);
+    const opening = sessions.open(4002, other);
+    await waitFor(() => FakeSocket.all.length === 1, 'socket');
+    const ws2 = FakeSocket.all[0]!;
+    ws2.relay({ type: 'hello', client: { name: 'Claude Code' }, allowed: false, session: 's3' });
+    expect((await opening).others).toEqual(['Cursor']);
+    const { conversationId: second } = await sessions.answer(other, true, [8]);
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first.conversationId);
+    expect(ws2.sent).toEqual([{ type: 'answer', allowed: true }]);
+    expect(sessions.list().map((s) => [s.client.name, s.connected])).toEqual([
+      ['Cursor', true],
+      ['Claude Code', true],
+    ]);
+    ws2.relay({ type: 'call', id: 'c2', name: 'web__echo', arguments: { text: 'two' } });
+    await waitFor(() => ws2.sent.some((m) => m.type === 'result'), 'result');
+    expect(userTexts(await h.items(second!))).toEqual(['Claude Code called web.echo']);
+    expect(userTexts(await h.items(first.conversationId))).toEqual([]);
+    expect(first.ws.sent.filter((m) => m.type === 'result')).toEqual([]);
+  });
 });
