@@ -9,6 +9,7 @@ import { act, formatAction, pageDialogs, waitFor, waitForLoad } from './pageActi
 import { findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './pageSnapshot.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
 import { readDevLog } from './devCapture.ts';
+import { refBoxes } from './pageBoxes.ts';
 
 export const pageApi = {
   snapshot: snapshotPage,
@@ -32,6 +33,7 @@ export const pageApi = {
   prefixFor,
   wrapUntrusted,
   devlog: readDevLog,
+  boxes: refBoxes,
 };
 
 function attach(): void {

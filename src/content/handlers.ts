@@ -28,6 +28,10 @@ import { scrollPage } from './actions/scroll.ts';
 import { pressEnterToSubmit, resolveEditable, typeText, type TypeResult } from './actions/typing.ts';
 import { waitFor } from './actions/wait.ts';
 import { uploadFiles } from './actions/upload.ts';
+import { drag } from './gestures/drag.ts';
+import { clickAt } from './gestures/pointClick.ts';
+import { selectText } from './gestures/selectText.ts';
+import { refBoxes } from './gestures/boxes.ts';
 
 export class CodedError extends Error {
   constructor(
@@ -86,9 +90,18 @@ async function act(req: ContentRequest): Promise<ActionReply> {
   const { changes } = await observeChanges(async () => {
     switch (req.type) {
       case 'dom.click': {
-        const el = resolveTarget(req);
-        target = describeElement(el);
-        clickElement(el, { button: req.button, clickCount: req.clickCount, modifiers: req.modifiers });
+        const opts = { button: req.button, clickCount: req.clickCount, modifiers: req.modifiers };
+        const point = req.x !== undefined || req.y !== undefined;
+        let where = '';
+        if (point) {
+          const r = clickAt(maybeTarget(req), req.x, req.y, opts);
+          target = r.target;
+          where = r.summary;
+        } else {
+          const el = resolveTarget(req);
+          target = describeElement(el);
+          clickElement(el, opts);
+        }
         const kind =
           req.button === 'right'
             ? 'right-clicked'
@@ -97,7 +110,22 @@ async function act(req: ContentRequest): Promise<ActionReply> {
               : req.clickCount === 3
                 ? 'triple-clicked'
                 : 'clicked';
-        summary = `${kind} ${target}`;
+        summary = `${kind} ${where || target}`;
+        break;
+      }
+      case 'dom.drag': {
+        const r = await drag(req);
+        target = r.target;
+        details = r.details;
+        summary = r.summary;
+        break;
+      }
+      case 'dom.select_text': {
+        const el = resolveTarget(req);
+        target = describeElement(el);
+        const r = selectText(el, req.text, req.occurrence);
+        details = { selected: r.selected };
+        summary = r.summary;
         break;
       }
       case 'dom.hover': {
@@ -168,8 +196,9 @@ async function act(req: ContentRequest): Promise<ActionReply> {
       }
       case 'dom.press': {
         const el = maybeTarget(req);
-        let last = pressKey(el, req.key);
-        for (let i = 1; i < (req.count ?? 1); i++) last = pressKey(undefined, req.key);
+        const clip = req.clipboard ? { clipboard: req.clipboard } : {};
+        let last = pressKey(el, req.key, clip);
+        for (let i = 1; i < (req.count ?? 1); i++) last = pressKey(undefined, req.key, clip);
         target = last.target;
         details = { ...last };
         summary = `pressed ${req.key}${(req.count ?? 1) > 1 ? ` ×${req.count}` : ''} on ${last.target}${last.cancelled ? ' (the page cancelled its default action)' : ''}${last.effect ? `: ${last.effect}` : ''}`;
@@ -265,6 +294,8 @@ export async function handle(req: ContentRequest): Promise<unknown> {
       const r: ReadReply = reader(req.maxChars ?? 50_000);
       return r;
     }
+    case 'dom.boxes':
+      return refBoxes(req.limit);
     case 'dom.wait_for': {
       const root = rootElement(req.root);
       const r: WaitReply = await waitFor({

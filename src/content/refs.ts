@@ -84,6 +84,14 @@ export class RefRegistry {
     for (const [n, ref] of this.byNumber) if (!ref.deref()) this.byNumber.delete(n);
   }
 
+  /** Every live element with its ref (the screenshot overlay draws the ones on screen). */
+  *entries(): Generator<[string, Element]> {
+    for (const [n, ref] of this.byNumber) {
+      const el = ref.deref();
+      if (el?.isConnected) yield [this.format(n), el];
+    }
+  }
+
   /** For tests: how many refs are tracked. */
   size(): number {
     return this.byNumber.size;

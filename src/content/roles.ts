@@ -197,6 +197,8 @@ const NATIVE_INTERACTIVE = new Set(['button', 'select', 'textarea', 'summary']);
  * roles, contenteditable roots, `tabindex >= 0`, `onclick`, `<a>` without href, and (cheap heuristic) where
  * `cursor: pointer` starts.
  */
+const DRAG_CURSOR = /^(?:grab|move|(?:[nsew]{1,2}|nesw|nwse|col|row)-resize)$/;
+
 export function interactiveRole(el: Element, role: string | undefined, parentCursor: string | undefined): string | undefined {
   if (role && INTERACTIVE_ROLES.has(role)) {
     if (role === 'gridcell' && !el.hasAttribute('tabindex')) return undefined;
@@ -213,6 +215,10 @@ export function interactiveRole(el: Element, role: string | undefined, parentCur
   if (tag === 'a' && !el.hasAttribute('href')) return role && role !== 'none' ? role : 'clickable';
   const cursor = styleOf(el)?.cursor;
   if (cursor === 'pointer' && parentCursor !== 'pointer' && tag !== 'label' && tag !== 'html' && tag !== 'body') return role && role !== 'none' ? role : 'clickable';
+  // Things a person drags (dom.drag): HTML5 draggables, and where a grab, move or resize cursor starts (sortable
+  // items, resize handles). Images and links are draggable by default but are already images and links.
+  if (el.getAttribute('draggable') === 'true') return 'draggable';
+  if (cursor && DRAG_CURSOR.test(cursor) && parentCursor !== cursor && tag !== 'html' && tag !== 'body') return 'draggable';
   return undefined;
 }
 

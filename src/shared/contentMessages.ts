@@ -19,6 +19,18 @@ const selector = text(1, 2000);
 const prefix = z.optional(z.string().check(z.regex(/^(?:f\d+)?$/)));
 const target = { ref: z.optional(ref), selector: z.optional(selector) };
 const hasTarget = z.refine<{ ref?: string; selector?: string }>((t) => !!(t.ref || t.selector), 'give ref or selector');
+const coord = z.number().check(z.gte(-100_000), z.lte(100_000));
+const hasTargetOrPoint = z.refine<{ ref?: string; selector?: string; x?: number; y?: number }>(
+  (t) => !!(t.ref || t.selector || (t.x !== undefined && t.y !== undefined)),
+  'give ref or selector, or x and y in the viewport',
+);
+/** Otto's clipboard entry handed to a paste: the frame checks it was copied from its own origin. */
+export const ClipboardEntry = z.object({
+  origin: z.string(),
+  text: upTo(1_000_000),
+  html: z.optional(upTo(2_000_000)),
+});
+export type ClipboardEntry = z.infer<typeof ClipboardEntry>;
 
 export const KEY_COMBO =
   /^(?:(?:Control|Ctrl|Shift|Alt|Option|Meta|Cmd|Command|ControlOrMeta)\+)*(?:.|[A-Za-z][A-Za-z0-9]*)$/;
@@ -66,8 +78,11 @@ export const ContentRequest = z.discriminatedUnion('type', [
       button: z.optional(z.enum(['left', 'right', 'middle'])),
       clickCount: z.optional(int(1, 3)),
       modifiers: z.optional(z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).check(z.maxLength(4))),
+      /** A point: from the target's top-left corner (default its centre), or in the viewport without a target. */
+      x: z.optional(coord),
+      y: z.optional(coord),
     })
-    .check(hasTarget),
+    .check(hasTargetOrPoint),
   z
     .object({
       type: z.literal('dom.type'),
@@ -108,7 +123,39 @@ export const ContentRequest = z.discriminatedUnion('type', [
     ...target,
     key: text(1, 60).check(z.regex(KEY_COMBO, 'a key or combination such as Enter, Tab, Control+A, Shift+ArrowDown')),
     count: z.optional(int(1, 50)),
+    /** What Control+V pastes (Otto's clipboard, src/content/gestures/clipboard.ts). */
+    clipboard: z.optional(ClipboardEntry),
   }),
+  z
+    .object({
+      type: z.literal('dom.drag'),
+      prefix,
+      ...target,
+      toRef: z.optional(ref),
+      toSelector: z.optional(selector),
+      /** By an offset from the grab point (px). */
+      dx: z.optional(coord),
+      dy: z.optional(coord),
+      /** The drop point inside the target, from its top-left corner (default its centre). */
+      toX: z.optional(coord),
+      toY: z.optional(coord),
+      /** Grab the element's bottom-right resize corner instead of its centre. */
+      resize: z.optional(z.boolean()),
+      method: z.optional(z.enum(['auto', 'html5', 'mouse'])),
+      steps: z.optional(int(1, 50)),
+    })
+    .check(hasTarget),
+  z
+    .object({
+      type: z.literal('dom.select_text'),
+      prefix,
+      ...target,
+      text: z.optional(text(1, 10_000)),
+      occurrence: z.optional(int(1, 1000)),
+    })
+    .check(hasTarget),
+  /** The boxes of the refs on screen (tabs.screenshot's overlay). */
+  z.object({ type: z.literal('dom.boxes'), prefix, limit: z.optional(int(1, 2000)) }),
   z.object({ type: z.literal('dom.hover'), prefix, ...target }).check(hasTarget),
   z.object({
     type: z.literal('dom.scroll'),
@@ -161,7 +208,9 @@ export type ActionRequest = Extract<
       | 'dom.press'
       | 'dom.hover'
       | 'dom.scroll'
-      | 'dom.upload';
+      | 'dom.upload'
+      | 'dom.drag'
+      | 'dom.select_text';
   }
 >;
 
@@ -287,6 +336,14 @@ export const WaitReply = z.object({
   summary: z.string(),
 });
 export type WaitReply = z.infer<typeof WaitReply>;
+
+/** Refs whose elements show in the viewport, with their boxes in viewport CSS pixels. */
+export const BoxesReply = z.object({
+  boxes: z.array(z.object({ ref: z.string(), x: z.number(), y: z.number(), w: z.number(), h: z.number() })),
+  viewport: z.object({ width: z.number(), height: z.number(), dpr: z.number() }),
+  total: z.int(),
+});
+export type BoxesReply = z.infer<typeof BoxesReply>;
 
 export const ContentReply = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), data: z.unknown() }),

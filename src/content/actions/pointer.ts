@@ -20,7 +20,7 @@ export interface ClickOptions {
 }
 
 const BUTTON_CODE: Record<Button, number> = { left: 0, middle: 1, right: 2 };
-const BUTTONS_MASK: Record<Button, number> = { left: 1, middle: 4, right: 2 };
+export const BUTTONS_MASK: Record<Button, number> = { left: 1, middle: 4, right: 2 };
 
 let lastHover: Element | null = null;
 
@@ -80,7 +80,7 @@ export function scrollIntoViewIfNeeded(el: Element): void {
 }
 
 /** Whether `hit` (what is at the point) counts as hitting `el`. */
-function hits(el: Element, hit: Element): boolean {
+export function hits(el: Element, hit: Element): boolean {
   if (composedContains(el, hit)) return true;
   // A label forwards its clicks to its control, and the control to... itself.
   if (hit.localName === 'label' && (hit as HTMLLabelElement).control === el) return true;
@@ -90,7 +90,7 @@ function hits(el: Element, hit: Element): boolean {
 }
 
 /** The covering element, described by its nearest meaningful ancestor, and the dialog it belongs to if any. */
-function describeCover(hit: Element): string {
+export function describeCover(hit: Element): string {
   let cover: Element = hit;
   let n: Element | null = hit;
   for (let i = 0; n && i < 4; i++, n = parentOf(n)) {
@@ -156,7 +156,7 @@ export function ensureClickable(el: Element, needEnabled = true): Actionable {
   return { x: p.x, y: p.y, hit };
 }
 
-function mouseInit(
+export function mouseInit(
   x: number,
   y: number,
   button: Button,
@@ -183,7 +183,7 @@ function mouseInit(
   };
 }
 
-function pointer(type: string, init: MouseEventInit): PointerEvent | MouseEvent {
+export function pointer(type: string, init: MouseEventInit): PointerEvent | MouseEvent {
   const p = {
     ...init,
     pointerId: 1,

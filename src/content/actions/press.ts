@@ -9,6 +9,8 @@ import { deepActiveElement, deepQueryAll } from '../env.ts';
 import { describeElement, isDisabled } from '../describe.ts';
 import { isElementVisible } from '../visibility.ts';
 import { keyboardEvent, modsOf, parseCombo, producesKeypress, type Combo, type KeyDef } from './keys.ts';
+import { clipboardAction, copyFrom, pasteInto } from '../gestures/clipboard.ts';
+import type { ClipboardEntry } from '../../shared/contentMessages.ts';
 import { deleteInControl, focusElement, implicitSubmit, insertIntoControl, insertIntoEditable, isContentEditable, isTextControl } from './typing.ts';
 
 const MODIFIER_DEFS: [keyof Pick<Combo, 'ctrl' | 'shift' | 'alt' | 'meta'>, KeyDef][] = [
@@ -23,6 +25,8 @@ export interface PressResult {
   /** What the browser-default part did, if anything. */
   effect?: string;
   cancelled: boolean;
+  /** What Control+C/X put on Otto's clipboard. */
+  copied?: ClipboardEntry;
 }
 
 const FOCUSABLE = 'a[href], area[href], button, input:not([type=hidden]), select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"]';
@@ -135,9 +139,14 @@ function defaultAction(el: Element, combo: Combo): string | undefined {
 }
 
 /** Presses a key or combination on `target` (focused first) or on the focused element. */
-export function pressKey(target: Element | undefined, spec: string): PressResult {
+export function pressKey(target: Element | undefined, spec: string, opts: { clipboard?: ClipboardEntry } = {}): PressResult {
   const combo = parseCombo(spec);
-  if (target) focusElement(target);
+  const clip = clipboardAction(combo);
+  let copied: ClipboardEntry | undefined;
+  // Copying what is selected inside a target must not move focus first (focusing an editor can drop its selection).
+  const sel = document.getSelection();
+  const selectionInside = !!target && !!sel?.rangeCount && target.contains(sel.anchorNode);
+  if (target && !(clip && selectionInside)) focusElement(target);
   const el = target ?? deepActiveElement() ?? document.body ?? document.documentElement;
   const held = { ctrl: false, shift: false, alt: false, meta: false };
   const current = () => modsOf(held);
@@ -152,7 +161,10 @@ export function pressKey(target: Element | undefined, spec: string): PressResult
   let cancelled = !down;
   if (down) {
     const press = producesKeypress(combo.key, mods) ? el.dispatchEvent(keyboardEvent('keypress', combo.key, mods)) : true;
-    if (press) effect = defaultAction(el, combo);
+    if (press && clip) {
+      if (clip === 'paste') effect = pasteInto(el, opts.clipboard);
+      else ({ effect, copied } = copyFrom(selectionInside ? target! : el, clip === 'cut'));
+    } else if (press) effect = defaultAction(el, combo);
     else cancelled = true;
   }
   // Space activates buttons on keyup.
@@ -168,5 +180,6 @@ export function pressKey(target: Element | undefined, spec: string): PressResult
   }
   const r: PressResult = { target: describeElement(el), cancelled };
   if (effect) r.effect = effect;
+  if (copied) r.copied = copied;
   return r;
 }

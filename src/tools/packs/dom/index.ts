@@ -12,6 +12,9 @@ import type { ToolContext } from '../../context.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { configuredPage, type PageApi } from './page.ts';
+import type { ActionResult } from '../../../background/pageActions.ts';
+import { createGestureTools, pointArgs, rememberCopy } from './gestures.ts';
+import { ottoClipboard, PASTE_KEY } from './clipboard.ts';
 import {
   clickIsDestructive,
   fillFormTypesPassword,
@@ -77,12 +80,14 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     args: { tab_id?: number | undefined; accept_dialog?: string | undefined },
     ctx: ToolContext,
     request: ActionRequest,
+    after?: (result: ActionResult) => void,
   ): Promise<string> => {
     const p = page();
     const tabId = await tab(args, ctx);
     const result = args.accept_dialog
       ? await p.act(tabId, request, { acceptDialog: { message: args.accept_dialog } })
       : await p.act(tabId, request);
+    after?.(result);
     return p.formatAction(result);
   };
 
@@ -238,6 +243,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     name: 'click',
     description:
       'Click an element like a person (scrolled into view first). Refuses, saying why, when it is hidden, disabled or covered. ' +
+      'x/y: a point from its top-left corner (canvas, chart), or in the viewport without a target. ' +
       'Reports what changed. A submit button asks the user first. ' +
       'A confirm()/prompt() it raises is answered Cancel unless accept_dialog names its exact question.',
     parameters: z.object({
@@ -251,6 +257,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
         .optional()
         .describe('Keys held during the click'),
       accept_dialog: acceptDialog,
+      ...pointArgs,
       tab_id: tabId,
     }),
     readOnly: false,
@@ -261,16 +268,22 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
       "dom.click(ref='e12')",
       "dom.click(selector='#menu', button='right')",
       "dom.click(ref='e3', double=True)",
+      "dom.click(ref='e7', x=120, y=45)",
     ],
     returns: 'What was clicked and what changed on the page (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
-      needTarget(args, 'dom.click');
+      const point = args.x !== undefined || args.y !== undefined;
+      if (point && !args.ref && !args.selector && (args.x === undefined || args.y === undefined))
+        throw new Error('dom.click at a viewport point needs both x and y (or a ref/selector to aim inside).');
+      if (!point) needTarget(args, 'dom.click');
       return act(args, ctx, {
         type: 'dom.click',
         ...target(args),
         button: args.button,
         clickCount: args.double ? 2 : 1,
         ...(args.modifiers?.length ? { modifiers: args.modifiers } : {}),
+        ...(args.x !== undefined ? { x: args.x } : {}),
+        ...(args.y !== undefined ? { y: args.y } : {}),
       });
     },
   });
@@ -404,6 +417,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     name: 'press',
     description:
       'Press a key or combination (Enter, Escape, ArrowDown, Control+A, Shift+Tab...) on an element, or on the focused one without ref/selector. ' +
+      'Control+C/X/V copy and paste via Otto’s own clipboard. ' +
       'Enter that may submit a form asks the user first.',
     parameters: z.object({
       key: z
@@ -423,12 +437,19 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     examples: ["dom.press(key='Enter', ref='e5')", "dom.press(key='Escape')", "dom.press(key='ArrowDown', count=3)"],
     returns: 'What the key did (typed, moved focus, submitted, cancelled by the page) and what changed.',
     async execute(args, ctx) {
-      return act(args, ctx, {
-        type: 'dom.press',
-        ...target(args),
-        key: args.key,
-        ...(args.count > 1 ? { count: args.count } : {}),
-      });
+      const clip = PASTE_KEY.test(args.key) ? ottoClipboard.get() : undefined;
+      return act(
+        args,
+        ctx,
+        {
+          type: 'dom.press',
+          ...target(args),
+          key: args.key,
+          ...(args.count > 1 ? { count: args.count } : {}),
+          ...(clip ? { clipboard: clip } : {}),
+        },
+        rememberCopy,
+      );
     },
   });
 
@@ -562,6 +583,8 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     },
   });
 
+  const gestures = createGestureTools({ page, tab, act, tabIdParam: tabId, ref, selector });
+
   return [
     snapshot,
     find,
@@ -579,5 +602,6 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     waitFor,
     dialogs,
     ...createDevTools(page),
+    ...gestures,
   ] as AnyTool[];
 }

@@ -10,6 +10,7 @@
 import type { frameOfRef, resolveTabId } from '../../../background/contentRouter.ts';
 import type { readDevLog } from '../../../background/devCapture.ts';
 import type { act, formatAction, pageDialogs, waitFor } from '../../../background/pageActions.ts';
+import type { refBoxes } from '../../../background/pageBoxes.ts';
 import type {
   findInPage,
   formatSnapshot,
@@ -34,6 +35,8 @@ export interface PageApi {
   dialogs: typeof pageDialogs;
   /** The tab's console messages and requests (dom.console / dom.network, #19). */
   devlog?: typeof readDevLog;
+  /** The refs' boxes on screen (tabs.screenshot's overlay); absent in stubs. */
+  boxes?: typeof refBoxes;
   /** The URL of a tab (for the cross-origin link check); default `chrome.tabs.get`. */
   tabUrl?: (tabId: number) => Promise<string | undefined>;
 }

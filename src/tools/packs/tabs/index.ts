@@ -11,6 +11,9 @@ import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { captureVisible, describeTab, othersLine, targetTab, waitForLoad } from './chromeTabs.ts';
 import { scaleForModel } from './scaleImage.ts';
+import { drawOverlay, gridStep } from './overlay.ts';
+import { configuredPage } from '../dom/page.ts';
+import type { BoxesReply } from '../../../shared/contentMessages.ts';
 import { wrapUntrusted } from '../../../content/untrusted.ts';
 
 export const TABS_PACK: PackSpec = {
@@ -146,10 +149,18 @@ const screenshot = defineTool({
     format: z.enum(['jpeg', 'png']).default('jpeg').describe('jpeg is smaller; png is exact'),
     quality: z.number().int().min(10).max(100).default(80).describe('JPEG quality'),
     detail: z.enum(['low', 'high', 'auto']).default('auto').describe('How closely the model looks (low is cheapest)'),
+    overlay: z
+      .enum(['refs', 'grid', 'both'])
+      .optional()
+      .describe('Draw the refs’ boxes (labelled e12) and/or a grid in viewport px (for dom.click x/y)'),
   }),
   readOnly: true,
   flow: FLOW.readsPage,
-  examples: ['tabs.screenshot()', "tabs.screenshot(tab_id=12, format='png', detail='high')"],
+  examples: [
+    'tabs.screenshot()',
+    "tabs.screenshot(tab_id=12, format='png', detail='high')",
+    "tabs.screenshot(overlay='both')",
+  ],
   returns:
     'A line saying which tab was captured and at what size, and the image (an image part of the tool output), ' +
     'scaled to what the model looks at (short side ≤ 768 px; ≤ 512 px for detail=low).',
@@ -164,10 +175,33 @@ const screenshot = defineTool({
       tab,
       args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality },
     );
-    const { dataUrl, size, original } = await scaleForModel(captured, args.detail, encode);
+    const scaledShot = await scaleForModel(captured, args.detail, encode);
+    const { size, original } = scaledShot;
+    let dataUrl = scaledShot.dataUrl;
+    let drawn = '';
+    if (args.overlay) {
+      // The refs' boxes come from the page (the top frame's refs on screen); the grid needs only the viewport size.
+      const boxes: BoxesReply | undefined = args.overlay === 'grid' ? undefined : await refBoxesOf(tab.id!);
+      const viewport = boxes?.viewport ??
+        (await viewportOf(tab.id!)) ?? { width: original.width, height: original.height };
+      dataUrl = await drawOverlay(dataUrl, args.overlay, boxes, viewport, encode);
+      const grid =
+        args.overlay === 'refs'
+          ? ''
+          : ` a grid every ${gridStep(viewport.width)} px in viewport coordinates (${viewport.width}×${viewport.height}; dom.click(x=…, y=…) without a ref takes these)`;
+      const refs =
+        args.overlay === 'grid'
+          ? ''
+          : !boxes
+            ? ' no ref boxes (the page did not answer)'
+            : boxes.total
+              ? ` ${boxes.boxes.length} ref box${boxes.boxes.length === 1 ? '' : 'es'} labelled with their refs${boxes.total > boxes.boxes.length ? ` (of ${boxes.total})` : ''}`
+              : ' no ref boxes (no refs on screen yet: take dom.snapshot first)';
+      drawn = ` Drawn on it:${[refs, grid].filter(Boolean).join(' and')}.`;
+    }
     const kb = Math.round((dataUrl.length * 3) / 4 / 1024);
     const scaled = size.width === original.width ? '' : `, scaled from ${original.width}×${original.height}`;
-    const facts = `Screenshot of tab ${tab.id} (${args.format}, ${size.width}×${size.height}${scaled}, about ${kb} KB). The page it shows:`;
+    const facts = `Screenshot of tab ${tab.id} (${args.format}, ${size.width}×${size.height}${scaled}, about ${kb} KB).${drawn} The page it shows:`;
     return {
       output_parts: [
         {
@@ -179,6 +213,22 @@ const screenshot = defineTool({
     };
   },
 });
+
+async function refBoxesOf(tabId: number): Promise<BoxesReply | undefined> {
+  try {
+    return await configuredPage().boxes?.(tabId);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The viewport's CSS size, for a grid without ref boxes. */
+async function viewportOf(tabId: number): Promise<{ width: number; height: number } | undefined> {
+  const r = await chrome.scripting
+    .executeScript({ target: { tabId }, func: () => ({ width: innerWidth, height: innerHeight }) })
+    .catch(() => undefined);
+  return r?.[0]?.result as { width: number; height: number } | undefined;
+}
 
 export const TABS_TOOLS: AnyTool[] = [
   list,

@@ -1,0 +1,154 @@
+/**
+ * The gesture tools of the `dom` pack (issue 21): dom.drag (drag and drop, sliders, resize grips) and
+ * dom.select_text, plus the parameters other tools gain for gestures (dom.click's point, Otto's clipboard behind
+ * dom.press). The work happens in the content script (src/content/gestures/); these only shape the request.
+ */
+import { z } from '../../../shared/zod.ts';
+import { REF_RE, type ActionRequest, type ClipboardEntry } from '../../../shared/contentMessages.ts';
+import type { ActionResult } from '../../../background/pageActions.ts';
+import { defineTool } from '../../defineTool.ts';
+import { FLOW } from '../../guard/flow.ts';
+import type { ToolContext } from '../../context.ts';
+import type { AnyTool } from '../../Tool.ts';
+import type { PageApi } from './page.ts';
+import { ottoClipboard } from './clipboard.ts';
+
+const px = z.number().min(-10_000).max(10_000);
+
+/** dom.click's point (bounds are checked in the page, against the element's box or the viewport). */
+export const pointArgs = {
+  x: z.number().optional().describe('Point x (px)'),
+  y: z.number().optional().describe('Point y (px)'),
+};
+
+/** Keeps what a Control+C / Control+X copied (its details carry it) on Otto's clipboard. */
+export function rememberCopy(result: ActionResult): void {
+  const copied = result.details.copied as ClipboardEntry | undefined;
+  if (copied && typeof copied.text === 'string' && typeof copied.origin === 'string') ottoClipboard.set(copied);
+}
+
+interface Deps {
+  page: () => PageApi;
+  tab: (args: { tab_id?: number | undefined }, ctx: ToolContext) => Promise<number>;
+  act: (args: { tab_id?: number | undefined }, ctx: ToolContext, request: ActionRequest) => Promise<string>;
+  tabIdParam: z.ZodOptional<z.ZodNumber>;
+  ref: z.ZodOptional<z.ZodString>;
+  selector: z.ZodOptional<z.ZodString>;
+}
+
+const frameOf = (ref: string): string => /^f\d+/.exec(ref)?.[0] ?? '';
+
+export function createGestureTools(d: Deps): AnyTool[] {
+  const toRef = z.string().regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)').optional();
+
+  const drag = defineTool({
+    pack: 'dom',
+    name: 'drag',
+    description:
+      'Drag an element like a person: onto another element (to_ref, or to_x/to_y inside it) or by an offset (dx/dy px). ' +
+      'Reorders lists, moves cards between columns, moves slider thumbs and map markers; resize=True grabs the bottom-right resize corner. ' +
+      'Uses HTML5 drag and drop where the page does (draggable elements), else a mouse drag with intermediate moves. Reports what moved: the order before and after, the container it ended in.',
+    parameters: z.object({
+      ref: d.ref,
+      selector: d.selector,
+      to_ref: toRef.describe('Drop onto this element (ref)'),
+      to_selector: z.string().min(1).max(2000).optional().describe('Drop onto this element (CSS), when no to_ref'),
+      to_x: px.optional().describe('Drop point inside the destination: px from its left edge (default its centre)'),
+      to_y: px.optional().describe('Drop point inside the destination: px from its top edge (default its centre)'),
+      dx: px.optional().describe('Drag by this many px to the right (negative: left), instead of onto an element'),
+      dy: px.optional().describe('Drag by this many px down (negative: up)'),
+      resize: z
+        .boolean()
+        .default(false)
+        .describe('Grab the bottom-right resize corner (textarea, resizable panel) and drag it by dx/dy'),
+      method: z
+        .enum(['auto', 'html5', 'mouse'])
+        .default('auto')
+        .describe('auto: as the browser would; html5 or mouse force one kind of events'),
+      tab_id: d.tabIdParam,
+    }),
+    readOnly: false,
+    flow: FLOW.actsOnPage,
+    isDestructive: () => false,
+    examples: [
+      "dom.drag(ref='e4', to_ref='e9')",
+      "dom.drag(ref='e12', dx=80, dy=0)",
+      "dom.drag(ref='e5', resize=True, dx=120, dy=60)",
+    ],
+    returns: 'How it dragged, where it dropped, what moved (list order before/after) and what changed on the page.',
+    async execute(args, ctx) {
+      if (!args.ref && !args.selector)
+        throw new Error('dom.drag needs the element to drag: ref (from dom.snapshot or dom.find) or selector.');
+      const hasTo = !!(args.to_ref || args.to_selector);
+      const hasOffset = args.dx !== undefined || args.dy !== undefined;
+      if (hasTo && hasOffset)
+        throw new Error('dom.drag: give a destination element (to_ref/to_selector) or an offset (dx/dy), not both.');
+      if (!hasTo && !hasOffset)
+        throw new Error(
+          'dom.drag needs where to: to_ref (or to_selector) for another element, or dx/dy for an offset in pixels.',
+        );
+      if (args.resize && !hasOffset)
+        throw new Error('dom.drag(resize=True) drags the corner by dx/dy: give dx and/or dy.');
+      // Both ends of a drag live in one frame: a drag cannot cross a frame boundary (the browser's cannot either).
+      if (args.to_ref && args.ref && frameOf(args.to_ref) !== frameOf(args.ref))
+        throw new Error(
+          `dom.drag: ${args.ref} and ${args.to_ref} are in different frames; a drag stays inside one frame.`,
+        );
+      const selectorSource = !args.ref && args.to_ref && frameOf(args.to_ref);
+      if (selectorSource)
+        throw new Error('dom.drag: with a to_ref inside a frame, give the dragged element by ref too.');
+      return d.act(args, ctx, {
+        type: 'dom.drag',
+        ...(args.ref ? { ref: args.ref } : { selector: args.selector! }),
+        ...(args.to_ref ? { toRef: args.to_ref } : args.to_selector ? { toSelector: args.to_selector } : {}),
+        ...(args.dx !== undefined ? { dx: args.dx } : {}),
+        ...(args.dy !== undefined ? { dy: args.dy } : {}),
+        ...(args.to_x !== undefined ? { toX: args.to_x } : {}),
+        ...(args.to_y !== undefined ? { toY: args.to_y } : {}),
+        ...(args.resize ? { resize: true } : {}),
+        ...(args.method !== 'auto' ? { method: args.method } : {}),
+      });
+    },
+  });
+
+  const selectText = defineTool({
+    pack: 'dom',
+    name: 'select_text',
+    description:
+      'Select text as a mouse selection would (the page’s selectionchange/mouseup handlers run): a phrase inside an element (text, the n-th occurrence), or all of its text. ' +
+      'Then press Control+C to copy it, or use the page’s own buttons (Bold, Highlight, Comment) on it. Reports the selected text.',
+    parameters: z.object({
+      ref: d.ref,
+      selector: d.selector,
+      text: z
+        .string()
+        .min(1)
+        .max(10_000)
+        .optional()
+        .describe('The text to select inside the element; default all of it'),
+      occurrence: z.number().int().min(1).max(1000).default(1).describe('Which occurrence of text (1 = first)'),
+      tab_id: d.tabIdParam,
+    }),
+    readOnly: false,
+    flow: FLOW.actsOnPage,
+    isDestructive: () => false,
+    examples: [
+      "dom.select_text(ref='e8', text='quick brown')",
+      "dom.select_text(ref='e8', text='the', occurrence=2)",
+      "dom.select_text(ref='e3')",
+    ],
+    returns: 'The text now selected (inside an <external-content-…> boundary) and what changed on the page.',
+    async execute(args, ctx) {
+      if (!args.ref && !args.selector)
+        throw new Error('dom.select_text needs the element holding the text: ref or selector.');
+      return d.act(args, ctx, {
+        type: 'dom.select_text',
+        ...(args.ref ? { ref: args.ref } : { selector: args.selector! }),
+        ...(args.text !== undefined ? { text: args.text } : {}),
+        ...(args.occurrence > 1 ? { occurrence: args.occurrence } : {}),
+      });
+    },
+  });
+
+  return [drag, selectText] as AnyTool[];
+}

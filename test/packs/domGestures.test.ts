@@ -1,0 +1,136 @@
+/**
+ * The gesture parameters of the dom pack (#21) over a stubbed page router: what dom.drag, dom.select_text, dom.click
+ * with a point and dom.press's clipboard ask the page for, and the argument mistakes refused before the page is
+ * touched, in words a model can act on.
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createDomTools, type PageApi } from '../../src/tools/packs/dom/index.ts';
+import { ottoClipboard } from '../../src/tools/packs/dom/clipboard.ts';
+import { isDestructiveCall, type AnyTool } from '../../src/tools/Tool.ts';
+import type { ActionRequest } from '../../src/shared/contentMessages.ts';
+import type { ActionResult } from '../../src/background/pageActions.ts';
+import { makeCtx } from '../tools/helpers.ts';
+
+function setup(details: Record<string, unknown> = {}) {
+  const act = vi.fn(async (_tab: number, req: ActionRequest): Promise<ActionResult> => ({
+    action: req.type,
+    summary: `${req.type} done`,
+    details,
+    changes: { added: [], addedCount: 0, removedCount: 0, dialogsOpened: [], dialogsClosed: [], pageDialogs: [] },
+  }));
+  const page = {
+    resolveTabId: async (id?: number) => id ?? 99,
+    frameOfRef: (ref: string) => Number(/^f(\d+)/.exec(ref)?.[1] ?? 0),
+    act,
+    formatAction: (r: ActionResult) => `${r.action} ok.\n${r.summary}`,
+    query: vi.fn(async () => ({ matches: [], total: 0 })),
+  } as unknown as PageApi;
+  const tools = new Map(createDomTools({ page: () => page }).map((t) => [t.name, t as AnyTool]));
+  const ctx = makeCtx({ tabId: 7, origin: 'http://127.0.0.1:4000' });
+  const run = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const t = tools.get(name)!;
+    return (await t.execute(t.parameters.parse(args), ctx)) as string;
+  };
+  const last = (): ActionRequest => act.mock.lastCall![1];
+  return { act, run, last, tools, ctx };
+}
+
+beforeEach(() => ottoClipboard.clear());
+
+describe('dom.drag', () => {
+  it('maps to another element, a point inside it, an offset, a resize corner and a forced method', async () => {
+    const { run, last } = setup();
+    await run('drag', { ref: 'e4', to_ref: 'e9' });
+    expect(last()).toEqual({ type: 'dom.drag', ref: 'e4', toRef: 'e9' });
+    await run('drag', { selector: '.card', to_selector: '#done', to_x: 10, to_y: 5, method: 'html5' });
+    expect(last()).toEqual({
+      type: 'dom.drag',
+      selector: '.card',
+      toSelector: '#done',
+      toX: 10,
+      toY: 5,
+      method: 'html5',
+    });
+    await run('drag', { ref: 'e2', dx: -40 });
+    expect(last()).toEqual({ type: 'dom.drag', ref: 'e2', dx: -40 });
+    await run('drag', { ref: 'e5', resize: true, dx: 100, dy: 40, method: 'mouse' });
+    expect(last()).toEqual({ type: 'dom.drag', ref: 'e5', dx: 100, dy: 40, resize: true, method: 'mouse' });
+  });
+
+  it('refuses a drag without a source, without a destination, with two, across frames, or a resize without an offset', async () => {
+    const { run, act } = setup();
+    await expect(run('drag', { to_ref: 'e9' })).rejects.toThrow(
+      'dom.drag needs the element to drag: ref (from dom.snapshot or dom.find) or selector.',
+    );
+    await expect(run('drag', { ref: 'e4' })).rejects.toThrow(
+      'dom.drag needs where to: to_ref (or to_selector) for another element, or dx/dy for an offset in pixels.',
+    );
+    await expect(run('drag', { ref: 'e4', to_ref: 'e9', dx: 5 })).rejects.toThrow(
+      'give a destination element (to_ref/to_selector) or an offset (dx/dy), not both',
+    );
+    await expect(run('drag', { ref: 'e4', to_ref: 'f2e9' })).rejects.toThrow(
+      'e4 and f2e9 are in different frames; a drag stays inside one frame.',
+    );
+    await expect(run('drag', { ref: 'e4', resize: true, to_ref: 'e5' })).rejects.toThrow(
+      'dom.drag(resize=True) drags the corner by dx/dy: give dx and/or dy.',
+    );
+    expect(act).not.toHaveBeenCalled();
+  });
+
+  it('never asks for approval by itself (the data-flow guard judges it as a send to the page)', async () => {
+    const { tools, ctx } = setup();
+    const t = tools.get('drag')!;
+    expect(t.flow).toEqual({ source: 'page', sink: 'page' });
+    expect(await isDestructiveCall(t, t.parameters.parse({ ref: 'e1', to_ref: 'e2' }), ctx)).toBe(false);
+  });
+});
+
+describe('dom.click at a point', () => {
+  it('passes x/y relative to the target, or a viewport point without one', async () => {
+    const { run, last } = setup();
+    await run('click', { ref: 'e3', x: 40, y: 150 });
+    expect(last()).toEqual({ type: 'dom.click', ref: 'e3', button: 'left', clickCount: 1, x: 40, y: 150 });
+    await run('click', { x: 300, y: 200 });
+    expect(last()).toEqual({ type: 'dom.click', button: 'left', clickCount: 1, x: 300, y: 200 });
+    await expect(run('click', { x: 300 })).rejects.toThrow(
+      'dom.click at a viewport point needs both x and y (or a ref/selector to aim inside).',
+    );
+  });
+});
+
+describe('dom.select_text', () => {
+  it('selects a phrase (its n-th occurrence) or all of the element', async () => {
+    const { run, last } = setup();
+    await run('select_text', { ref: 'e8', text: 'fox', occurrence: 2 });
+    expect(last()).toEqual({ type: 'dom.select_text', ref: 'e8', text: 'fox', occurrence: 2 });
+    await run('select_text', { selector: '#editor' });
+    expect(last()).toEqual({ type: 'dom.select_text', selector: '#editor' });
+    await expect(run('select_text', { text: 'fox' })).rejects.toThrow(
+      'dom.select_text needs the element holding the text',
+    );
+  });
+});
+
+describe("dom.press and Otto's clipboard", () => {
+  it('keeps what Control+C copied and hands it to the next Control+V only', async () => {
+    const copied = { origin: 'http://127.0.0.1:4000', text: 'lazy dog' };
+    const a = setup({ copied });
+    await a.run('press', { ref: 'e1', key: 'Control+C' });
+    expect(a.last()).toEqual({ type: 'dom.press', ref: 'e1', key: 'Control+C' });
+    expect(ottoClipboard.get()).toEqual(copied);
+
+    const b = setup();
+    await b.run('press', { key: 'Enter' });
+    expect(b.last()).toEqual({ type: 'dom.press', key: 'Enter' });
+    await b.run('press', { ref: 'e2', key: 'Control+V' });
+    expect(b.last()).toEqual({ type: 'dom.press', ref: 'e2', key: 'Control+V', clipboard: copied });
+    await b.run('press', { ref: 'e2', key: 'Meta+v' });
+    expect(b.last()).toEqual({ type: 'dom.press', ref: 'e2', key: 'Meta+v', clipboard: copied });
+  });
+
+  it('an empty clipboard sends nothing with the paste', async () => {
+    const { run, last } = setup();
+    await run('press', { key: 'Control+V' });
+    expect(last()).toEqual({ type: 'dom.press', key: 'Control+V' });
+  });
+});
