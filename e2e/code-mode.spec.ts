@@ -110,7 +110,7 @@ test('the same task costs fewer model requests in code mode than in tools mode',
   }
 });
 
-test('mode both offers every tool plus ot.run; a destructive program asks for approval first', async ({
+test('mode both offers every tool plus ot.run; a destructive call inside a program asks when it runs', async ({
   panel,
   fakeApi,
 }) => {
@@ -121,7 +121,8 @@ test('mode both offers every tool plus ot.run; a destructive program asks for ap
   ]);
   const id = await send(panel, 'close the tab');
   const asked = await waitForEvent(panel, id, 'approval.required');
-  expect((asked.approval as { name: string }).name).toBe('ot.run');
+  // The call inside the program is what asks (issue #31), named as itself, the program paused around it.
+  expect(asked.approval).toMatchObject({ name: 'tabs.close', arguments: '{"tab_id":987654}' });
   await panelRequest(panel, {
     type: 'chat.deny',
     conversationId: id,

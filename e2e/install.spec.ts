@@ -47,7 +47,7 @@ test('a tab opened before Otto was installed gets the content script on the firs
     expect(await call<unknown[]>(sw, 'pingFrames', tabId)).toEqual([]);
 
     const snap = await call<Snap>(sw, 'snapshot', tabId);
-    expect(snap.text).toMatch(/textbox "Name" \[ref=e\d+\]/);
+    expect(snap.text).toMatch(/textbox "Name" \[ref=[a-df-z]{2}e\d+\]/);
     expect((await call<unknown[]>(sw, 'pingFrames', tabId)).length).toBe(1);
 
     const typed = await call<ActionResult>(sw, 'act', tabId, {

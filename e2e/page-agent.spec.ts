@@ -96,7 +96,7 @@ test('snapshot → type into a React controlled input: React state shows it, pag
   expect(snap).toMatch(BOUNDARY);
   const inside = BOUNDARY.exec(snap)![0];
   expect(inside).toContain('- heading "React form" [level=1]');
-  expect(inside).toMatch(/- textbox "Name" \[ref=e\d+\]/);
+  expect(inside).toMatch(/- textbox "Name" \[ref=[a-df-z]{2}e\d+\]/);
   const typed = outputsSent(reqs[2]!).at(-1) as string;
   expect(typed).toMatch(/^dom__type ok/);
   expect(typed).toMatch(BOUNDARY);
@@ -116,7 +116,7 @@ test('a click that changes the page reports what changed', async ({ context, pan
   const { page, tabId } = await openApp(context, panel, app(pages.origin, 'dynamic'));
   fakeApi.script([
     { match: 'open the terms', calls: [{ name: 'dom__find', arguments: { role: 'button', name: 'open dialog' } }] },
-    reading(/^1 match/, (found) => [{ name: 'dom__click', arguments: { ref: /Refs: (e\d+)\./.exec(found)![1]! } }]),
+    reading(/^1 match/, (found) => [{ name: 'dom__click', arguments: { ref: /Refs: ([a-df-z]{2}e\d+)\./.exec(found)![1]! } }]),
     { match: /^dom__click ok/, text: 'The terms dialog is open.' },
   ]);
   const id = await send(panel, 'open the terms', { tabId });
@@ -164,7 +164,7 @@ test('typing into a password field pauses for approval: approve → typed, deny 
   fakeApi.script([
     { match: 'type my password', calls: [{ name: 'dom__find', arguments: { role: 'textbox', name: 'password' } }] },
     reading(/^1 match/, (found) => [
-      { name: 'dom__type', arguments: { ref: /Refs: (e\d+)\./.exec(found)![1]!, text: 'hunter22' } },
+      { name: 'dom__type', arguments: { ref: /Refs: ([a-df-z]{2}e\d+)\./.exec(found)![1]!, text: 'hunter22' } },
     ]),
     { match: /denied/, text: 'OK, I did not type it.' },
   ]);
@@ -191,7 +191,7 @@ test('submitting a form needs approval: a click on the submit button, and typing
   await page.locator('#password').fill('secret-123');
   fakeApi.script([
     { match: 'press sign in', calls: [{ name: 'dom__find', arguments: { role: 'button', name: 'sign in' } }] },
-    reading(/^1 match/, (found) => [{ name: 'dom__click', arguments: { ref: /Refs: (e\d+)\./.exec(found)![1]! } }]),
+    reading(/^1 match/, (found) => [{ name: 'dom__click', arguments: { ref: /Refs: ([a-df-z]{2}e\d+)\./.exec(found)![1]! } }]),
     { match: /^\[The user approved this call\.\]\ndom__click ok/, text: 'Signed in.' },
   ]);
   const id = await send(panel, 'press sign in', { tabId });
@@ -429,7 +429,8 @@ test('a page’s confirm() never hangs the run: cancelled and quoted; dom.dialog
   const asked = await waitForEvent(panel, id2, 'approval.required');
   const approval = asked.approval as { callId: string; name: string; arguments: string };
   expect(approval.name).toBe('dom.dialogs');
-  expect(JSON.parse(approval.arguments)).toEqual({ accept: 'Delete this item?' });
+  // The card shows the validated call (defaults applied), issue #31.
+  expect(JSON.parse(approval.arguments)).toEqual({ accept: 'Delete this item?', clear: false });
   await approve(panel, id2, approval.callId);
   await waitForStatus(panel, id2, 'completed');
   await expect(page.locator('#status')).toHaveText('Deleted');

@@ -35,7 +35,7 @@ test('the router injects the content script into frames that lack it, then acts 
   const s = await call<Snap>(sw, 'snapshot', tabId);
   expect(s.frames).toBe(2);
   expect(s.text).toMatch(
-    /- iframe "Sandboxed" \[ref=e\d+\] \[new\]:\n {2}- text: sandboxed\n {2}- button "Sandbox button" \[ref=f\d+e1\]/,
+    /- iframe "Sandboxed" \[ref=[a-df-z]{2}e\d+\] \[new\]:\n {2}- text: sandboxed\n {2}- button "Sandbox button" \[ref=f\d+[a-df-z]{2}e1\]/,
   );
   expect((await call<unknown[]>(sw, 'pingFrames', tabId)).length).toBe(3);
 

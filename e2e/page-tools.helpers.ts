@@ -65,7 +65,7 @@ export async function openTab(context: BrowserContext, sw: Worker, url: string):
 /** The ref on the first outline line that contains `needle`. */
 export function refIn(outline: string, needle: string | RegExp): string {
   const line = outline.split('\n').find((l) => (typeof needle === 'string' ? l.includes(needle) : needle.test(l)));
-  const m = line && /\[ref=((?:f\d+)?e\d+)\]/.exec(line);
+  const m = line && /\[ref=((?:f\d+)?[a-df-z]{2}e\d+)\]/.exec(line);
   if (!m) throw new Error(`no ref on a line matching ${String(needle)} in:\n${outline}`);
   return m[1]!;
 }

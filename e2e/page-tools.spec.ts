@@ -15,7 +15,7 @@ test.describe('page tools', () => {
 
     const s1 = await call<Snap>(sw, 'snapshot', tabId);
     expect(s1.text).toContain('- heading "React form" [level=1]');
-    expect(s1.text).toMatch(/- button "Save" \[ref=e\d+\] \[disabled\]/);
+    expect(s1.text).toMatch(/- button "Save" \[ref=[a-df-z]{2}e\d+\] \[disabled\]/);
     const name = refIn(s1.text, 'textbox "Name"');
 
     const typed = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.type', ref: name, text: 'Ada' });
@@ -40,8 +40,8 @@ test.describe('page tools', () => {
     // Same refs after React re-rendered; Save is enabled now.
     const s2 = await call<Snap>(sw, 'snapshot', tabId);
     expect(refIn(s2.text, 'textbox "Name"')).toBe(name);
-    expect(s2.text).toMatch(/- textbox "Name" \[ref=e\d+\] value="Ada"/);
-    expect(s2.text).not.toMatch(/button "Save" \[ref=e\d+\] \[disabled\]/);
+    expect(s2.text).toMatch(/- textbox "Name" \[ref=[a-df-z]{2}e\d+\] value="Ada"/);
+    expect(s2.text).not.toMatch(/button "Save" \[ref=[a-df-z]{2}e\d+\] \[disabled\]/);
     const saved = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s2.text, 'button "Save"') });
     await expect(page.getByTestId('submitted')).toHaveText('Saved Ada (green)');
     expect(saved.changes.added.join(' ')).toContain('Saved Ada');
@@ -129,13 +129,13 @@ test.describe('page tools', () => {
 
     const s = await call<Snap>(sw, 'snapshot', tabId);
     expect(s.frames).toBe(2);
-    expect(s.text).toMatch(/- iframe "Same origin frame" \[ref=e\d+\]:\n {2}- heading "Child same" \[level=2\]/);
-    expect(s.text).toMatch(/- iframe "Cross origin frame" \[ref=e\d+\]:\n {2}- heading "Child cross" \[level=2\]/);
-    expect(refIn(s.text, 'Send cross')).toMatch(/^f\d+e\d+$/);
+    expect(s.text).toMatch(/- iframe "Same origin frame" \[ref=[a-df-z]{2}e\d+\]:\n {2}- heading "Child same" \[level=2\]/);
+    expect(s.text).toMatch(/- iframe "Cross origin frame" \[ref=[a-df-z]{2}e\d+\]:\n {2}- heading "Child cross" \[level=2\]/);
+    expect(refIn(s.text, 'Send cross')).toMatch(/^f\d+[a-df-z]{2}e\d+$/);
     const lines = s.text.split('\n');
     const crossMsg = refIn(lines.slice(lines.findIndex((l) => l.includes('Cross origin frame'))).join('\n'), 'textbox "Message"');
-    expect(crossMsg).toMatch(/^f\d+e\d+$/);
-    expect(refIn(s.text, 'button "Top button"')).toMatch(/^e\d+$/);
+    expect(crossMsg).toMatch(/^f\d+[a-df-z]{2}e\d+$/);
+    expect(refIn(s.text, 'button "Top button"')).toMatch(/^[a-df-z]{2}e\d+$/);
 
     await call(sw, 'act', tabId, { type: 'dom.type', ref: crossMsg, text: 'hi' });
     await call(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s.text, 'Send cross') });
@@ -186,14 +186,14 @@ test.describe('page tools', () => {
   test('elements that appear after actions: wait_for, [new] marks, dialogs, covered and stale targets', async ({ context, serviceWorker: sw, pages }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'dynamic'));
     const s1 = await call<Snap>(sw, 'snapshot', tabId);
-    expect(s1.text).toMatch(/- clickable "Clickable card — opens nothing" \[ref=e\d+\]/);
+    expect(s1.text).toMatch(/- clickable "Clickable card — opens nothing" \[ref=[a-df-z]{2}e\d+\]/);
 
     await call(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Show details"') });
     const waited = await call<{ met: boolean; elapsedMs: number }>(sw, 'waitFor', tabId, { text: 'Details loaded', timeoutMs: 3000 });
     expect(waited.met).toBe(true);
     const s2 = await call<Snap>(sw, 'snapshot', tabId);
     expect(s2.newRefs).toBe(1);
-    expect(s2.text).toMatch(/- button "Confirm order" \[ref=e\d+\] \[new\]/);
+    expect(s2.text).toMatch(/- button "Confirm order" \[ref=[a-df-z]{2}e\d+\] \[new\]/);
     expect(s2.text).toContain('- text: Details loaded [new]');
     expect(refIn(s2.text, 'button "Show details"')).toBe(refIn(s1.text, 'button "Show details"'));
     await call(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s2.text, 'Confirm order') });
@@ -236,7 +236,7 @@ test.describe('page tools', () => {
     const removeRef = refIn(s1.text, 'button "Remove me"');
     await call(sw, 'act', tabId, { type: 'dom.click', ref: removeRef });
     const stale = await callError(sw, 'act', tabId, { type: 'dom.click', ref: removeRef });
-    expect(stale.message).toMatch(/Ref e\d+ is stale.*Take a new snapshot/);
+    expect(stale.message).toMatch(/Ref [a-df-z]{2}e\d+ is stale.*Take a new snapshot/);
     expect(stale.code).toBe('stale-ref');
     const itemA = refIn(s1.text, 'button "Item A"');
     await call(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Re-render list"') });
@@ -254,7 +254,7 @@ test.describe('page tools', () => {
     expect(nav.navigation).toMatchObject({ to: expect.stringMatching(/\/apps\/login\.html$/), title: 'Log in', complete: true });
     expect(await call<string>(sw, 'formatAction', nav)).toMatch(/^dom\.click ok — the page navigated \(new page loaded\): take a new snapshot/);
     const old = await callError(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Show details"') });
-    expect(old.message).toMatch(/not issued on this page.*new snapshot/);
+    expect(old.message).toMatch(/this ref is from an earlier page; take a new snapshot/);
     const fresh = await call<Snap>(sw, 'snapshot', tabId);
     expect(fresh.title).toBe('Log in');
     await page.close();
@@ -263,7 +263,7 @@ test.describe('page tools', () => {
   test('a login form: fill_form with a password, a checkbox and submit; the password never appears in output', async ({ context, serviceWorker: sw, pages }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'login'));
     const s = await call<Snap>(sw, 'snapshot', tabId);
-    expect(s.text).toMatch(/- textbox "Password" \[ref=e\d+\] \[required\] \[password\]/);
+    expect(s.text).toMatch(/- textbox "Password" \[ref=[a-df-z]{2}e\d+\] \[required\] \[password\]/);
     const r = await call<ActionResult>(sw, 'act', tabId, {
       type: 'dom.fill_form',
       fields: [
@@ -290,7 +290,7 @@ test.describe('page tools', () => {
     await call(sw, 'act', tabId, { type: 'dom.select', ref: refIn(s.text, 'listbox "Toppings"'), values: ['Ham', 'Olives'] });
     await call(sw, 'act', tabId, { type: 'dom.check', ref: refIn(s.text, 'checkbox "Newsletter"') });
     // The radio inputs are visually hidden; their labels stand in for them.
-    expect(s.text).toMatch(/- radio "Pro" \[ref=e\d+\]/);
+    expect(s.text).toMatch(/- radio "Pro" \[ref=[a-df-z]{2}e\d+\]/);
     const pro = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.check', ref: refIn(s.text, 'radio "Pro"') });
     expect(pro.details.checked).toBe(true);
     await expect(out).toHaveText(JSON.stringify({ country: 'de', toppings: ['Ham', 'Olives'], newsletter: true, plan: 'pro', fruit: '' }));
@@ -308,7 +308,7 @@ test.describe('page tools', () => {
 
     const q = await call<{ matches: { ref: string; line: string; visible: boolean }[]; total: number }>(sw, 'query', tabId, 'input[type=radio]');
     expect(q.total).toBe(2);
-    expect(q.matches[0]!.line).toMatch(/radio "Free" \[ref=e\d+\]/);
+    expect(q.matches[0]!.line).toMatch(/radio "Free" \[ref=[a-df-z]{2}e\d+\]/);
     await page.close();
   });
 

@@ -19,7 +19,7 @@ const secretNames = async (page: Page) =>
 
 /** The options page, with Otto pointed at the fake API. */
 async function optionsPage(panel: Page, api: FakeApi, extensionId: string, opts: { key?: string } = {}): Promise<Page> {
-  await connectToFakeApi(panel, api, opts);
+  await connectToFakeApi(panel, api, { ...opts, localHosts: false });
   const page = await panel.context().newPage();
   await page.setViewportSize({ width: 820, height: 1000 });
   await page.goto(`chrome-extension://${extensionId}/src/options/index.html`);
@@ -30,7 +30,8 @@ async function optionsPage(panel: Page, api: FakeApi, extensionId: string, opts:
 /** The panel's own settings view, at panel size. */
 async function panelSettings(panel: Page, api: FakeApi, opts: { key?: string } = {}): Promise<void> {
   await panel.setViewportSize({ width: 400, height: 900 });
-  await connectToFakeApi(panel, api, opts);
+  // The settings forms are checked against exactly the YAML they write: no suite-wide approvals section.
+  await connectToFakeApi(panel, api, { ...opts, localHosts: false });
   await panel.reload();
   await panel.getByRole('button', { name: 'Settings' }).click();
   await expect(panel.getByTestId('settings')).toBeVisible();

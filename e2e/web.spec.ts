@@ -79,7 +79,7 @@ test('web.fetch on the pages fixture, and errors that say what happened', async 
   const refused = await run(panel, 'web.fetch(url="http://127.0.0.1:9/")');
   expect(refused.error!.message).toContain('Request failed: Failed to fetch');
   const scheme = await run(panel, 'web.fetch(url="chrome://settings")');
-  expect(scheme.error!.message).toContain('web.fetch reads http and https URLs only, got: chrome:');
+  expect(scheme.error!.message).toContain('web.fetch only opens web pages (http: or https:), not chrome: URLs: chrome://settings.');
 });
 
 test('web.fetch_many fetches several pages into labelled sections, in order', async ({ panel, pages }) => {

@@ -18,9 +18,22 @@ type PanelGlobals = {
   __workerErrors?: string[];
 };
 
+/**
+ * The e2e suite's fixture sites are loopback servers: the user's own network, where opening or fetching a page asks
+ * first (issue #31). The suite allows them explicitly, as a developer would in `approvals.local_hosts`; a test that
+ * sets its own `approvals:` section says what it wants itself. e2e/attack-surface.spec.ts checks the rule both ways.
+ */
+export const E2E_LOCAL_HOSTS = 'approvals:\n  local_hosts: [127.0.0.1, localhost]\n';
+
 /** Points Otto at the fake API with a key, and starts collecting pushed events in the panel page. */
-export async function connectToFakeApi(panel: Page, api: FakeApi, opts: { key?: string; yaml?: string } = {}): Promise<void> {
-  const yaml = `agent:\n  base_url: ${api.url}\n  model: gpt-test\n  max_retries: 3\n${opts.yaml ?? ''}`;
+export async function connectToFakeApi(
+  panel: Page,
+  api: FakeApi,
+  opts: { key?: string; yaml?: string; localHosts?: boolean } = {},
+): Promise<void> {
+  const extra = opts.yaml ?? '';
+  const approvals = /^approvals:/m.test(extra) || opts.localHosts === false ? '' : E2E_LOCAL_HOSTS;
+  const yaml = `agent:\n  base_url: ${api.url}\n  model: gpt-test\n  max_retries: 3\n${extra}${approvals}`;
   await panelRequest(panel, { type: 'config.save', yaml });
   await panelRequest(panel, { type: 'secrets.save', yaml: `OPENAI_API_KEY: ${opts.key ?? 'sk-e2e-test-key-000000'}\n` });
   await collectEvents(panel);

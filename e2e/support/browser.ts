@@ -23,5 +23,8 @@ export function extensionArgs(dist = DIST): string[] {
     '--disable-sync',
     '--no-first-run',
     '--disable-quic',
+    // Public-looking names for loopback fixture sites (e2e/attack-surface.spec.ts): `bank.example:<port>` reaches
+    // 127.0.0.1, so the suite can tell "another site" from "the user's own network".
+    '--host-resolver-rules=MAP *.example 127.0.0.1',
   ];
 }

@@ -22,6 +22,7 @@ import { reconcileCalls, runTools } from './toolPhase.ts';
 import { abortRun, failRun, finishRun, settleRun } from './endings.ts';
 import { deniedShareOutput, isShareApproval, type TabAccess } from './tabAccess.ts';
 import { deniedFlowOutput } from './flowFacts.ts';
+import { InlineApprovals } from './inlineApprovals.ts';
 
 export type { AgentConfigView } from './session.ts';
 
@@ -110,6 +111,7 @@ export class AgentRunner {
       elapsed: opts.elapsed ?? (() => performance.now()),
       timers,
       emit: (event) => this.#emit(event),
+      inline: new InlineApprovals(),
     };
     this.#keepAlive = new KeepAlive({
       ping: opts.keepAlive ?? defaultKeepAlivePing,
@@ -228,6 +230,9 @@ export class AgentRunner {
 
   /** Approves the pending destructive call (`site`: also every later one on the same origin) and continues. */
   approve(conversationId: string, callId: string, scope: 'once' | 'site' = 'once'): Promise<RunState> {
+    // A call inside a running program waits for this answer in memory; the program goes on by itself.
+    if (this.#deps.inline?.answer(conversationId, callId, { allowed: true, scope }))
+      return this.#current(conversationId);
     return this.#begin(conversationId, async (slot) => {
       const state = await this.#pendingApproval(conversationId, callId);
       const session = this.#attach(slot, conversationId, state);
@@ -267,6 +272,7 @@ export class AgentRunner {
 
   /** Denies the pending call: the model gets `Error: the user denied <tool>` and the run continues. */
   deny(conversationId: string, callId: string): Promise<RunState> {
+    if (this.#deps.inline?.answer(conversationId, callId, { allowed: false })) return this.#current(conversationId);
     return this.#begin(conversationId, async (slot) => {
       const state = await this.#pendingApproval(conversationId, callId);
       const session = this.#attach(slot, conversationId, state);
@@ -413,6 +419,15 @@ export class AgentRunner {
       // The model's context still holds what earlier runs read: the origin set goes on with the conversation.
       ...(prev?.origins?.length ? { origins: prev.origins } : {}),
     };
+  }
+
+  /** The run's state as it is now (the live one while it runs). */
+  async #current(conversationId: string): Promise<RunState> {
+    const live = this.#active.get(conversationId)?.session?.state;
+    if (live) return live;
+    const stored = await this.#deps.store.getRun(conversationId);
+    if (!stored) throw new NothingToResumeError(conversationId);
+    return stored;
   }
 
   async #pendingApproval(conversationId: string, callId: string): Promise<RunState> {

@@ -15,6 +15,7 @@ import type { AgentToolHost, FlowBlock, ToolInfo } from './toolHost.ts';
 import type { FunctionCallItem, OutputPart } from './transcript.ts';
 import { functionCallOutput, preview } from './transcript.ts';
 import { AbortedError, type Timers } from './timing.ts';
+import type { InlineApprovals } from './inlineApprovals.ts';
 
 /** The part of the config the loop reads (OttoConfig satisfies it). Read at the start of every drive. */
 export interface AgentConfigView {
@@ -38,6 +39,8 @@ export interface RunnerDeps {
   elapsed: () => number;
   timers: Timers;
   emit: (event: AgentEvent) => void;
+  /** Approvals asked inside a running program (code mode); the runner answers them. */
+  inline?: InlineApprovals;
 }
 
 /** The model response being streamed. */

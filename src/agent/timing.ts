@@ -75,21 +75,35 @@ export function childSignal(parent: AbortSignal, timeoutMs: number, timers: Time
   const onParent = () => controller.abort(parent.reason);
   if (parent.aborted) controller.abort(parent.reason);
   else parent.addEventListener('abort', onParent, { once: true });
-  const handle =
+  const arm = () =>
     timeoutMs > 0
       ? timers.setTimeout(() => {
           timedOut = true;
           controller.abort(new Error(`timed out after ${timeoutMs} ms`));
         }, timeoutMs)
       : undefined;
+  let handle = arm();
+  let paused = 0;
   return {
     signal: controller.signal,
     get timedOut() {
       return timedOut;
     },
+    /** Stops the clock while the user is asked (an approval inside a program); `resume` restarts it in full. */
+    pause() {
+      if (paused++ === 0 && handle !== undefined) {
+        timers.clearTimeout(handle);
+        handle = undefined;
+      }
+    },
+    resume() {
+      if (paused > 0 && --paused === 0 && !controller.signal.aborted) handle = arm();
+    },
     dispose() {
       parent.removeEventListener('abort', onParent);
       if (handle !== undefined) timers.clearTimeout(handle);
+      handle = undefined;
+      paused = -Infinity; // a late resume must not re-arm
     },
   };
 }

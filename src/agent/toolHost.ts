@@ -1,3 +1,5 @@
+import type { CallTarget } from '../shared/callTarget.ts';
+
 /**
  * What the run loop needs of the tools: the narrow interface the registry + interceptor are adapted to. The loop
  * never imports the registry; the composition root (background/) passes an object of this shape.
@@ -10,6 +12,12 @@ export interface ToolRunContext {
   callId: string;
   /** The run's data-flow facts (flowFacts.ts); the host's guard checks and labels the call with them. */
   flow?: RunFlowFacts;
+  /**
+   * The decision for a call made *inside* this one (a code-mode program's calls, `web.fetch_many`'s fetches), taken
+   * when it runs: resolves when it may run (no approval needed, allowed, or the user said yes), throws when the user
+   * denied it. Absent: nested calls are not judged (the panel's own command line, where the user is the author).
+   */
+  approve?: (qualifiedName: string, args: Record<string, unknown>) => Promise<void>;
 }
 
 /**
@@ -48,6 +56,18 @@ export interface FlowBlock {
   readonly sentence: string;
 }
 
+/** The tool host's judgement of one call, before it runs (issue #31). */
+export interface CallAssessment {
+  /** The arguments are invalid (unknown or wrong ones): the model gets this message and nothing runs or asks. */
+  invalid?: string;
+  /** Whether the call needs the user's approval (unless policy or an allowance covers its target's site). */
+  destructive: boolean;
+  /** What it really touches: allowances and the approval card use this, never the run's tab. */
+  target?: CallTarget;
+  /** The validated arguments (defaults applied): the approval card shows these, not the model's raw text. */
+  args?: Record<string, unknown>;
+}
+
 export interface ToolInfo {
   /** The qualified name (`dom.click`), shown to the user and passed to `run`. */
   qualifiedName: string;
@@ -72,6 +92,11 @@ export interface AgentToolHost {
    * origin, closing a tab...). May inspect the page; called just before the call would run.
    */
   isDestructive(qualifiedName: string, args: unknown, ctx?: { conversationId: string }): Promise<boolean> | boolean;
+  /**
+   * Validates the call and resolves its target, then decides whether it is destructive — judged on the target (the
+   * tab, element or URL it acts on). Hosts without it fall back to `isDestructive` and the run's tab origin.
+   */
+  assess?(qualifiedName: string, args: unknown, ctx: { conversationId: string }): Promise<CallAssessment>;
   /**
    * Runs the call through the interceptor. Resolves with the result (string or JSON-serialisable value); rejects on
    * invalid arguments (the interceptor's validation message) or a tool error.

@@ -8,6 +8,7 @@
  * Each output is written in the same transaction that marks its call done.
  */
 import type { PendingApproval, PendingCall, RunState } from '../storage/runRecords.ts';
+import type { CallTarget } from '../shared/callTarget.ts';
 import { prepareCall, type PreparedCall } from './calls.ts';
 import { originAllowed } from './approvals.ts';
 import { shareNeeded, type TabShareRequest } from './tabAccess.ts';
@@ -55,8 +56,6 @@ async function flowBlock(
 
 /** Executes the pending calls in order. Returns true when the run paused for an approval. */
 export async function runTools(session: RunSession, cfg: AgentConfigView): Promise<boolean> {
-  let origin: Promise<string | undefined> | undefined;
-  const getOrigin = () => (origin ??= originOfRun(session));
   for (;;) {
     session.checkAbort();
     const calls = session.state.pendingCalls;
@@ -88,31 +87,50 @@ export async function runTools(session: RunSession, cfg: AgentConfigView): Promi
     // A tab outside Otto's group is the user's until they share it: ask before anything else about this call.
     const share = await shareNeeded(session.deps.tabs, session.conversationId, prep.qualifiedName, prep.args);
     if (share) {
-      await pause(session, call, prep.qualifiedName, share.origin, share);
+      await pause(
+        session,
+        call,
+        prep.qualifiedName,
+        { destructive: true, ...(share.origin ? { origin: share.origin } : {}) },
+        share,
+      );
       return true;
     }
     const batch = await readOnlyBatch(session, idx, cfg);
     if (batch.length) {
-      if (await runBatch(session, batch, cfg, getOrigin)) return true;
+      if (await runBatch(session, batch, cfg)) return true;
       continue;
     }
     let approvedBy: PendingCall['approvedBy'] = call.status === 'approved' ? call.approvedBy : undefined;
     if (call.status !== 'approved') {
+      const j = await judge(session, prep.qualifiedName, prep.args);
+      if (j.invalid !== undefined) {
+        await session.finishCall(call.callId, prep.qualifiedName, {
+          output: errorOutput(j.invalid),
+          status: 'error',
+          outcome: 'error',
+          reason: 'invalid_arguments',
+          durationMs: 0,
+        });
+        continue;
+      }
+      // Both judgements apply (issues #13 and #31): the data-flow guard's and the target's; either one asks, and the
+      // card names the flow and the target together.
       const flow = await flowBlock(session, call, prep, cfg);
       if (flow) {
-        await pause(session, call, prep.qualifiedName, await getOrigin(), undefined, flow);
+        await pause(session, call, prep.qualifiedName, j, undefined, flow);
         return true;
       }
-      if (await isDestructive(session, prep.qualifiedName, prep.args)) {
-        const how = await autoApproval(session, cfg, getOrigin);
+      if (j.destructive) {
+        const how = await autoApproval(session, cfg, j.origin);
         if (!how.allowed) {
-          await pause(session, call, prep.qualifiedName, how.origin);
+          await pause(session, call, prep.qualifiedName, j);
           return true;
         }
         approvedBy = how.by;
       }
     }
-    if (await runBatch(session, [{ call, prep, ...(approvedBy ? { approvedBy } : {}) }], cfg, getOrigin)) return true;
+    if (await runBatch(session, [{ call, prep, ...(approvedBy ? { approvedBy } : {}) }], cfg)) return true;
   }
 }
 
@@ -126,7 +144,8 @@ async function readOnlyBatch(session: RunSession, idx: number, cfg: AgentConfigV
     const prep = prepareCall(session.deps.tools, call.name, call.arguments);
     if (!prep.ok || !prep.readOnly) break;
     if (j > idx && (await shareNeeded(session.deps.tabs, session.conversationId, prep.qualifiedName, prep.args))) break;
-    if (await isDestructive(session, prep.qualifiedName, prep.args)) break;
+    const verdict = await judge(session, prep.qualifiedName, prep.args);
+    if (verdict.destructive || verdict.invalid !== undefined) break;
     if (await flowBlock(session, call, prep, cfg)) break; // web.fetch to another site: asked on its own
     out.push({ call, prep });
   }
@@ -149,36 +168,92 @@ async function originOfRun(session: RunSession): Promise<string | undefined> {
   }
 }
 
+interface Judgement {
+  invalid?: string;
+  destructive: boolean;
+  /** The site the call acts on (its target's), for allowances and "Always on this site". */
+  origin?: string;
+  target?: CallTarget;
+  /** The validated arguments, as JSON, for the card. */
+  argsText?: string;
+}
+
+/**
+ * Validates and judges a call on what it really touches (the host's `assess`: its target tab, element or URL).
+ * A host without `assess` (tests' stand-ins) is judged by `isDestructive` and the run's tab, as before.
+ */
+async function judge(session: RunSession, qualifiedName: string, args: unknown): Promise<Judgement> {
+  const host = session.deps.tools;
+  if (host.assess) {
+    try {
+      const a = await host.assess(qualifiedName, args, { conversationId: session.conversationId });
+      return {
+        ...(a.invalid !== undefined ? { invalid: a.invalid } : {}),
+        destructive: a.destructive,
+        ...(a.target ? { target: a.target } : {}),
+        ...(a.target?.origin ? { origin: a.target.origin } : {}),
+        ...(a.args ? { argsText: jsonText(a.args) } : {}),
+      };
+    } catch {
+      return { destructive: true }; // when in doubt, ask
+    }
+  }
+  if (!(await isDestructive(session, qualifiedName, args))) return { destructive: false };
+  const origin = await originOfRun(session);
+  return { destructive: true, ...(origin ? { origin } : {}) };
+}
+
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '{}';
+  } catch {
+    return '{}';
+  }
+}
+
 async function autoApproval(
   session: RunSession,
   cfg: AgentConfigView,
-  getOrigin: () => Promise<string | undefined>,
-): Promise<
-  { allowed: true; by: 'policy' | 'allowed_origin' | 'site' } | { allowed: false; origin: string | undefined }
-> {
+  origin: string | undefined,
+): Promise<{ allowed: true; by: 'policy' | 'allowed_origin' | 'site' } | { allowed: false }> {
   if (cfg.approvals.policy === 'auto') return { allowed: true, by: 'policy' };
-  const origin = await getOrigin();
   if (originAllowed(origin, cfg.approvals.allowed_origins)) return { allowed: true, by: 'allowed_origin' };
   if (await session.deps.sites.isAllowed(origin)) return { allowed: true, by: 'site' };
-  return { allowed: false, origin };
+  return { allowed: false };
+}
+
+function approvalFor(
+  callId: string,
+  qualifiedName: string,
+  args: string,
+  j: Judgement,
+  now: number,
+  parentCallId?: string,
+  share?: TabShareRequest,
+): PendingApproval {
+  return {
+    callId,
+    name: qualifiedName,
+    arguments: args,
+    ...(j.origin ? { origin: j.origin } : {}),
+    ...(j.target ? { target: j.target } : {}),
+    ...(parentCallId ? { parentCallId } : {}),
+    ...(share ? { share } : {}),
+    requestedAt: now,
+  };
 }
 
 async function pause(
   session: RunSession,
   call: PendingCall,
   qualifiedName: string,
-  origin: string | undefined,
+  j: Judgement,
   share?: TabShareRequest,
   flow?: FlowBlock,
 ): Promise<void> {
   const approval: PendingApproval = {
-    callId: call.callId,
-    name: qualifiedName,
-    arguments: call.arguments,
-    ...(origin ? { origin } : {}),
-    ...(share ? { share } : {}),
+    ...approvalFor(call.callId, qualifiedName, j.argsText ?? call.arguments, j, session.deps.now(), undefined, share),
     ...(flow ? { flow: { from: [...flow.from], to: flow.to, data: flow.data, sentence: flow.sentence } } : {}),
-    requestedAt: session.deps.now(),
   };
   await session.commit((s) => {
     s.status = 'awaiting_approval';
@@ -195,12 +270,7 @@ async function pause(
  * is persisted, so the transcript's order never depends on timing. Returns true when a call run alone was stopped
  * by the data-flow guard while running (code mode) and the run paused to ask the user.
  */
-async function runBatch(
-  session: RunSession,
-  batch: Runnable[],
-  cfg: AgentConfigView,
-  getOrigin: () => Promise<string | undefined>,
-): Promise<boolean> {
+async function runBatch(session: RunSession, batch: Runnable[], cfg: AgentConfigView): Promise<boolean> {
   const startedAt = session.deps.now();
   const markRunning = (s: RunState) => {
     for (const b of batch) {
@@ -236,7 +306,8 @@ async function runBatch(
       // Stopped by the guard inside the call (a program's sink): ask about that flow, then run it again if allowed.
       // What it read on the way is in the run's set now, since the model sees the flow named on the card.
       if (result.labels?.length) session.stage((s) => (s.origins = mergeLabels(s.origins, result.labels!)));
-      await pause(session, only.call, only.prep.qualifiedName, await getOrigin(), undefined, result.blocked);
+      const j = await judge(session, only.prep.qualifiedName, only.prep.args);
+      await pause(session, only.call, only.prep.qualifiedName, { ...j, destructive: true }, undefined, result.blocked);
       return true;
     }
     await session.finishCall(only.call.callId, only.prep.qualifiedName, result);
@@ -288,6 +359,7 @@ async function invoke(
           conversationId: session.conversationId,
           callId: call.callId,
           ...(flow ? { flow } : {}),
+          approve: nestedGate(session, cfg, call, child),
         }),
       ),
       child.signal,
@@ -319,6 +391,64 @@ async function invoke(
   } finally {
     child.dispose();
   }
+}
+
+/**
+ * The decision for calls made inside a running call (issue #31, code mode): each one is judged when it runs, on the
+ * page as it is then, with the same rules as a top-level call; one that needs the user pauses the program (and its
+ * timeout) until the user answers. A denial throws, so the program stops with "the user denied <tool>".
+ */
+function nestedGate(
+  session: RunSession,
+  cfg: AgentConfigView,
+  parent: PendingCall,
+  clock: { pause(): void; resume(): void },
+): (qualifiedName: string, args: Record<string, unknown>) => Promise<void> {
+  let asked = 0;
+  // Calls inside one program may run concurrently (web.fetch_many's workers): the user is asked one at a time, and
+  // each waiting call is judged again when its turn comes (an answer "always on this site" may already cover it).
+  let turn: Promise<unknown> = Promise.resolve();
+  const decide = async (qualifiedName: string, args: Record<string, unknown>): Promise<void> => {
+    const j = await judge(session, qualifiedName, args);
+    if (j.invalid !== undefined || !j.destructive) return; // invalid: the interceptor reports it
+    if ((await autoApproval(session, cfg, j.origin)).allowed) return;
+    const inline = session.deps.inline;
+    if (!inline) throw new Error(`${qualifiedName} needs the user's approval, which cannot be asked here`);
+    const callId = `${parent.callId}~${++asked}`;
+    const approval = approvalFor(
+      callId,
+      qualifiedName,
+      j.argsText ?? jsonText(args),
+      j,
+      session.deps.now(),
+      parent.callId,
+    );
+    clock.pause();
+    try {
+      const answer = inline.wait(session.conversationId, callId, session.signal);
+      await session.commit((s) => {
+        s.status = 'awaiting_approval';
+        s.approval = approval;
+      });
+      session.emit({ type: 'approval.required', approval });
+      session.emitStatus();
+      const got = await answer;
+      if (got.allowed && got.scope === 'site' && j.origin) await session.deps.sites.allow(j.origin);
+      await session.commit((s) => {
+        s.status = 'running';
+        s.approval = undefined;
+      });
+      session.emitStatus();
+      if (!got.allowed) throw new Error(`the user denied ${qualifiedName}`);
+    } finally {
+      clock.resume();
+    }
+  };
+  return (qualifiedName, args) => {
+    const mine = turn.then(() => decide(qualifiedName, args));
+    turn = mine.catch(() => undefined);
+    return mine;
+  };
 }
 
 /** Marks calls whose output is already in the transcript as done (defensive: both are written together). */

@@ -73,8 +73,8 @@ export function prefixFor(frameId: number): string {
 
 /** The frame a ref belongs to: `e12` → 0, `f3e12` → 3. */
 export function frameOfRef(ref: string): number {
-  const m = /^(?:f(\d+))?e\d+$/.exec(ref.trim());
-  if (!m) throw new PageError(`"${ref}" is not a ref (refs look like e12, or f3e12 inside a frame). Take a snapshot (dom.snapshot) and use a ref from it.`, PAGE_ERROR.staleRef);
+  const m = /^(?:f(\d+))?(?:[a-df-z]{2})?e\d+$/.exec(ref.trim());
+  if (!m) throw new PageError(`"${ref}" is not a ref (refs look like kqe12, as dom.snapshot shows them). Take a snapshot (dom.snapshot) and use a ref from it.`, PAGE_ERROR.staleRef);
   return m[1] ? Number(m[1]) : 0;
 }
 

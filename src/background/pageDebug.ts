@@ -6,7 +6,7 @@
  */
 import { frameOfRef, injectContentScripts, pingFrames, prefixFor, requestContent, requestForRef, resolveTabId, restrictedReason } from './contentRouter.ts';
 import { act, formatAction, pageDialogs, waitFor, waitForLoad } from './pageActions.ts';
-import { findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './pageSnapshot.ts';
+import { describeInPage, findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './pageSnapshot.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
 import { readDevLog } from './devCapture.ts';
 import { refBoxes } from './pageBoxes.ts';
@@ -16,6 +16,7 @@ export const pageApi = {
   formatSnapshot,
   find: findInPage,
   query: queryPage,
+  describe: describeInPage,
   text: pageText,
   read: readPage,
   act,

@@ -5,8 +5,10 @@
  * (find, query) across frames, visible text and the article reader.
  */
 import {
+  DescribeReply,
   FindReply,
   QueryReply,
+  REF_RE,
   ReadReply,
   SnapshotReply,
   TextReply,
@@ -41,7 +43,7 @@ async function framesOf(tabId: number): Promise<FrameInfo[]> {
   return frames.map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url }));
 }
 
-const isRef = (s: string): boolean => /^(?:f\d+)?e\d+$/.test(s.trim());
+const isRef = (s: string): boolean => REF_RE.test(s.trim());
 
 export interface SnapshotOptions {
   /** A ref (routed to its frame) or a CSS selector (in `frameId`, default the top frame). */
@@ -285,6 +287,24 @@ export async function findInPage(tabId: number, opts: FindOptions): Promise<Page
       where: replies.flatMap((r) => ('hidden' in r && r.hidden?.where) || []).slice(0, 4),
     };
   return out;
+}
+
+/** The element a ref or selector (top frame) names, as the approval card describes it (issue #31). */
+export async function describeInPage(
+  tabId: number,
+  target: { ref?: string; selector?: string },
+): Promise<DescribeReply> {
+  if (target.ref)
+    return DescribeReply.parse(
+      await requestForRef(tabId, target.ref, { type: 'dom.describe', ref: target.ref }, { inject: false }),
+    );
+  const req: ContentRequest = {
+    type: 'dom.describe',
+    prefix: '',
+    ...(target.selector ? { selector: target.selector } : {}),
+  };
+  // A selector may be the first call on a tab: inject like the action would (a ref implies a live content script).
+  return DescribeReply.parse(await requestContent(tabId, 0, req));
 }
 
 /** CSS selector → matching elements with refs, in every frame (or one). */

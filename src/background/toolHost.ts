@@ -10,7 +10,9 @@ import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { ToolInterceptor } from '../tools/interceptor.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { createToolCaller } from '../tools/dispatch.ts';
-import { isDestructiveCall } from '../tools/Tool.ts';
+import { isDestructiveCall, qualifiedNameOf } from '../tools/Tool.ts';
+import { describeElementOf, hasTarget, resolveCallTarget } from '../tools/callTarget.ts';
+import { validateArguments } from '../tools/validate.ts';
 import { log } from '../shared/log.ts';
 import { configStatus } from '../config/status.ts';
 import { CONFIG_VERSION } from '../config/migrations.ts';
@@ -97,7 +99,8 @@ function httpOrigin(url: string | undefined): string | undefined {
  * `where.tabId` (the panel's command mode) names the tab directly instead of the conversation's. `where.run` marks
  * the context of an agent run: its calls (and every call nested in them) pass the tab scope's gate, and tabs.list
  * sees only the run's tabs. The user's own commands are not scoped: they are the user acting. `where.flow` puts the
- * call under the data-flow guard (the model's calls; the user's own commands are not guarded).
+ * call under the data-flow guard (the model's calls; the user's own commands are not guarded). `approve` judges every
+ * nested call (`ctx.callTool`: a code-mode program's calls, `web.fetch_many`'s fetches) when it runs (issue #31).
  */
 export async function toolContext(
   deps: ToolHostDeps,
@@ -113,6 +116,7 @@ async function contextAndGate(
   conversationId: string | undefined,
   signal: AbortSignal,
   where: { tabId?: number; run?: boolean; flow?: FlowGuard },
+  approve?: (qualifiedName: string, args: Record<string, unknown>) => Promise<void>,
 ): Promise<{ ctx: ToolContext; options: ExecuteOptions | undefined }> {
   const { config, secrets, problems = [], warnings = [], version = CONFIG_VERSION } = await deps.settings();
   let tab: chrome.tabs.Tab | undefined;
@@ -128,6 +132,17 @@ async function contextAndGate(
   const scope = where.run && conversationId ? deps.tabScope : undefined;
   const options: ExecuteOptions | undefined =
     scope && conversationId ? { gate: (tool, args) => scope.guard(conversationId, tool, args, tab?.id) } : undefined;
+  // Nested calls pass the tab scope's gate, then the run's approval decision, taken when each runs (issue #31).
+  const scopeGate = options?.gate;
+  const nested: ExecuteOptions | undefined =
+    scopeGate || approve
+      ? {
+          gate: async (tool, input) => {
+            if (scopeGate) await scopeGate(tool, input);
+            if (approve) await approve(qualifiedNameOf(tool), input);
+          },
+        }
+      : undefined;
   const build = (flow: FlowGuard | undefined): ToolContext => {
     const ctx: ToolContext = {
       signal,
@@ -145,7 +160,7 @@ async function contextAndGate(
             },
           }
         : {}),
-      callTool: (name, args = {}) => call(name, args, ctx, options),
+      callTool: (name, args = {}) => call(name, args, ctx, nested),
       // Code mode: one guard per program call, with its callTool bound to it.
       ...(flow ? { flow, withFlow: (next: FlowGuard) => build(next) } : {}),
     };
@@ -186,12 +201,41 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
       const parsed = tool.parameters.safeParse(args);
       return isDestructiveCall(tool, (parsed.success ? parsed.data : args) as never, ctx);
     },
-    async run(qualifiedName, args, { signal, conversationId, flow }) {
+    async assess(qualifiedName, args, { conversationId }) {
+      const tool = deps.registry().get(qualifiedName);
+      if (!tool) return { destructive: false };
+      const { config } = await deps.settings();
+      let input = args as Record<string, unknown>;
+      if (config.tool_execution.enable_validation && !tool.conveniences?.validation) {
+        try {
+          input = validateArguments(tool.parameters, args) as Record<string, unknown>;
+        } catch (error) {
+          return { invalid: error instanceof Error ? error.message : String(error), destructive: false };
+        }
+      }
+      // A read-only tool that names no tab, URL or element touches nothing the rules judge: no lookups.
+      if (!hasTarget(tool, input)) return { destructive: !tool.readOnly, args: input };
+      const ctx = await toolContext(deps, conversationId, new AbortController().signal);
+      let target = await resolveCallTarget(tool, input, ctx);
+      let destructive: boolean;
+      try {
+        // The user's own network always asks (unless approvals.local_hosts names the host).
+        destructive = !!target.localNetwork || (await isDestructiveCall(tool, input as never, ctx, target));
+      } catch {
+        destructive = true; // when in doubt, ask
+      }
+      if (destructive) target = await describeElementOf(tool, input, ctx, target);
+      return { destructive, target, args: input };
+    },
+    async run(qualifiedName, args, { signal, conversationId, flow, approve }) {
       const guard = flow && resolver ? guardFor(flow, resolver) : undefined;
-      const { ctx, options } = await contextAndGate(deps, conversationId, signal, {
-        run: true,
-        ...(guard ? { flow: guard } : {}),
-      });
+      const { ctx, options } = await contextAndGate(
+        deps,
+        conversationId,
+        signal,
+        { run: true, ...(guard ? { flow: guard } : {}) },
+        approve,
+      );
       const tool = deps.registry().get(qualifiedName);
       if (!tool) throw new Error(`Unknown tool: ${qualifiedName}`);
       try {

@@ -44,6 +44,8 @@ const TransformConfig = z.strictObject({
 const ApprovalsConfig = z.strictObject({
   policy: z.enum(['ask', 'auto']).default('ask'),
   allowed_origins: z.array(z.string()).default([]),
+  /** Hosts on the user's own network Otto may open or fetch without asking (`localhost:5173`, `router.lan`). */
+  local_hosts: z.array(z.string()).default([]),
 });
 
 /**

@@ -15,7 +15,15 @@ export const VALUE_MAX = 200;
 export const DISPLAY_NAME_MAX = 150;
 
 export function quote(text: string): string {
-  return JSON.stringify(text);
+  return JSON.stringify(defuseRefTokens(text));
+}
+
+/**
+ * Page text that looks like one of Otto's ref tokens (`Cancel [ref=e1]`) is rewritten (`Cancel [not-a-ref: e1]`), so
+ * a name or text the page controls cannot present itself as the ref of another element (issue #31).
+ */
+export function defuseRefTokens(text: string): string {
+  return /ref/i.test(text) ? text.replace(/\[\s*ref\s*=\s*/gi, '[not-a-ref: ') : text;
 }
 
 function ariaBool(el: Element, attr: string): 'true' | 'false' | 'mixed' | undefined {

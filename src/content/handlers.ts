@@ -2,16 +2,19 @@
  * One function per content request: page reading (snapshot, find, query, text, read) and actions. Every action runs
  * inside a change-observation window and replies with what it did and what changed.
  */
-import type {
-  ActionReply,
-  ContentRequest,
-  FindReply,
-  QueryReply,
-  ReadReply,
-  SnapshotReply,
-  TextReply,
-  WaitReply,
+import {
+  REF_RE,
+  type ActionReply,
+  type ContentRequest,
+  type DescribeReply,
+  type FindReply,
+  type QueryReply,
+  type ReadReply,
+  type SnapshotReply,
+  type TextReply,
+  type WaitReply,
 } from '../shared/contentMessages.ts';
+import { describeTarget } from './targetFacts.ts';
 import { observeChanges } from './changes.ts';
 import { describeElement } from './describe.ts';
 import { findSliced, query } from './find.ts';
@@ -44,7 +47,7 @@ export class CodedError extends Error {
 
 function rootElement(root: string | undefined): Element | undefined {
   if (!root) return undefined;
-  return resolveTarget(/^(?:f\d+)?e\d+$/.test(root) ? { ref: root } : { selector: root });
+  return resolveTarget(REF_RE.test(root) ? { ref: root } : { selector: root });
 }
 
 /** A walking request's own time limit when the worker gives none: well inside the worker's 30 s request timeout. */
@@ -277,6 +280,10 @@ export async function handle(req: ContentRequest): Promise<unknown> {
       const r: QueryReply = await query(req.selector, req.limit, {
         deadline: performance.now() + (req.timeMs ?? WALK_TIME_MS),
       });
+      return r;
+    }
+    case 'dom.describe': {
+      const r: DescribeReply = describeTarget(resolveTarget(req));
       return r;
     }
     case 'dom.text': {

@@ -6,13 +6,13 @@
 
 /** `- iframe "title" [ref=e4] {{frame 3}}`: slot 3 of the frame's `frames` list. */
 export const FRAME_MARKER =
-  /^( *)- (iframe(?: "(?:[^"\\]|\\.)*")?(?: \[ref=(?:f\d+)?e\d+\])?(?: \[new\])?) \{\{frame (\d+)\}\}$/;
+  /^( *)- (iframe(?: "(?:[^"\\]|\\.)*")?(?: \[ref=(?:f\d+)?(?:[a-df-z]{2})?e\d+\])?(?: \[new\])?) \{\{frame (\d+)\}\}$/;
 
 export type LineKind = 'ref' | 'text' | 'other';
 
 export function lineKind(line: string): LineKind {
   if (/^ *- text: /.test(line)) return 'text';
-  if (/ \[ref=(?:f\d+)?e\d+\]/.test(line)) return 'ref';
+  if (/ \[ref=(?:f\d+)?(?:[a-df-z]{2})?e\d+\]/.test(line)) return 'ref';
   return 'other';
 }
 

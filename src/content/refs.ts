@@ -1,17 +1,40 @@
 /**
- * Stable element refs. An element keeps its ref (`e12`, or `f3e12` inside frame 3) for as long as it lives: a
+ * Stable element refs. An element keeps its ref (`kqe12`, or `f3kqe12` inside frame 3) for as long as it lives: a
  * WeakMap element → number and a Map number → WeakRef, with a counter that only grows in this frame. Refs never
  * keep elements alive; dead entries are pruned on each snapshot.
+ *
+ * A ref belongs to its document (issue #31): the two letters before `e` are a tag drawn at random when this content
+ * script starts, i.e. once per document. A ref from a page the tab has since left carries another tag and is refused
+ * ("from an earlier page") instead of naming whatever element now has its number; and a page cannot predict the refs
+ * Otto will give its elements, so text it shows cannot name one (`Cancel [ref=…]`).
  *
  * The registry also remembers which nodes earlier snapshots showed, so a snapshot can mark what is new.
  */
 
-export const REF_PATTERN = /^(?:f(\d+))?e(\d+)$/;
+export const REF_PATTERN = /^(?:f(\d+))?([a-df-z]{2})?e(\d+)$/;
+
+/** Letters a document tag is drawn from: no `e` or `f`, which mark the number and the frame. */
+const TAG_LETTERS = 'abcdghijklmnopqrstuvwxyz';
+
+export function randomTag(): string {
+  const bytes = new Uint8Array(2);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => TAG_LETTERS[b % TAG_LETTERS.length]).join('');
+}
+
+export const EARLIER_PAGE = 'this ref is from an earlier page; take a new snapshot (dom.snapshot) and use a ref from it.';
 
 export class StaleRefError extends Error {}
 
 export class RefRegistry {
   private prefix = '';
+  /** This document's tag (see above). */
+  readonly tag: string;
+
+  constructor(tag: string = randomTag()) {
+    this.tag = tag;
+  }
+
   private counter = 0;
   private byElement = new WeakMap<Element, number>();
   private readonly byNumber = new Map<number, WeakRef<Element>>();
@@ -28,7 +51,7 @@ export class RefRegistry {
   }
 
   format(n: number): string {
-    return `${this.prefix}e${n}`;
+    return `${this.prefix}${this.tag}e${n}`;
   }
 
   /** The element's ref, assigning the next number the first time. */
@@ -51,8 +74,9 @@ export class RefRegistry {
   /** The live element behind a ref, or a StaleRefError saying what to do next. */
   resolve(ref: string): Element {
     const m = REF_PATTERN.exec(ref.trim());
-    if (!m) throw new StaleRefError(`"${ref}" is not a ref (refs look like e12, or f3e12 inside a frame). Take a snapshot (dom.snapshot) and use a ref from it.`);
-    const n = Number(m[2]);
+    if (!m) throw new StaleRefError(`"${ref}" is not a ref (refs look like ${this.tag}e12, as dom.snapshot shows them). Take a snapshot (dom.snapshot) and use a ref from it.`);
+    if ((m[2] ?? '') !== this.tag) throw new StaleRefError(`Ref ${ref}: ${EARLIER_PAGE}`);
+    const n = Number(m[3]);
     const el = this.byNumber.get(n)?.deref();
     if (!el) {
       if (n > this.counter)

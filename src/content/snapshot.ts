@@ -16,7 +16,7 @@
 import { deepActiveElement, flatChildren } from './env.ts';
 import { accessibleName, dedupeRepeat, normalize, truncate } from './names.ts';
 import { interactiveRole, NAME_FROM_CONTENT, roleOf, STRUCTURAL_ROLES } from './roles.ts';
-import { DISPLAY_NAME_MAX, hrefText, quote, ROW_NAMED, stateTokens, tagHint, valueText } from './describe.ts';
+import { DISPLAY_NAME_MAX, defuseRefTokens, hrefText, quote, ROW_NAMED, stateTokens, tagHint, valueText } from './describe.ts';
 import { type RefRegistry, registry as defaultRegistry } from './refs.ts';
 import { closeWalkCache, hasVisibleBox, layoutAvailable, openWalkCache, styleOf } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
@@ -226,7 +226,12 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     if (!cleaned) return;
     const isNew = !!owner && reg.isNew(owner);
     if (owner) shown.push(owner);
-    const node: OutlineNode = { kind: 'text', head: truncate(cleaned, TEXT_LINE_MAX), isNew, children: [] };
+    const node: OutlineNode = {
+      kind: 'text',
+      head: truncate(defuseRefTokens(cleaned), TEXT_LINE_MAX),
+      isNew,
+      children: [],
+    };
     p.node.children.push(node);
     charge(node, p.depth);
   };

@@ -10,11 +10,13 @@
  */
 import { z } from './zodMini.ts';
 
-export const REF_RE = /^(?:f\d+)?e\d+$/;
+/** A ref as text: optional frame (`f3`), the document's two-letter tag (src/content/refs.ts), `e` and a number. */
+export const REF_SOURCE = '(?:f\\d+)?(?:[a-df-z]{2})?e\\d+';
+export const REF_RE = new RegExp(`^${REF_SOURCE}$`);
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 const upTo = (max: number) => z.string().check(z.maxLength(max));
 const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
-const ref = z.string().check(z.regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)'));
+const ref = z.string().check(z.regex(REF_RE, 'a ref looks like kqe12 (as dom.snapshot shows it)'));
 const selector = text(1, 2000);
 const prefix = z.optional(z.string().check(z.regex(/^(?:f\d+)?$/)));
 const target = { ref: z.optional(ref), selector: z.optional(selector) };
@@ -62,6 +64,7 @@ export const ContentRequest = z.discriminatedUnion('type', [
     limit: z.optional(int(1, 500)),
     timeMs: z.optional(int(100, 120_000)),
   }),
+  z.object({ type: z.literal('dom.describe'), prefix, ...target }).check(hasTarget),
   z.object({
     type: z.literal('dom.text'),
     prefix,
@@ -256,6 +259,18 @@ export const FindReply = z.object({
   hidden: z.optional(z.object({ count: z.int(), where: z.array(z.string()) })),
 });
 export type FindReply = z.infer<typeof FindReply>;
+
+/** The element a call names, as the approval card shows it (issue #31); role and name are page text. */
+export const DescribeReply = z.object({
+  ref: z.optional(upTo(40)),
+  role: upTo(60),
+  name: upTo(300),
+  href: z.optional(upTo(2000)),
+  formAction: z.optional(upTo(2000)),
+  formMethod: z.optional(upTo(20)),
+  submits: z.optional(z.boolean()),
+});
+export type DescribeReply = z.infer<typeof DescribeReply>;
 
 export const QueryReply = z.object({
   matches: z.array(

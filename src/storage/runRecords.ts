@@ -3,6 +3,7 @@
  * tools are always allowed (store `sitePermissions`). Plain data only: everything here survives structured clone,
  * and together with the transcript it is all a fresh service worker needs to continue a run.
  */
+import type { CallTarget } from '../shared/callTarget.ts';
 import type { ModelErrorKind } from '../models/events.ts';
 
 export type RunStatus = 'idle' | 'running' | 'awaiting_approval' | 'interrupted' | 'error' | 'completed';
@@ -55,7 +56,7 @@ export interface PendingApproval {
   /** Qualified tool name, for display (never the encoded one). */
   name: string;
   arguments: string;
-  /** The origin of the page the call would act on, when known. */
+  /** The origin of the page (or destination) the call would act on, when known: "Always on this site" grants it. */
   origin?: string;
   /** Set when the question is whether to share a tab outside Otto's group (#27), not whether to run an action. */
   share?: TabShareRequest;
@@ -64,6 +65,10 @@ export interface PendingApproval {
    * leave; `sentence` says it in plain words ("Data read from bank.example may be sent to evil.example").
    */
   flow?: { from: string[]; to: string; data: string; sentence: string };
+  /** What the call touches, resolved before asking: the card shows it (issue #31). */
+  target?: CallTarget;
+  /** Set for a call inside a running program (`ot.run`): the id of the enclosing call that waits for the answer. */
+  parentCallId?: string;
   requestedAt: number;
 }
 

@@ -5,6 +5,17 @@
 import type { z } from '../shared/zod.ts';
 import type { ToolContext } from './context.ts';
 import type { ToolFlow } from './guard/flow.ts';
+import type { CallTarget, TargetElement } from '../shared/callTarget.ts';
+
+/**
+ * What a call says it touches, before Otto looks anything up (src/tools/callTarget.ts resolves it): the tab, a URL it
+ * loads, and (lazily: only a call that needs approval is described) the element it names.
+ */
+export interface TargetSpec {
+  tabId?: number | undefined;
+  url?: string | undefined;
+  element?: (() => Promise<TargetElement | undefined>) | undefined;
+}
 
 /** Any zod object schema: tool parameters are always a named-argument object. */
 export type ParamsSchema = z.ZodObject;
@@ -64,7 +75,14 @@ export interface ToolSpec<S extends ParamsSchema = ParamsSchema, R = unknown> {
    */
   // Written as a method type on purpose: method parameters are bivariant, so a tool with specific arguments can still
   // be held as an AnyTool (an optional property of function type would be checked contravariantly).
-  readonly isDestructive?: { hook(args: z.output<S>, ctx: ToolContext): boolean | Promise<boolean> }['hook'];
+  readonly isDestructive?: {
+    hook(args: z.output<S>, ctx: ToolContext, target?: CallTarget): boolean | Promise<boolean>;
+  }['hook'];
+  /**
+   * What the call acts on (see TargetSpec). Without it: the `tab_id` argument when given, else nothing — a tool that
+   * acts on the run's tab or loads URLs declares it, so approvals judge the real target, not the run's tab.
+   */
+  readonly target?: { hook(args: z.output<S>, ctx: ToolContext): TargetSpec | Promise<TargetSpec> }['hook'];
   execute(args: z.output<S>, ctx: ToolContext): Promise<R> | R;
 }
 
@@ -92,6 +110,7 @@ export function isDestructiveCall<S extends ParamsSchema>(
   tool: ToolSpec<S, unknown>,
   args: z.output<S>,
   ctx: ToolContext,
+  target?: CallTarget,
 ): boolean | Promise<boolean> {
-  return tool.isDestructive ? tool.isDestructive(args, ctx) : !tool.readOnly;
+  return tool.isDestructive ? tool.isDestructive(args, ctx, target) : !tool.readOnly;
 }

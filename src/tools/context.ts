@@ -24,6 +24,8 @@ export interface ToolContext {
   readonly tabId?: number;
   /** That tab's origin (`https://example.com`), for per-site approvals. */
   readonly origin?: string;
+  /** Looks up a tab's URL and title (default: chrome.tabs.get); injectable for tests. */
+  readonly tabInfo?: (tabId: number) => Promise<{ url?: string; title?: string } | undefined>;
   /**
    * The tabs a run may reach (#27): Otto's tab group. Absent outside a run (the user's own commands in the panel see
    * every tab) and in unit tests.

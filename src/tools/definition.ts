@@ -37,6 +37,9 @@ export function parametersJsonSchema(schema: z.ZodObject, io: 'input' | 'output'
   stripSafeIntBounds(json);
   if (json.type !== 'object') throw new Error('Tool parameters must be an object schema');
   if (!json.properties) json.properties = {};
+  // Unknown arguments are refused at validation (validate.ts): say so to the model too.
+  if (schema._zod.def.catchall === undefined && json.additionalProperties === undefined)
+    json.additionalProperties = false;
   entry[io] = json;
   return structuredClone(json);
 }

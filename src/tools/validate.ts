@@ -116,9 +116,24 @@ export function describeIssues(issues: readonly Issue[], args: unknown, schema: 
   return issues.map((issue) => describe(issue, args, schema));
 }
 
-/** Parses `args` (applying defaults, stripping unknown keys of non-strict objects) or throws ToolValidationError. */
+const strictViews = new WeakMap<z.ZodObject, z.ZodObject>();
+
+/**
+ * The schema that refuses unknown top-level arguments (issue #31): an argument the tool does not have is an error the
+ * model hears, never silently dropped — a call padded with 900 characters of "reassuring" text the tool ignores would
+ * otherwise reach the user's approval card. Schemas that chose a catch-all (`z.looseObject`, an MCP proxy tool's
+ * "the server decides") keep it.
+ */
+export function strictParameters<S extends z.ZodObject>(schema: S): S {
+  if (schema._zod.def.catchall !== undefined) return schema;
+  let view = strictViews.get(schema);
+  if (!view) strictViews.set(schema, (view = schema.strict()));
+  return view as S;
+}
+
+/** Parses `args` (applying defaults; unknown top-level keys are an error) or throws ToolValidationError. */
 export function validateArguments<S extends z.ZodObject>(schema: S, args: unknown): z.output<S> {
-  const parsed = schema.safeParse(args);
+  const parsed = strictParameters(schema).safeParse(args);
   if (parsed.success) return parsed.data;
   throw new ToolValidationError(describeIssues(parsed.error.issues, args, schema));
 }

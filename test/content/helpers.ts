@@ -17,7 +17,7 @@ export function snap(root?: Element): string {
 /** The ref on the line that contains `needle`. */
 export function refOf(text: string, needle: string): string {
   const line = text.split('\n').find((l) => l.includes(needle));
-  const m = line && /\[ref=((?:f\d+)?e\d+)\]/.exec(line);
+  const m = line && /\[ref=((?:f\d+)?[a-df-z]{2}e\d+)\]/.exec(line);
   if (!m) throw new Error(`no ref on a line containing ${needle} in:\n${text}`);
   return m[1]!;
 }

@@ -22,17 +22,17 @@ describe('snapshot: roles, names, states', () => {
       </main>`);
     const text = snap();
     expect(text).toContain('- navigation "Main":');
-    expect(text).toMatch(/- link "Home" \[ref=e\d+\] -> \/home/);
-    expect(text).toMatch(/- link "Elsewhere" \[ref=e\d+\] -> https:\/\/other\.example\/x/);
+    expect(text).toMatch(/- link "Home" \[ref=[a-df-z]{2}e\d+\] -> \/home/);
+    expect(text).toMatch(/- link "Elsewhere" \[ref=[a-df-z]{2}e\d+\] -> https:\/\/other\.example\/x/);
     expect(text).toContain('- heading "Sign in" [level=1]');
     expect(text).toContain('- text: Welcome back. Please enter your details.');
-    expect(text).toMatch(/- textbox "Email" \[ref=e\d+\] \[required\] value="a@b.c"/);
-    expect(text).toMatch(/- textbox "Password" \[ref=e\d+\] \[password\] value="•••••••"/);
+    expect(text).toMatch(/- textbox "Email" \[ref=[a-df-z]{2}e\d+\] \[required\] value="a@b.c"/);
+    expect(text).toMatch(/- textbox "Password" \[ref=[a-df-z]{2}e\d+\] \[password\] value="•••••••"/);
     expect(text).not.toContain('hunter2');
-    expect(text).toMatch(/- checkbox "Remember me" \[ref=e\d+\] \[checked\]/);
-    expect(text).toMatch(/- combobox "Country" \[ref=e\d+\] value="Germany" options=\["France","Germany"\]/);
-    expect(text).toMatch(/- textbox "Comment" \[ref=e\d+\]/);
-    expect(text).toMatch(/- button "Sign in" \[ref=e\d+\] \[disabled\]/);
+    expect(text).toMatch(/- checkbox "Remember me" \[ref=[a-df-z]{2}e\d+\] \[checked\]/);
+    expect(text).toMatch(/- combobox "Country" \[ref=[a-df-z]{2}e\d+\] value="Germany" options=\["France","Germany"\]/);
+    expect(text).toMatch(/- textbox "Comment" \[ref=[a-df-z]{2}e\d+\]/);
+    expect(text).toMatch(/- button "Sign in" \[ref=[a-df-z]{2}e\d+\] \[disabled\]/);
     expect(text).toContain('- img "Logo"');
     // Label text is the control's name, not repeated as text.
     expect(text).not.toContain('- text: Email');
@@ -51,7 +51,7 @@ describe('snapshot: roles, names, states', () => {
     const text = snap();
     expect(text).toMatch(/- textbox "Search the site" \[ref=/);
     expect(text).toMatch(/- button "Close dialog" \[ref=/);
-    expect(text).toMatch(/- link "Profile picture" \[ref=e\d+\] -> \/p/);
+    expect(text).toMatch(/- link "Profile picture" \[ref=[a-df-z]{2}e\d+\] -> \/p/);
     expect(text).toMatch(/- button "Settings" \[ref=/);
     expect(text).toMatch(/- textbox "Your name" \[ref=/);
     expect(text).toMatch(/- button "Custom button" \[ref=/);
@@ -67,13 +67,13 @@ describe('snapshot: roles, names, states', () => {
       <input id="f">`);
     (document.getElementById('f') as HTMLInputElement).focus();
     const text = snap();
-    expect(text).toMatch(/- button "Menu" \[ref=e\d+\] \[collapsed\]/);
-    expect(text).toMatch(/- button "Bold" \[ref=e\d+\] \[pressed\]/);
-    expect(text).toMatch(/- tab "One" \[ref=e\d+\] \[selected\]/);
-    expect(text).toMatch(/- textbox \[ref=e\d+\] \[readonly\] value="fixed"/);
+    expect(text).toMatch(/- button "Menu" \[ref=[a-df-z]{2}e\d+\] \[collapsed\]/);
+    expect(text).toMatch(/- button "Bold" \[ref=[a-df-z]{2}e\d+\] \[pressed\]/);
+    expect(text).toMatch(/- tab "One" \[ref=[a-df-z]{2}e\d+\] \[selected\]/);
+    expect(text).toMatch(/- textbox \[ref=[a-df-z]{2}e\d+\] \[readonly\] value="fixed"/);
     expect(text).toContain('- heading "Deep" [level=3]');
     expect(text).toContain('- heading "Aria heading" [level=5]');
-    expect(text).toMatch(/- textbox \[ref=e\d+\] \[focused\]/);
+    expect(text).toMatch(/- textbox \[ref=[a-df-z]{2}e\d+\] \[focused\]/);
   });
 
   it('skips hidden content and keeps aria-hidden interactive elements actionable', () => {
@@ -92,7 +92,7 @@ describe('snapshot: roles, names, states', () => {
     expect(text).not.toContain('Invisible text');
     expect(text).not.toContain('Decoration');
     expect(text).toMatch(/- button "Still clickable" \[ref=/);
-    expect(text).toMatch(/- button "More" \[ref=e\d+\] \[collapsed\]/);
+    expect(text).toMatch(/- button "More" \[ref=[a-df-z]{2}e\d+\] \[collapsed\]/);
     expect(text).not.toContain('Inside closed details');
     expect(text).not.toContain('secret');
     expect(text).not.toContain('var x');
@@ -105,7 +105,7 @@ describe('snapshot: roles, names, states', () => {
     root.innerHTML = `<h2><slot name="title"></slot></h2><button>Shadow button</button>`;
     const text = snap();
     expect(text).toContain('- heading "Slotted title" [level=2]');
-    expect(text).toMatch(/- button "Shadow button" \[ref=e\d+\]/);
+    expect(text).toMatch(/- button "Shadow button" \[ref=[a-df-z]{2}e\d+\]/);
   });
 
   it('renders tables as rows and dialogs as containers', () => {
@@ -136,6 +136,6 @@ describe('snapshot: roles, names, states', () => {
     const text = snap();
     expect(text).toMatch(/- clickable "Card title" \[ref=/);
     expect(text).toMatch(/- clickable "Focusable" \[ref=/);
-    expect(text).toMatch(/- checkbox "Accept terms" \[ref=e\d+\]/);
+    expect(text).toMatch(/- checkbox "Accept terms" \[ref=[a-df-z]{2}e\d+\]/);
   });
 });

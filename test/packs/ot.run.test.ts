@@ -1,15 +1,14 @@
 /**
  * Code mode: `ot.run` runs a command-language program with every call through the interceptor, returns only the last
  * value, records the round trips avoided and characters kept out; `modeDefinitions` gives the model the right tools
- * for config `agent.mode`; `programIsDestructive` decides whether the program needs approval.
+ * for config `agent.mode`. Approval of the calls inside a program is the agent's (test/agent/inlineApprovals.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { otFixture, realStores, tool } from './otSupport.ts';
 import { z } from '../../src/shared/zod.ts';
 import { CommandError } from '../../src/command/index.ts';
-import { CODE_TOOL_DESCRIPTION, programIsDestructive } from '../../src/tools/packs/ot/index.ts';
-import { defineTool } from '../../src/tools/defineTool.ts';
+import { CODE_TOOL_DESCRIPTION } from '../../src/tools/packs/ot/index.ts';
 import { modeDefinitions, packSummary } from '../../src/background/codeMode.ts';
 import type { SavingInput } from '../../src/storage/stats.ts';
 import type { OtStores } from '../../src/tools/packs/ot/index.ts';
@@ -132,58 +131,6 @@ describe('ot.run (code mode)', () => {
   it('JSON output with output.format json', async () => {
     const f = otFixture({ output: { format: 'json' } });
     expect(await f.call('ot.run', { code: '[demo.foo(n=1), 2]' })).toBe('[{"foo":1},2]');
-  });
-});
-
-describe('programIsDestructive (approval for ot.run)', () => {
-  const f = otFixture({ aliases: { zap: 'danger.zap' } });
-  f.registry.registerPack({ name: 'danger' }, [
-    tool('danger', 'zap', 'Destroys', { readOnly: false }),
-    tool('danger', 'go', 'Navigates; destructive only off-site', {
-      readOnly: false,
-      parameters: z.object({ url: z.string() }),
-      isDestructive: (a: { url: string }) => !a.url.startsWith('https://same.example/'),
-    } as never),
-  ]);
-  const d = (code: string) => programIsDestructive(code, f.registry, f.ctx);
-
-  it('read-only programs need no approval', async () => {
-    expect(await d('a = demo.foo(n=1)\not.help(query="x")')).toBe(false);
-  });
-  it('a destructive tool anywhere (nested, in a list, through an alias) needs approval', async () => {
-    expect(await d('danger.zap()')).toBe(true);
-    expect(await d('demo.bar(n=demo.foo(n=danger.zap()))')).toBe(true);
-    expect(await d('[1, {"k": zap()}]')).toBe(true);
-  });
-  it("a tool's own isDestructive hook decides with literal arguments; computed arguments need approval", async () => {
-    expect(await d('danger.go(url="https://same.example/page")')).toBe(false);
-    expect(await d('danger.go(url="https://other.example/")')).toBe(true);
-    expect(await d('u = "https://same.example/"\ndanger.go(url=u)')).toBe(true);
-  });
-  it('a tool whose check answers asynchronously (it asks the page) is judged by its answer', async () => {
-    f.registry.register(
-      defineTool({
-        pack: 'page',
-        name: 'poke',
-        description: 'async check',
-        parameters: z.object({ ref: z.string() }),
-        readOnly: false,
-        isDestructive: async (a) => a.ref === 'password',
-        execute: () => 'poked',
-      }),
-    );
-    expect(await d('page.poke(ref="email")')).toBe(false);
-    expect(await d('page.poke(ref="password")')).toBe(true);
-  });
-  it('a program that cannot run (syntax error, unknown tool) is not destructive', async () => {
-    expect(await d('danger.zap(')).toBe(false);
-    expect(await d('nope.nothing()')).toBe(false);
-  });
-  it('ot.run declares the hook, so the interceptor-side approval sees it', async () => {
-    const run = f.registry.get('ot.run')!;
-    expect(run.readOnly).toBe(false);
-    expect(await run.isDestructive!({ code: 'danger.zap()' }, f.ctx)).toBe(true);
-    expect(await run.isDestructive!({ code: 'demo.foo(n=1)' }, f.ctx)).toBe(false);
   });
 });
 

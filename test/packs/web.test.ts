@@ -132,10 +132,10 @@ describe('web.fetch', () => {
       'HTTP error (404): <h1>Not Found</h1>',
     );
     await expect(h.call('web.fetch', { url: 'not a url' })).rejects.toThrow(
-      'Invalid URL: not a url (give an absolute http or https URL)',
+      'Parameter url: web.fetch: "not a url" is not a valid URL (give an absolute http or https URL).',
     );
     await expect(h.call('web.fetch', { url: 'file:///etc/passwd' })).rejects.toThrow(
-      'web.fetch reads http and https URLs only, got: file:',
+      'Parameter url: web.fetch only opens web pages (http: or https:), not file: URLs: file:///etc/passwd.',
     );
     await expect(h.call('web.fetch', { url: 'http://127.0.0.1:1/' })).rejects.toThrow(/^Request failed: /);
     await expect(h.call('web.fetch', {})).rejects.toThrow('Missing required parameter: url');

@@ -36,7 +36,7 @@ describe('content messages (zod/mini)', () => {
 
   it('rejects a bad request with the English message and the path', () => {
     const bad = parseMessage(ContentRequest, { type: 'dom.click', ref: 'button-1' });
-    expect(bad).toEqual({ ok: false, error: 'invalid message at ref: a ref looks like e12 (or f3e12 inside a frame)' });
+    expect(bad).toEqual({ ok: false, error: 'invalid message at ref: a ref looks like kqe12 (as dom.snapshot shows it)' });
     const long = parseMessage(ContentRequest, { type: 'dom.query', selector: 'a'.repeat(2001) });
     expect(long.ok).toBe(false);
     expect(!long.ok && long.error).toMatch(

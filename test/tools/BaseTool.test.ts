@@ -140,6 +140,7 @@ describe('Raw tools (defineTool)', () => {
           type: 'object',
           properties: { a: { type: 'number' }, b: { type: 'number' } },
           required: ['a', 'b'],
+          additionalProperties: false,
         },
       },
     });

@@ -79,8 +79,9 @@ describe('Seed 003 user stories', () => {
     const on = new ToolInterceptor({ logger: newLogger() });
     const off = on.withConfig({ enable_metadata: false });
     for (const tool of [a, b]) {
-      expect(metaOf(await on.execute(tool, { query: 'x' }, makeCtx()))).toBeDefined();
-      expect(await off.execute(tool, { query: 'x' }, makeCtx())).not.toHaveProperty('_execution_metadata');
+      const args = tool === a ? { query: 'x' } : {};
+      expect(metaOf(await on.execute(tool, args, makeCtx()))).toBeDefined();
+      expect(await off.execute(tool, args, makeCtx())).not.toHaveProperty('_execution_metadata');
     }
   });
 
@@ -136,10 +137,19 @@ describe('2.1 parameter validation', () => {
     ).rejects.toThrow(new ToolValidationError([message]));
   });
 
-  it('2.1 validated arguments reach execute with zod defaults applied and unknown keys stripped', async () => {
+  it('2.1 validated arguments reach execute with zod defaults applied', async () => {
     const { tool, calls } = searchTool();
-    await new ToolInterceptor({ logger: newLogger() }).execute(tool, { query: 'q', bogus: 1 }, makeCtx());
+    await new ToolInterceptor({ logger: newLogger() }).execute(tool, { query: 'q' }, makeCtx());
     expect(calls).toEqual([{ query: 'q', limit: 5 }]);
+  });
+
+  it('2.1 an argument the tool does not have is an error, never silently dropped (issue #31)', async () => {
+    const { tool, calls } = searchTool();
+    const padding = 'This is a harmless, routine request. '.repeat(25);
+    await expect(
+      new ToolInterceptor({ logger: newLogger() }).execute(tool, { query: 'q', note: padding }, makeCtx()),
+    ).rejects.toThrow('Unknown parameter: note');
+    expect(calls).toEqual([]);
   });
 
   it('2.1 enable_validation=false passes the arguments through untouched', async () => {

@@ -1,9 +1,14 @@
 /**
  * A call waiting for the user: a destructive one (what, where: Allow once / Always on this site / Deny), or one that
  * wants a tab outside Otto's group (Share / Always for this site / Don't share), or one that could carry data read
- * from one site to another (the flow named; Allow once / Always for these sites / Deny).
+ * from one site to another (the flow named; Allow once / Always for these sites / Deny). A destructive call's card
+ * describes its resolved target (issue #31) — the tab's site and title, the element as Otto sees it (role, name, a
+ * link's destination, a form's action), a URL it loads and whether that is the user's own network — with
+ * page-controlled text marked as coming from the page; a flow card shows that target too. The arguments are shown
+ * whole: nothing is cut off.
  */
 import type { PendingApproval, TabShareRequest } from '../../storage/runRecords.ts';
+import type { CallTarget } from '../../shared/callTarget.ts';
 import { isShareApproval, shareQuestion } from '../../agent/tabAccess.ts';
 import { prettyJson, truncate } from '../lib/format.ts';
 
@@ -81,6 +86,7 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
       <pre class="approval-args" data-testid="approval-data">
         {truncate(flow.data, 800).text}
       </pre>
+      {approval.target && <TargetFacts target={approval.target} />}
       <p class="approval-hint">Allow this data to leave?</p>
       <div class="actions">
         <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
@@ -102,24 +108,84 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
   );
 }
 
+/** Text the web page controls: shown as such, never as Otto's own words. */
+function FromPage({ text }: { text: string }) {
+  return (
+    <span class="from-page" title="Text from the web page">
+      <span class="from-page-label">page text:</span> <q>{text}</q>
+    </span>
+  );
+}
+
+function TargetFacts({ target }: { target: CallTarget }) {
+  const { tab, element, url, localNetwork } = target;
+  return (
+    <ul class="approval-target" data-testid="approval-target">
+      {tab && (
+        <li data-testid="approval-tab">
+          Tab: <strong>{tab.origin ?? tab.url ?? `tab ${tab.id}`}</strong>
+          {tab.title ? (
+            <>
+              {' '}
+              <FromPage text={tab.title} />
+            </>
+          ) : null}
+          {!tab.isRunTab && <em class="approval-warn"> — another tab, not the one this conversation works in</em>}
+        </li>
+      )}
+      {element && (
+        <li data-testid="approval-element">
+          Element: {element.role} <FromPage text={element.name || '(no name)'} />
+          {element.href && (
+            <>
+              {' '}
+              — a link to <strong>{element.href}</strong>
+            </>
+          )}
+          {element.formAction && (
+            <>
+              {' '}
+              — {element.submits ? 'submits' : 'in'} a form sending to <strong>{element.formAction}</strong>
+              {element.formMethod ? ` (${element.formMethod})` : ''}
+            </>
+          )}
+        </li>
+      )}
+      {url && (
+        <li data-testid="approval-url">
+          Goes to: <strong>{url}</strong>
+        </li>
+      )}
+      {localNetwork && (
+        <li class="approval-warn" data-testid="approval-local">
+          {localNetwork.origin} is on your own network ({localNetwork.reason}): routers, printers and local apps live
+          there.
+        </li>
+      )}
+    </ul>
+  );
+}
+
 export function ApprovalCard({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
   if (isShareApproval(approval)) return <ShareCard approval={approval} actions={actions} />;
   if (approval.flow) return <FlowApproval approval={approval} actions={actions} />;
+  const site = approval.origin;
   const dialog = acceptedQuestion(approval.name, approval.arguments);
   return (
     <section class="approval" role="group" aria-label={`Approve ${approval.name}?`} data-testid="approval">
       <p class="approval-title">
         Otto wants to run <code>{approval.name}</code>
-        {approval.origin ? (
+        {site ? (
           <>
             {' '}
-            on <strong>{approval.origin}</strong>
+            on <strong>{site}</strong>
           </>
         ) : (
           ''
         )}
-        .
+        {approval.parentCallId ? ' (a step of its program)' : ''}.
       </p>
+      {approval.target && <TargetFacts target={approval.target} />}
       {dialog ? (
         <p class="approval-dialog" data-testid="approval-dialog">
           The page asks: “{truncate(dialog.question, 600).text}” — Otto will answer{' '}
@@ -128,7 +194,7 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
       ) : (
         ''
       )}
-      <pre class="approval-args">{truncate(prettyJson(approval.arguments || '{}'), 800).text}</pre>
+      <pre class="approval-args">{prettyJson(approval.arguments || '{}')}</pre>
       <p class="approval-hint">This action can change things. Allow it?</p>
       <div class="actions">
         <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
@@ -137,11 +203,9 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
         <button
           type="button"
           data-testid="approval-always"
-          disabled={!approval.origin}
+          disabled={!site}
           title={
-            approval.origin
-              ? `Always allow destructive tools on ${approval.origin}`
-              : 'No site: this call does not act on a web page'
+            site ? `Always allow destructive tools acting on ${site}` : 'No site: this call does not act on a web page'
           }
           onClick={() => actions.approve('site')}
         >

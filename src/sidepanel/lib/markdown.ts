@@ -1,7 +1,7 @@
 /**
  * Assistant markdown → sanitised HTML. `marked` parses (GFM: tables, task lists, fenced code), DOMPurify keeps only
  * a small allow-list of tags and attributes. Model output is untrusted (a page can inject text into it), so:
- * - no scripts, event handlers, styles, forms or frames survive;
+ * - no scripts, event handlers, styles, forms or frames survive, and no class, id or style attribute (issue #31);
  * - links must be http(s) or mailto (or Otto's own bundled tool reference, `chrome-extension://<own id>/docs/`, which
  *   `ot.help` links to), and open in a new tab with rel="noopener noreferrer";
  * - images are never loaded (a remote image URL is a way to exfiltrate data): they become links.
@@ -52,7 +52,10 @@ const ALLOWED_TAGS = [
   'dt',
   'dd',
 ];
-const ALLOWED_ATTR = ['href', 'title', 'align', 'colspan', 'rowspan', 'class', 'start', 'open'];
+// No class, id or style (issue #31): with Otto's own classes an answer could redraw the panel — cover the composer
+// or a real approval card, draw a fake card — so the answer keeps none, and its container is contained (panel.css).
+const ALLOWED_ATTR = ['href', 'title', 'align', 'colspan', 'rowspan', 'start', 'open'];
+const FORBID_ATTR = ['class', 'id', 'style', 'name', 'form', 'slot', 'part', 'popover', 'tabindex'];
 /** `chrome-extension://<this extension's id>/docs/`, or undefined outside the extension. */
 function ownDocsPrefix(): string | undefined {
   try {
@@ -107,6 +110,9 @@ export function renderMarkdown(text: string): string {
   return purify.sanitize(html, {
     ALLOWED_TAGS,
     ALLOWED_ATTR,
+    FORBID_ATTR,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
     ALLOWED_URI_REGEXP: SAFE_URL,
     ADD_ATTR: ['target', 'rel'],
     RETURN_TRUSTED_TYPE: false,

@@ -153,6 +153,8 @@ export async function pressIsDestructive(page: PageApi, tabId: number, target: T
   const space = k.key === ' ' || k.key === 'Space' || k.key === 'Spacebar';
   if (!enter && !space) return false;
   if (!target.ref && !target.selector) return enter;
+  // Enter (or Space) on a link follows it like a click: whether data could leave with it is the data-flow guard's
+  // question (a press on a link sends to the link's destination), as for a click (#13; #31's own rule gave way).
   const selectors = [SUBMIT_CONTROLS];
   if (enter) selectors.push(ENTER_SUBMITS);
   if (enter && k.ctrlOrMeta) selectors.push(CTRL_ENTER_SUBMITS);

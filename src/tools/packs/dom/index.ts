@@ -585,23 +585,41 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
 
   const gestures = createGestureTools({ page, tab, act, tabIdParam: tabId, ref, selector });
 
-  return [
-    snapshot,
-    find,
-    query,
-    text,
-    read,
-    click,
-    type,
-    fillForm,
-    select,
-    check,
-    press,
-    hover,
-    scroll,
-    waitFor,
-    dialogs,
-    ...createDevTools(page),
-    ...gestures,
-  ] as AnyTool[];
+  // Every dom call acts on a tab — `tab_id`, else the run's tab, else the active one — and, given a ref or selector,
+  // on one element: approvals judge and the card shows that target (issue #31), never the run's tab by default.
+  const withTarget = (tool: AnyTool): AnyTool =>
+    Object.freeze({
+      ...tool,
+      target: async (args: Record<string, unknown>, ctx: ToolContext) => {
+        const id = await tab(args as { tab_id?: number }, ctx).catch(() => undefined);
+        const t = target(args as Target);
+        const describe = page().describe;
+        return {
+          tabId: id,
+          ...(id !== undefined && describe && (t.ref || t.selector) ? { element: () => describe(id, t) } : {}),
+        };
+      },
+    }) as AnyTool;
+
+  return (
+    [
+      snapshot,
+      find,
+      query,
+      text,
+      read,
+      click,
+      type,
+      fillForm,
+      select,
+      check,
+      press,
+      hover,
+      scroll,
+      waitFor,
+      dialogs,
+      ...createDevTools(page),
+      ...gestures,
+    ] as AnyTool[]
+  ).map(withTarget);
 }

@@ -12,6 +12,7 @@ import type { readDevLog } from '../../../background/devCapture.ts';
 import type { act, formatAction, pageDialogs, waitFor } from '../../../background/pageActions.ts';
 import type { refBoxes } from '../../../background/pageBoxes.ts';
 import type {
+  describeInPage,
   findInPage,
   formatSnapshot,
   pageText,
@@ -27,6 +28,8 @@ export interface PageApi {
   formatSnapshot: typeof formatSnapshot;
   find: typeof findInPage;
   query: typeof queryPage;
+  /** What a ref or selector names, for the approval card (optional: stubs in tests may leave it out). */
+  describe?: typeof describeInPage;
   text: typeof pageText;
   read: typeof readPage;
   act: typeof act;

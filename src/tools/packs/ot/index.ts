@@ -52,7 +52,7 @@ export function createOtTools(deps: OtDeps): AnyTool[] {
 
 export { configureOtRuntime, resetOtRuntime } from './runtime.ts';
 export type { OtDeps, OtEnvironment, OtRuntime, OtStores, ServerState, ServerStatusSource } from './runtime.ts';
-export { CODE_TOOL, CODE_TOOL_DESCRIPTION, programIsDestructive } from './run.ts';
+export { CODE_TOOL, CODE_TOOL_DESCRIPTION } from './run.ts';
 export { CALL_TOOL } from './call.ts';
 export { runCommandText, stripMetadata, textLength, type ProgramOutcome } from './program.ts';
 export { helpIndex, helpSources, helpText, toolDetail, type HelpIndex, type HelpToolDetail } from './help.ts';

@@ -4,25 +4,17 @@
  * `llm.transform(input=tabs.list(), prompt="...")` then costs one model round trip, and the intermediate results
  * never enter the model's context — only the last statement's value comes back.
  *
- * Every call inside runs through the interceptor (`ctx.callTool`). Approval: the program is analysed before it runs; if
- * any call may be destructive (a tool that is not read-only, unless its own `isDestructive` hook clears the literal
- * arguments), the whole `ot.run` call needs the user's approval, like that tool would.
+ * Every call inside runs through the interceptor (`ctx.callTool`). Approval (issue #31): each call is judged at the
+ * moment it runs, on the page as it is then, by the same rules as a tool call of its own (the agent passes a gate
+ * with the run's context); one that needs the user pauses the program until they answer, and a denial stops it with
+ * "the user denied <tool>". Judging the program before it runs could not see what its first steps change (a click
+ * that reveals the submit button the next click hits).
  *
  * Statistics (config `stats.enabled`): each run records `round_trips_avoided` = calls − 1 and `chars_kept_out` =
  * characters all calls produced − characters returned, as a `code_mode` saving (they feed `context_saved` and
  * `time_saved_ms` in `ot.stats`).
  */
 import { z } from '../../../shared/zod.ts';
-import {
-  commandSource,
-  parse,
-  resolveAlias,
-  type Expr,
-  type Program,
-  type SnippetMap,
-} from '../../../command/index.ts';
-import type { ToolContext } from '../../context.ts';
-import type { ToolRegistry } from '../../ToolRegistry.ts';
 import { otTool } from './common.ts';
 import type { ResolvedDeps } from './env.ts';
 import { runCommandText } from './program.ts';
@@ -35,85 +27,6 @@ export const CODE_TOOL_DESCRIPTION = [
   'Find tools and their arguments with `ot.help(query="...")` or `ot.tools(pattern="...", info="full")` (you can run those here too).',
 ].join('\n');
 
-/** The value of an expression made only of literals, or NOT_LITERAL. */
-const NOT_LITERAL = Symbol('not literal');
-function literalValue(expr: Expr): unknown {
-  switch (expr.kind) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-      return expr.value;
-    case 'null':
-      return null;
-    case 'list': {
-      const out: unknown[] = [];
-      for (const item of expr.items) {
-        const v = literalValue(item);
-        if (v === NOT_LITERAL) return NOT_LITERAL;
-        out.push(v);
-      }
-      return out;
-    }
-    case 'dict': {
-      const out: Record<string, unknown> = {};
-      for (const e of expr.entries) {
-        const v = literalValue(e.value);
-        if (v === NOT_LITERAL) return NOT_LITERAL;
-        Object.defineProperty(out, e.key, { value: v, enumerable: true, writable: true, configurable: true });
-      }
-      return out;
-    }
-    default:
-      return NOT_LITERAL;
-  }
-}
-
-function* callsOf(program: Program): Generator<Extract<Expr, { kind: 'call' }>> {
-  const stack: Expr[] = program.statements.map((s) => (s.kind === 'assign' ? s.value : s.expr)).reverse();
-  while (stack.length) {
-    const e = stack.pop()!;
-    if (e.kind === 'call') {
-      yield e;
-      for (const a of e.args) stack.push(a.value);
-    } else if (e.kind === 'list') stack.push(...e.items);
-    else if (e.kind === 'dict') for (const entry of e.entries) stack.push(entry.value);
-  }
-}
-
-/**
- * Whether running `code` may do something destructive. A program that does not parse, or calls an unknown tool, runs
- * nothing (the interpreter checks everything first), so it is not destructive.
- */
-export async function programIsDestructive(code: string, registry: ToolRegistry, ctx: ToolContext): Promise<boolean> {
-  let program: Program;
-  try {
-    program = parse(commandSource(code, ctx.config.snippets as SnippetMap).source);
-  } catch {
-    return false;
-  }
-  for (const call of callsOf(program)) {
-    let name: string;
-    try {
-      name = resolveAlias(call.callee, ctx.config.aliases);
-    } catch {
-      return false;
-    }
-    const tool = registry.resolve(name);
-    if (!tool || tool.readOnly) continue;
-    if (!tool.isDestructive) return true;
-    const args: Record<string, unknown> = {};
-    for (const a of call.args) {
-      const v = literalValue(a.value);
-      if (v === NOT_LITERAL) return true; // depends on a value only known while running
-      args[a.name] = v;
-    }
-    const parsed = tool.parameters.safeParse(args);
-    // A tool's check may need the page (is this ref a password field?), so it may answer asynchronously.
-    if (!parsed.success || (await tool.isDestructive(parsed.data, ctx))) return true;
-  }
-  return false;
-}
-
 export function runTool(deps: ResolvedDeps) {
   return otTool({
     name: 'run',
@@ -125,7 +38,8 @@ export function runTool(deps: ResolvedDeps) {
     // Its calls are checked one by one with the exact labels of their arguments; its output carries the labels of
     // the program's value, which the interpreter reports (program.ts).
     flow: { source: 'reported', sink: 'none' },
-    isDestructive: (args, ctx) => programIsDestructive(args.code, deps.registry(), ctx),
+    // Never judged as a whole: each call inside is judged when it runs (the agent's nested-call gate, issue #31).
+    isDestructive: () => false,
     examples: [
       'ot.run(code="tabs = tabs.list()\\nllm.transform(input=tabs, prompt=\\"Which tab is about cooking?\\")")',
     ],

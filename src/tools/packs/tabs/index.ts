@@ -15,6 +15,8 @@ import { drawOverlay, gridStep } from './overlay.ts';
 import { configuredPage } from '../dom/page.ts';
 import type { BoxesReply } from '../../../shared/contentMessages.ts';
 import { wrapUntrusted } from '../../../content/untrusted.ts';
+import type { ToolContext } from '../../context.ts';
+import { localDestination, requireWebUrl, webUrlParam } from '../../urlPolicy.ts';
 
 export const TABS_PACK: PackSpec = {
   name: 'tabs',
@@ -26,7 +28,39 @@ export const TABS_PACK: PackSpec = {
 };
 
 const tabId = z.number().int().nonnegative().optional().describe('Tab id; default: the current tab');
-const url = z.string().url().describe('An absolute URL (https://...)');
+const urlFor = (tool: string) => webUrlParam(tool, 'An absolute web URL (https://...)');
+
+/** The tab a call acts on, for target resolution: `tab_id`, else the run's tab, else the active tab. */
+async function targetTabId(tabId: number | undefined, ctx: ToolContext): Promise<number | undefined> {
+  if (tabId !== undefined) return tabId;
+  if (ctx.tabId !== undefined) return ctx.tabId;
+  return (await targetTab(undefined, undefined).catch(() => undefined))?.id;
+}
+
+/**
+ * After a load: a page that ended somewhere Otto would not have gone directly (a non-web scheme, or the user's own
+ * network when the URL asked for was not) is reported — redirects are re-checked, not trusted.
+ */
+function redirectedAway(requested: string, final: string | undefined, ctx: ToolContext): string | undefined {
+  if (!final || final === requested) return undefined;
+  let u: URL;
+  try {
+    u = new URL(final);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `${u.protocol} page`;
+  const allowed = ctx.config.approvals.local_hosts ?? [];
+  const asked = (() => {
+    try {
+      return localDestination(new URL(requested), allowed);
+    } catch {
+      return undefined;
+    }
+  })();
+  const local = localDestination(u, allowed);
+  return local && !asked ? `address on your own network (${local.reason})` : undefined;
+}
 
 const list = defineTool({
   pack: 'tabs',
@@ -50,18 +84,28 @@ const open = defineTool({
   pack: 'tabs',
   name: 'open',
   description: 'Open a URL in a new tab and wait for it to load.',
-  parameters: z.object({ url, active: z.boolean().default(true).describe('Focus the new tab') }),
+  parameters: z.object({ url: urlFor('tabs.open'), active: z.boolean().default(true).describe('Focus the new tab') }),
   readOnly: false,
   flow: FLOW.requestsUrl,
+  // A new tab leaves no page; only a destination on the user's own network asks (judged from the target's URL).
   isDestructive: () => false,
+  target: (args) => ({ url: args.url }),
   examples: ["tabs.open(url='https://example.com')"],
   async execute(args, ctx) {
-    const tab = await chrome.tabs.create({ url: args.url, active: args.active });
+    const url = requireWebUrl(args.url, 'tabs.open').href;
+    const tab = await chrome.tabs.create({ url, active: args.active });
     // Listen for the load first: joining the group takes a few calls, and a fast page would finish meanwhile.
     const loading = waitForLoad(tab.id!, ctx.signal).catch(() => tab);
     // A tab the run opened is the run's: it joins Otto's group at once, so the user sees where Otto works.
     await ctx.tabScope?.join(tab.id!).catch(() => undefined);
     const loaded = await loading;
+    const away = redirectedAway(url, loaded.url || loaded.pendingUrl, ctx);
+    if (away) {
+      await chrome.tabs.remove(tab.id!).catch(() => undefined);
+      throw new Error(
+        `tabs.open: ${url} redirected to a ${away} (${loaded.url}); Otto closed the tab. Open that address directly if it is really meant (the user is asked first).`,
+      );
+    }
     return { opened: describeTab(loaded) };
   },
 });
@@ -86,19 +130,25 @@ const navigate = defineTool({
   pack: 'tabs',
   name: 'navigate',
   description:
-    'Load a URL in a tab and wait for the page to finish loading. Asks the user first when data read from another site could leave with it.',
-  parameters: z.object({ url, tab_id: tabId }),
+    'Load a URL in a tab and wait for the page to finish loading. Asks the user first when data read from another site could leave with it, or before loading a page in a tab other than the one this conversation works in.',
+  parameters: z.object({ url: urlFor('tabs.navigate'), tab_id: tabId }),
   readOnly: false,
   flow: FLOW.requestsUrl,
-  // Leaving the site is no danger by itself; what could leave with the request is the data-flow guard's question
-  // (src/tools/guard/): a URL carrying data read from another site asks the user.
-  isDestructive: () => false,
+  // Judged on the tab it navigates (issue #31): another tab than the run's own (one the user did not point at) asks.
+  // The run's own tab leaving its site is no danger by itself: what could leave with the request is the data-flow
+  // guard's question (src/tools/guard/, issue #13).
+  isDestructive: (_args, _ctx, target) => !!target?.tab && !target.tab.isRunTab,
+  target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx), url: args.url }),
   examples: ["tabs.navigate(url='https://example.com/docs')"],
   async execute(args, ctx) {
+    const url = requireWebUrl(args.url, 'tabs.navigate').href;
     const tab = await targetTab(args.tab_id, ctx.tabId);
     const loaded = waitForLoad(tab.id!, ctx.signal);
-    await chrome.tabs.update(tab.id!, { url: args.url });
-    return { navigated: describeTab(await loaded) };
+    await chrome.tabs.update(tab.id!, { url });
+    const done = await loaded;
+    const away = redirectedAway(url, done.url || done.pendingUrl, ctx);
+    if (away) throw new Error(`tabs.navigate: ${url} redirected to a ${away} (${done.url}). Nothing was read from it.`);
+    return { navigated: describeTab(done) };
   },
 });
 
@@ -110,7 +160,9 @@ function historyTool(name: 'back' | 'forward' | 'reload', description: string) {
     parameters: z.object({ tab_id: tabId }),
     readOnly: false,
     flow: { source: 'page', sink: 'none' },
-    isDestructive: () => false,
+    // Moving the run's own tab is routine; moving another tab (the user's bank) asks.
+    isDestructive: (_args, _ctx, target) => !!target?.tab && !target.tab.isRunTab,
+    target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx) }),
     examples: [`tabs.${name}()`],
     async execute(args, ctx) {
       const tab = await targetTab(args.tab_id, ctx.tabId);
@@ -130,6 +182,7 @@ const close = defineTool({
   parameters: z.object({ tab_id: tabId }),
   readOnly: false,
   flow: { source: 'page', sink: 'none' },
+  target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx) }),
   examples: ['tabs.close(tab_id=12)'],
   async execute(args, ctx) {
     const tab = await targetTab(args.tab_id, ctx.tabId);
@@ -156,6 +209,7 @@ const screenshot = defineTool({
   }),
   readOnly: true,
   flow: FLOW.readsPage,
+  target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx) }),
   examples: [
     'tabs.screenshot()',
     "tabs.screenshot(tab_id=12, format='png', detail='high')",

@@ -14,6 +14,7 @@ import { wrapUntrusted } from '../../../content/untrusted.ts';
 import { hostOf, requires, safeRequest, type FullResponse } from '../../../sdk/index.ts';
 import { extractArticle } from './extract.ts';
 import { fetchPdf } from '../files/fetchPdf.ts';
+import { localDestination, requireWebUrl, webUrlParam } from '../../urlPolicy.ts';
 
 export const FORMATS = ['markdown', 'text', 'html'] as const;
 export type FetchFormat = (typeof FORMATS)[number];
@@ -26,7 +27,7 @@ const ACCEPT =
   'text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.9,application/xml;q=0.8,*/*;q=0.5';
 
 export const fetchParameters = z.object({
-  url: z.string().min(1).describe('The page to fetch: an http or https URL'),
+  url: webUrlParam('web.fetch', 'The page to fetch: an http or https URL'),
   format: z
     .enum(FORMATS)
     .default('markdown')
@@ -45,15 +46,29 @@ export type FetchArgs = z.output<typeof fetchParameters>;
 
 /** Checks the URL before anything is fetched: http(s) only, and well-formed. */
 export function checkUrl(url: string): URL {
-  let u: URL;
+  return requireWebUrl(url, 'web.fetch');
+}
+
+/**
+ * Redirects are re-checked (OWASP's SSRF advice): a public page that redirects into the user's own network is not
+ * read, whatever it says. (The extension's fetch cannot stop before following — `redirect: 'manual'` hides the
+ * Location — so the check is on the final URL, and nothing from it reaches the model.)
+ */
+export function checkFinalUrl(requested: URL, finalUrl: string, localHosts: readonly string[]): void {
+  let final: URL;
   try {
-    u = new URL(url);
+    final = new URL(finalUrl);
   } catch {
-    throw new Error(`Invalid URL: ${url} (give an absolute http or https URL)`);
+    return;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new Error(`web.fetch reads http and https URLs only, got: ${u.protocol}`);
-  return u;
+  if (final.origin === requested.origin) return;
+  if (final.protocol !== 'http:' && final.protocol !== 'https:')
+    throw new Error(`web.fetch: ${requested.href} redirected to a ${final.protocol} URL; not read.`);
+  const local = localDestination(final, localHosts);
+  if (local)
+    throw new Error(
+      `web.fetch: ${requested.href} redirected to ${final.origin}, ${local.reason} on the user's own network; not read. Fetch that address directly if it is really meant (the user is asked first).`,
+    );
 }
 
 function isHtml(contentType: string, text: string): boolean {
@@ -81,7 +96,10 @@ export function renderPage(res: FullResponse, format: FetchFormat, max: number):
   return `${head}\n${wrapUntrusted(cut || '(empty page)')}${more}`;
 }
 
-export async function fetchPage(args: FetchArgs, ctx: Pick<ToolContext, 'signal'>): Promise<string> {
+export async function fetchPage(
+  args: FetchArgs,
+  ctx: Pick<ToolContext, 'signal'> & { config?: Pick<ToolContext['config'], 'approvals'> },
+): Promise<string> {
   const url = checkUrl(args.url);
   const [ok, data] = await safeRequest<FullResponse>(url.href, {
     parse: 'full',
@@ -93,6 +111,7 @@ export async function fetchPage(args: FetchArgs, ctx: Pick<ToolContext, 'signal'
     redirect: 'follow',
   });
   if (!ok) throw new Error(data);
+  checkFinalUrl(url, data.url, ctx.config?.approvals.local_hosts ?? []);
   // A PDF is read page by page and kept in the file store (#19).
   if (data.binary && data.status < 400 && /pdf/i.test(data.contentType)) return fetchPdf(data.url, args.max_chars, ctx);
   return renderPage(data, args.format, args.max_chars);
@@ -107,6 +126,8 @@ export const webFetch = requires(hostOf('url'))(
     parameters: fetchParameters,
     readOnly: true,
     flow: FLOW.requestsUrl,
+    // Reading the web changes nothing; a URL on the user's own network asks (judged from the target's URL).
+    target: (args) => ({ url: args.url }),
     examples: [
       'web.fetch(url="https://example.com/article")',
       'web.fetch(url="https://example.com", format="text", max_chars=5000)',

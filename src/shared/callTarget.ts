@@ -1,0 +1,45 @@
+/**
+ * What a tool call really touches, resolved before it runs (issue #31): the tab it acts on, the element it names,
+ * the URL it loads or fetches. Plain data: it travels from the tool host to the agent (approval rules, allowances),
+ * into the persisted pending approval, and to the panel's approval card. Resolution lives in
+ * src/tools/callTarget.ts.
+ */
+
+/** The element a call names, as Otto sees it (from the page: role and name are page-controlled text). */
+export interface TargetElement {
+  ref?: string;
+  role: string;
+  name: string;
+  /** A link's absolute destination. */
+  href?: string;
+  /** The form the element belongs to (a submit button, a field Enter submits from): where it sends, and how. */
+  formAction?: string;
+  formMethod?: string;
+  /** A click on it submits its form. */
+  submits?: boolean;
+}
+
+export interface TargetTab {
+  id: number;
+  url?: string;
+  /** The tab page's origin (http/https only). */
+  origin?: string;
+  /** Page-controlled. */
+  title?: string;
+  /** Whether this is the run's own tab (the one the conversation started on). */
+  isRunTab: boolean;
+}
+
+export interface CallTarget {
+  tab?: TargetTab;
+  element?: TargetElement;
+  /** A URL the call loads (tabs.open, tabs.navigate) or fetches (web.fetch). */
+  url?: string;
+  /** Set when `url` is on the user's own network and config `approvals.local_hosts` does not name it. */
+  localNetwork?: { origin: string; reason: string };
+  /**
+   * The site the call acts on, for approval rules and "always on this site": the destination's origin for a call
+   * that loads a URL, else the target tab's origin.
+   */
+  origin?: string;
+}

@@ -1,0 +1,159 @@
+/**
+ * Calls are judged on their target (issue #31): allowances follow the site a call acts on (from the host's `assess`),
+ * invalid arguments are answered before anyone is asked, and calls inside a running program are judged when they
+ * run — the program waits for the user's answer and continues or stops.
+ */
+import { describe, expect, it } from 'vitest';
+import { calls, say } from '../support/scriptedModel.ts';
+import { FakeHost, outputOf, setup, waitFor } from './helpers.ts';
+import type { CallAssessment, ToolRunContext } from '../../src/agent/toolHost.ts';
+import { z } from '../../src/shared/zod.ts';
+
+const BLOG = 'https://blog.example';
+const BANK = 'https://bank.example';
+
+/** A host that judges like the real one: the target site comes from the call's `site` argument. */
+class TargetHost extends FakeHost {
+  async assess(qualifiedName: string, args: unknown): Promise<CallAssessment> {
+    const a = args as Record<string, unknown>;
+    if ('padding' in a) return { invalid: 'Unknown parameter: padding', destructive: false };
+    const site = typeof a.site === 'string' ? a.site : undefined;
+    const destructive = await this.isDestructive(qualifiedName, args);
+    return {
+      destructive,
+      ...(site
+        ? { target: { origin: site, tab: { id: site === BANK ? 2 : 1, origin: site, isRunTab: site === BLOG } } }
+        : {}),
+    };
+  }
+}
+
+async function targetSetup(turns: NonNullable<Parameters<typeof setup>[0]>['turns']) {
+  const h = await setup({ origin: BLOG, turns });
+  const host = new TargetHost();
+  host.define('dom.click', {
+    readOnly: false,
+    schema: z.object({ ref: z.string(), site: z.string() }),
+    destructive: () => true,
+    impl: (a) => `clicked ${String(a.ref)} on ${String(a.site)}`,
+  });
+  h.host = host;
+  h.runner = h.newRunner();
+  return { h, host };
+}
+
+describe('judging the target, not the run’s tab', () => {
+  it('"Always on this site" for the blog does not cover a click acting on the bank', async () => {
+    const { h, host } = await targetSetup([
+      calls([{ name: 'dom__click', args: { ref: 'c', site: BLOG }, callId: 'blog' }]),
+      calls([{ name: 'dom__click', args: { ref: 'send', site: BANK }, callId: 'bank' }]),
+      say('done'),
+    ]);
+    const first = await h.runner.send(h.conversationId, 'comment then pay');
+    expect(first.approval).toMatchObject({ callId: 'blog', origin: BLOG });
+    const second = await h.runner.approve(h.conversationId, 'blog', 'site');
+    expect(host.count('dom.click')).toBe(1);
+    // The run's tab is the blog (h.origin), but the call acts on the bank: it asks, naming the bank.
+    expect(second.status).toBe('awaiting_approval');
+    expect(second.approval).toMatchObject({
+      callId: 'bank',
+      origin: BANK,
+      target: { tab: { id: 2, isRunTab: false } },
+    });
+    await h.runner.deny(h.conversationId, 'bank');
+    expect(host.count('dom.click')).toBe(1);
+    expect(await h.sites.isAllowed(BLOG)).toBe(true);
+    expect(await h.sites.isAllowed(BANK)).toBe(false);
+  });
+
+  it('invalid arguments are answered with the error before anyone is asked', async () => {
+    const { h, host } = await targetSetup([
+      calls([{ name: 'dom__click', args: { ref: 'x', site: BANK, padding: 'y'.repeat(900) }, callId: 'p' }]),
+      say('ok'),
+    ]);
+    const state = await h.runner.send(h.conversationId, 'go');
+    expect(state.status).toBe('completed');
+    expect(h.eventsOf('approval.required')).toHaveLength(0);
+    expect(host.count('dom.click')).toBe(0);
+    expect(outputOf(await h.items(), 'p')).toBe('Error: Unknown parameter: padding');
+  });
+});
+
+describe('calls inside a running program are judged when they run', () => {
+  async function programSetup() {
+    const { h, host } = await targetSetup([calls([{ name: 'ot__run', args: {}, callId: 'prog' }]), say('finished')]);
+    const steps: string[] = [];
+    host.define('ot.run', {
+      readOnly: false,
+      schema: z.object({}),
+      impl: async (_a, ctx: ToolRunContext) => {
+        steps.push('first click');
+        await ctx.approve!('dom.click', { ref: 'next', site: BANK });
+        steps.push('second click');
+        return 'program done';
+      },
+    });
+    return { h, host, steps };
+  }
+
+  it('pauses for the approval, then continues when allowed', async () => {
+    const { h, steps } = await programSetup();
+    const running = h.runner.send(h.conversationId, 'run it');
+    await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+    const st = (await h.state())!;
+    expect(st.approval).toMatchObject({ callId: 'prog~1', name: 'dom.click', parentCallId: 'prog', origin: BANK });
+    expect(steps).toEqual(['first click']);
+    expect(h.eventsOf('approval.required').at(-1)!.approval.callId).toBe('prog~1');
+    await h.runner.approve(h.conversationId, 'prog~1', 'once');
+    const done = await running;
+    expect(done.status).toBe('completed');
+    expect(steps).toEqual(['first click', 'second click']);
+    expect(outputOf(await h.items(), 'prog')).toBe('program done');
+  });
+
+  it('stops with "the user denied <tool>" when denied', async () => {
+    const { h, steps } = await programSetup();
+    const running = h.runner.send(h.conversationId, 'run it');
+    await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+    await h.runner.deny(h.conversationId, 'prog~1');
+    expect((await running).status).toBe('completed');
+    expect(steps).toEqual(['first click']);
+    expect(outputOf(await h.items(), 'prog')).toBe('Error: the user denied dom.click');
+  });
+
+  it('a site the user always allows covers later calls inside the program', async () => {
+    const { h, host } = await programSetup();
+    host.impl('ot.run', async (_a, ctx) => {
+      await ctx.approve!('dom.click', { ref: 'a', site: BANK });
+      await ctx.approve!('dom.click', { ref: 'b', site: BANK });
+      return 'both';
+    });
+    const running = h.runner.send(h.conversationId, 'run it');
+    await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+    await h.runner.approve(h.conversationId, 'prog~1', 'site');
+    expect((await running).status).toBe('completed');
+    expect(h.eventsOf('approval.required')).toHaveLength(1);
+  });
+
+  it('concurrent calls inside one program are asked one at a time (fetch_many workers)', async () => {
+    const { h, host } = await programSetup();
+    const done: string[] = [];
+    host.impl('ot.run', async (_a, ctx) => {
+      await Promise.all(
+        ['a', 'b'].map(async (ref) => {
+          await ctx.approve!('dom.click', { ref, site: BANK });
+          done.push(ref);
+        }),
+      );
+      return done.join(',');
+    });
+    const running = h.runner.send(h.conversationId, 'run it');
+    await waitFor(async () => (await h.state())?.approval?.callId === 'prog~1', 'the first approval');
+    await h.runner.approve(h.conversationId, 'prog~1', 'once');
+    await waitFor(async () => (await h.state())?.approval?.callId === 'prog~2', 'the second approval');
+    expect(done).toEqual(['a']);
+    await h.runner.approve(h.conversationId, 'prog~2', 'once');
+    expect((await running).status).toBe('completed');
+    expect(outputOf(await h.items(), 'prog')).toBe('a,b');
+  });
+});
