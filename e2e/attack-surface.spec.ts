@@ -120,6 +120,8 @@ interface Approval {
   arguments: string;
   origin?: string;
   parentCallId?: string;
+  flow?: { from: string[]; to: string; data: string; sentence: string };
+  targetAsks?: boolean;
   target?: {
     tab?: { id: number; origin?: string; title?: string; isRunTab: boolean };
     element?: {
@@ -236,7 +238,7 @@ test('read a local file: tabs.open(file://…) is refused before anything opens'
     const id = await send(panel, 'read my key');
     await waitForStatus(panel, id, 'completed');
     expect(lastOutput(fakeApi)).toBe(
-      `Error: Parameter url: tabs.open only opens web pages (http: or https:), not file: URLs: ${fileUrl}. Local files, data:, javascript: and browser pages are off limits to Otto.`,
+      `Error: Parameter url: tabs__open only opens web pages (http: or https:), not file: URLs: ${fileUrl}. Local files, data:, javascript: and browser pages are off limits to Otto.`,
     );
     expect(await approvals(panel, id)).toEqual([]);
     const fileTabs = () =>
@@ -266,7 +268,7 @@ test('a data: phishing tab is refused; the extension API would open it', async (
   ]);
   const id = await send(panel, 'open the sign-in');
   await waitForStatus(panel, id, 'completed');
-  expect(lastOutput(fakeApi)).toContain('tabs.open only opens web pages (http: or https:), not data: URLs');
+  expect(lastOutput(fakeApi)).toContain('tabs__open only opens web pages (http: or https:), not data: URLs');
   const dataTabs = () =>
     serviceWorker.evaluate(
       async () => (await chrome.tabs.query({})).filter((t) => (t.url ?? t.pendingUrl ?? '').startsWith('data:')).length,
@@ -291,7 +293,7 @@ test('"Always on this site" covers calls acting on that site only, and the card 
     fakeApi.script([
       { match: 'comment and pay', calls: [{ name: 'dom__snapshot', arguments: {} }] },
       reading(/Page snapshot/, (s) => [{ name: 'dom__click', arguments: { ref: refOn(s, 'Post comment') } }]),
-      reading(/dom\.click ok/, () => [{ name: 'dom__snapshot', arguments: { tab_id: bank.tabId } }]),
+      reading(/dom__click ok/, () => [{ name: 'dom__snapshot', arguments: { tab_id: bank.tabId } }]),
       reading(/Page snapshot/, (s) => [
         { name: 'dom__click', arguments: { tab_id: bank.tabId, ref: refOn(s, 'Send $5,000') } },
       ]),
@@ -303,9 +305,12 @@ test('"Always on this site" covers calls acting on that site only, and the card 
     await answer(panel, id, first, 'site');
     await expect(blog.page.locator('#s')).toHaveText('comment posted'); // control: the allowance works, effects show
     const second = await nthApproval(panel, id, 2);
-    // The bank click asks: the blog's allowance does not travel with the run.
+    // The bank click asks: the blog's allowance does not travel with the run. The blog's text is in the model's
+    // context, so the data-flow guard asks too: one card names both the flow and the action on the bank.
     expect(second.name).toBe('dom.click');
     expect(second.origin).toBe(site('bank.example'));
+    expect(second.flow).toMatchObject({ from: [site('blog.example')], to: site('bank.example') });
+    expect(second.targetAsks).toBe(true);
     expect(second.target?.tab).toMatchObject({
       id: bank.tabId,
       origin: site('bank.example'),
@@ -325,7 +330,13 @@ test('"Always on this site" covers calls acting on that site only, and the card 
     await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
     await collectEvents(panel);
     const card = panel.getByTestId('approval');
-    await expect(card).toContainText(`on ${site('bank.example')}`);
+    await expect(card).toHaveAttribute('data-kind', 'flow-action');
+    await expect(panel.getByTestId('approval-flow')).toContainText(
+      `Data read from blog.example:${port} may be sent to bank.example:${port}`,
+    );
+    await expect(panel.getByTestId('approval-action')).toContainText(
+      `Otto wants to run dom.click on ${site('bank.example')}, which can change things`,
+    );
     await expect(panel.getByTestId('approval-tab')).toContainText('Bank - Transfer');
     await expect(panel.getByTestId('approval-tab')).toContainText('another tab');
     await expect(panel.getByTestId('approval-element')).toContainText('Send $5,000');
@@ -370,7 +381,7 @@ test('the card says what is clicked: a "cookie banner" click that is a Delete-ac
     // Control: the same click, allowed, deletes (the effect is observable).
     fakeApi.script([
       { match: 'really delete', calls: [{ name: 'dom__click', arguments: { selector: '#x' } }] },
-      { match: /dom\.click ok/, text: 'Deleted.' },
+      { match: /dom__click ok/, text: 'Deleted.' },
     ]);
     const id2 = await send(panel, 'really delete', { tabId: bank.tabId });
     await answer(panel, id2, await nthApproval(panel, id2, 1), 'once');
@@ -468,13 +479,15 @@ test('Enter on a link to another site is judged like a click on it: the bank pag
         { name: 'dom__press', arguments: { ref: /Refs: ([a-z]{2}e\d+)\./.exec(found)![1]!, key: 'Enter' } },
       ]),
       { match: /denied/, calls: [{ name: 'dom__press', arguments: { selector: '#home', key: 'Enter' } }] },
-      { match: /dom\.press ok/, text: 'Done.' },
+      { match: /dom__press ok/, text: 'Done.' },
     ]);
     const id = await send(panel, 'continue', { tabId: bank.tabId });
     const a = (await nthApproval(panel, id, 1)) as Approval & { flow?: { from: string[]; to: string } };
     expect(a.name).toBe('dom.press');
-    expect(a.flow).toMatchObject({ from: [site('bank.example')], to: `${site('attacker.example')}/signin` });
+    // The flow is named by site (what "Always for these sites" grants); the card shows the link's full destination.
+    expect(a.flow).toMatchObject({ from: [site('bank.example')], to: site('attacker.example') });
     expect(a.target?.tab).toMatchObject({ id: bank.tabId, origin: site('bank.example'), isRunTab: true });
+    expect(a.target?.element).toMatchObject({ role: 'link', name: 'Continue', href: `${site('attacker.example')}/signin` });
     await answer(panel, id, a, 'deny');
     await waitForStatus(panel, id, 'completed');
     // Control: Enter on a same-site link follows it, unasked — so following is observable.
@@ -511,7 +524,7 @@ test('the local network asks and names it; a redirect into it is not read; allow
   await answer(panel, id, b, 'deny');
   await waitForStatus(panel, id, 'completed');
   expect(lastOutput(fakeApi)).toBe(
-    `Error: web.fetch: ${site('attacker.example')}/to-router redirected to ${LOOPBACK()}, loopback (this computer) on the user's own network; not read. Fetch that address directly if it is really meant (the user is asked first).`,
+    `Error: web__fetch: ${site('attacker.example')}/to-router redirected to ${LOOPBACK()}, loopback (this computer) on the user's own network; not read. Fetch that address directly if it is really meant (the user is asked first).`,
   );
   expect(outputsSent(fakeApi).join('\n')).not.toContain('router-secret-42');
   expect(hits.filter((h) => h.startsWith('router.local') || h === 'loopback/admin/reset')).toEqual([]);
@@ -538,7 +551,7 @@ test('a ref from the previous page is refused; a fresh one works', async ({ pane
       reading(/Page snapshot/, (s) => [
         { name: 'dom__click', arguments: { ref: (keepRef = refOn(s, 'Keep my account')) } },
       ]),
-      reading(/dom\.click ok/, () => [{ name: 'dom__click', arguments: { ref: keepRef } }]),
+      reading(/dom__click ok/, () => [{ name: 'dom__click', arguments: { ref: keepRef } }]),
       { match: /earlier page/, calls: [{ name: 'dom__snapshot', arguments: {} }] },
       reading(/Page snapshot/, (s) => [{ name: 'dom__text', arguments: { ref: refOn(s, 'Delete account') } }]),
       { match: /Delete account/, text: 'The page changed; I stopped.' },
@@ -548,7 +561,7 @@ test('a ref from the previous page is refused; a fresh one works', async ({ pane
     await expect(bank.page).toHaveURL(`${site('bank.example')}/delete`);
     const outs = outputsSent(fakeApi);
     expect(outs[2]).toBe(
-      `Error: Ref ${keepRef}: this ref is from an earlier page; take a new snapshot (dom.snapshot) and use a ref from it.`,
+      `Error: Ref ${keepRef}: this ref is from an earlier page; take a new snapshot (dom__snapshot) and use a ref from it.`,
     );
     await expect(bank.page.locator('#s')).toHaveText('');
     // Control: the same number on the new page names "Delete account" — only the document tag tells them apart.
@@ -570,7 +583,7 @@ test('page text with ref tokens is defused, and the page cannot predict real ref
       reading(/Page snapshot/, () => [{ name: 'dom__click', arguments: { ref: 'e1' } }]),
       reading(/earlier page/, () => [{ name: 'dom__snapshot', arguments: {} }]),
       reading(/Page snapshot/, (s) => [{ name: 'dom__click', arguments: { ref: refOn(s, 'Cancel') } }]),
-      { match: /dom\.click ok/, text: 'Cancelled.' },
+      { match: /dom__click ok/, text: 'Cancelled.' },
     ]);
     const id = await send(panel, 'cancel', { tabId: bank.tabId });
     await waitForStatus(panel, id, 'completed');
@@ -578,7 +591,7 @@ test('page text with ref tokens is defused, and the page cannot predict real ref
     expect(outs[0]).toMatch(/button "Cancel \[not-a-ref: e1\]" \[ref=[a-z]{2}e2\]/);
     expect(outs[0]).not.toContain('[ref=e1]');
     expect(outs[1]).toBe(
-      'Error: Ref e1: this ref is from an earlier page; take a new snapshot (dom.snapshot) and use a ref from it.',
+      'Error: Ref e1: this ref is from an earlier page; take a new snapshot (dom__snapshot) and use a ref from it.',
     );
     // Control: clicks land and are seen — the real Cancel ref worked; Delete was never clicked.
     await expect(bank.page.locator('#s')).toHaveText('cancelled');
@@ -671,9 +684,9 @@ test('benign: same-site clicks, a link on the run’s own site, an allowed local
     fakeApi.script([
       { match: 'refresh twice', calls: [{ name: 'dom__snapshot', arguments: {} }] },
       reading(/Page snapshot/, (s) => [{ name: 'dom__click', arguments: { ref: refOn(s, 'Refresh') } }]),
-      reading(/dom\.click ok/, () => [{ name: 'dom__snapshot', arguments: {} }]),
+      reading(/dom__click ok/, () => [{ name: 'dom__snapshot', arguments: {} }]),
       reading(/Page snapshot/, (s) => [{ name: 'dom__click', arguments: { ref: refOn(s, 'Refresh') } }]),
-      { match: /dom\.click ok/, text: 'Refreshed twice.' },
+      { match: /dom__click ok/, text: 'Refreshed twice.' },
     ]);
     const id = await send(panel, 'refresh twice', { tabId: shop.tabId });
     await waitForStatus(panel, id, 'completed');
@@ -684,18 +697,25 @@ test('benign: same-site clicks, a link on the run’s own site, an allowed local
       reading(/^1 match/, (found) => [
         { name: 'dom__click', arguments: { ref: /Refs: ([a-z]{2}e\d+)\./.exec(found)![1]! } },
       ]),
-      { match: /dom\.click ok/, calls: [{ name: 'web__fetch', arguments: { url: `${LOOPBACK()}/admin` } }] },
-      {
-        match: /router-secret-42/,
-        calls: [{ name: 'tabs__navigate', arguments: { url: `${site('blog.example')}/post` } }],
-      },
+      { match: /dom__click ok/, calls: [{ name: 'tabs__navigate', arguments: { url: `${site('blog.example')}/post` } }] },
       { match: /navigated/, text: 'All done.' },
     ]);
     const id2 = await send(panel, 'read the about page', { tabId: blog.tabId });
     await waitForStatus(panel, id2, 'completed');
     await expect(blog.page).toHaveURL(`${site('blog.example')}/post`);
     expect(hits).toContain('blog.example/about');
-    for (const cid of [id, id2]) {
+
+    // The user's own dev server, named in approvals.local_hosts and in the request: opened and read unasked.
+    const dev = `${LOOPBACK()}/admin`;
+    fakeApi.script([
+      { match: 'open my dev server', calls: [{ name: 'tabs__open', arguments: { url: dev } }] },
+      { match: /"opened"/, calls: [{ name: 'web__fetch', arguments: { url: dev } }] },
+      { match: /router-secret-42/, text: 'It is up.' },
+    ]);
+    const id3 = await send(panel, `open my dev server ${dev} and read it`, { tabId: blog.tabId });
+    await waitForStatus(panel, id3, 'completed');
+    expect(hits.filter((h) => h === 'loopback/admin')).toHaveLength(2);
+    for (const cid of [id, id2, id3]) {
       expect(await approvals(panel, cid)).toEqual([]);
       const failed = (await events(panel, cid)).filter(
         (e: AgentEventLike) => e.type === 'tool.finished' && e.status !== 'ok',
@@ -705,5 +725,8 @@ test('benign: same-site clicks, a link on the run’s own site, an allowed local
   } finally {
     await shop.page.close();
     await blog.page.close();
+    await panel.evaluate(async (u) => {
+      for (const t of await chrome.tabs.query({})) if (t.url?.startsWith(u) && t.id) await chrome.tabs.remove(t.id);
+    }, LOOPBACK());
   }
 });

@@ -250,10 +250,11 @@ export class AgentRunner {
       }
       const origin = state.approval?.origin;
       const flow = state.approval?.flow;
-      // For a data flow, "always" is for this pair of sites (each source → the destination), not for a site.
+      // For a data flow, "always" is for this pair of sites (each source → the destination). A card that asked about
+      // the action too (its target's site) grants that site as well: the user answered one question naming both.
       const bySite = scope === 'site' && (flow ? true : !!origin);
       if (bySite && flow) for (const from of flow.from) await this.#deps.sites.allowFlow(from, flow.to);
-      else if (bySite && origin) await this.#deps.sites.allow(origin);
+      if (bySite && origin && (!flow || state.approval?.targetAsks)) await this.#deps.sites.allow(origin);
       await session.commit((s) => {
         s.status = 'running';
         s.approval = undefined;

@@ -96,7 +96,11 @@ export interface AgentToolHost {
    * Validates the call and resolves its target, then decides whether it is destructive — judged on the target (the
    * tab, element or URL it acts on). Hosts without it fall back to `isDestructive` and the run's tab origin.
    */
-  assess?(qualifiedName: string, args: unknown, ctx: { conversationId: string }): Promise<CallAssessment>;
+  assess?(
+    qualifiedName: string,
+    args: unknown,
+    ctx: { conversationId: string; /** Describe the element even when the call itself would not ask. */ describe?: boolean },
+  ): Promise<CallAssessment>;
   /**
    * Runs the call through the interceptor. Resolves with the result (string or JSON-serialisable value); rejects on
    * invalid arguments (the interceptor's validation message) or a tool error.

@@ -114,20 +114,22 @@ export async function runTools(session: RunSession, cfg: AgentConfigView): Promi
         });
         continue;
       }
-      // Both judgements apply (issues #13 and #31): the data-flow guard's and the target's; either one asks, and the
-      // card names the flow and the target together.
+      // Both judgements apply (issues #13 and #31): the data-flow guard's and the target's. Either one asks; when
+      // both do, the user gets one card naming the flow and the action, and one answer covers both.
       const flow = await flowBlock(session, call, prep, cfg);
-      if (flow) {
-        await pause(session, call, prep.qualifiedName, j, undefined, flow);
-        return true;
-      }
+      let targetAsks = false;
       if (j.destructive) {
         const how = await autoApproval(session, cfg, j.origin);
-        if (!how.allowed) {
-          await pause(session, call, prep.qualifiedName, j);
-          return true;
-        }
-        approvedBy = how.by;
+        if (how.allowed) approvedBy = how.by;
+        else targetAsks = true;
+      }
+      if (flow || targetAsks) {
+        // A flow card describes the element too (the target rule alone looks it up only when it asks itself).
+        const shown = flow && !j.target?.element ? await judge(session, prep.qualifiedName, prep.args, true) : j;
+        await pause(session, call, prep.qualifiedName, shown.invalid === undefined ? shown : j, undefined, flow, {
+          targetAsks,
+        });
+        return true;
       }
     }
     if (await runBatch(session, [{ call, prep, ...(approvedBy ? { approvedBy } : {}) }], cfg)) return true;
@@ -182,11 +184,14 @@ interface Judgement {
  * Validates and judges a call on what it really touches (the host's `assess`: its target tab, element or URL).
  * A host without `assess` (tests' stand-ins) is judged by `isDestructive` and the run's tab, as before.
  */
-async function judge(session: RunSession, qualifiedName: string, args: unknown): Promise<Judgement> {
+async function judge(session: RunSession, qualifiedName: string, args: unknown, describe = false): Promise<Judgement> {
   const host = session.deps.tools;
   if (host.assess) {
     try {
-      const a = await host.assess(qualifiedName, args, { conversationId: session.conversationId });
+      const a = await host.assess(qualifiedName, args, {
+        conversationId: session.conversationId,
+        ...(describe ? { describe } : {}),
+      });
       return {
         ...(a.invalid !== undefined ? { invalid: a.invalid } : {}),
         destructive: a.destructive,
@@ -250,10 +255,12 @@ async function pause(
   j: Judgement,
   share?: TabShareRequest,
   flow?: FlowBlock,
+  opts: { targetAsks?: boolean } = {},
 ): Promise<void> {
   const approval: PendingApproval = {
     ...approvalFor(call.callId, qualifiedName, j.argsText ?? call.arguments, j, session.deps.now(), undefined, share),
     ...(flow ? { flow: { from: [...flow.from], to: flow.to, data: flow.data, sentence: flow.sentence } } : {}),
+    ...(flow && opts.targetAsks ? { targetAsks: true } : {}),
   };
   await session.commit((s) => {
     s.status = 'awaiting_approval';

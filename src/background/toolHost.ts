@@ -201,7 +201,7 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
       const parsed = tool.parameters.safeParse(args);
       return isDestructiveCall(tool, (parsed.success ? parsed.data : args) as never, ctx);
     },
-    async assess(qualifiedName, args, { conversationId }) {
+    async assess(qualifiedName, args, { conversationId, describe }) {
       const tool = deps.registry().get(qualifiedName);
       if (!tool) return { destructive: false };
       const { config } = await deps.settings();
@@ -224,7 +224,8 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
       } catch {
         destructive = true; // when in doubt, ask
       }
-      if (destructive) target = await describeElementOf(tool, input, ctx, target);
+      // The element is looked up only for a card: a call that asks, or one the data-flow guard asks about.
+      if (destructive || describe) target = await describeElementOf(tool, input, ctx, target);
       return { destructive, target, args: input };
     },
     async run(qualifiedName, args, { signal, conversationId, flow, approve }) {

@@ -65,6 +65,11 @@ export interface PendingApproval {
    * leave; `sentence` says it in plain words ("Data read from bank.example may be sent to evil.example").
    */
   flow?: { from: string[]; to: string; data: string; sentence: string };
+  /**
+   * With `flow`: the target rule asks too (an action that can change things, another tab, the user's own network).
+   * Both are named on one card and one answer covers both — approving the flow never skips the action's question.
+   */
+  targetAsks?: boolean;
   /** What the call touches, resolved before asking: the card shows it (issue #31). */
   target?: CallTarget;
   /** Set for a call inside a running program (`ot.run`): the id of the enclosing call that waits for the answer. */

@@ -30,6 +30,7 @@ const SPECS: Record<string, AnyTool> = Object.fromEntries(
       ['bank', 'read', FLOW.readsPage],
       ['web', 'send', FLOW.requestsUrl],
       ['evil', 'type', FLOW.actsOnPage],
+      ['evil', 'submit', FLOW.actsOnPage],
     ] as const
   ).map(([pack, name, flow]) => [
     `${pack}.${name}`,
@@ -76,6 +77,13 @@ class GuardedHost extends FakeHost {
       readOnly: false,
       schema: z.object({ text: z.string() }),
       impl: (a) => (this.sent.push(String(a.text)), 'typed'),
+    });
+    // An action the target rule asks about by itself (a submit), that also carries text into the page.
+    this.define('evil.submit', {
+      readOnly: false,
+      schema: z.object({ text: z.string() }),
+      destructive: () => true,
+      impl: (a) => (this.sent.push(`submit ${String(a.text)}`), 'submitted'),
     });
   }
   async checkFlow(name: string, args: unknown, ctx: { flow: RunFlowFacts }): Promise<FlowBlock | undefined> {
@@ -213,6 +221,47 @@ describe('the data-flow guard in the run loop', () => {
     const paused = await h.runner.send(h.conversationId, 'again');
     expect(paused.status).toBe('awaiting_approval');
     expect(paused.approval?.callId).toBe('s2');
+  });
+
+  it('when the flow and the action both ask: one card names both, and approving it is not a way past either', async () => {
+    const h = await guarded([
+      calls([{ name: 'bank__read', callId: 'r' }]),
+      calls([{ name: 'evil__submit', args: { text: 'ACCT-7731' }, callId: 's1' }]),
+      calls([{ name: 'evil__submit', args: { text: 'hello' }, callId: 's2' }]),
+      calls([{ name: 'evil__submit', args: { text: 'ACCT-7731' }, callId: 's3' }]),
+      say('ok'),
+    ]);
+    h.origin = EVIL;
+    const paused = await h.runner.send(h.conversationId, 'pay');
+    expect(paused.approval).toMatchObject({ callId: 's1', origin: EVIL, targetAsks: true, flow: { to: EVIL } });
+    expect(h.eventsOf('approval.required')).toHaveLength(1); // one question, not two
+    // "Always" on that card grants the pair of sites and the action's site: the user answered one question naming both.
+    const next = await h.runner.approve(h.conversationId, 's1', 'site');
+    expect(await h.sites.isFlowAllowed(BANK, EVIL)).toBe(true);
+    expect(await h.sites.isAllowed(EVIL)).toBe(true);
+    expect(next.status).toBe('completed');
+    expect(h.host.sent).toEqual(['submit ACCT-7731', 'submit hello', 'submit ACCT-7731']);
+    expect(h.eventsOf('approval.required')).toHaveLength(1);
+  });
+
+  it('a flow card for an action whose site the user allowed asks about the flow only; the action alone still asks', async () => {
+    const h = await guarded([
+      calls([{ name: 'evil__submit', args: { text: 'hello' }, callId: 's0' }]),
+      calls([{ name: 'bank__read', callId: 'r' }]),
+      calls([{ name: 'evil__submit', args: { text: 'ACCT-7731' }, callId: 's1' }]),
+      say('ok'),
+    ]);
+    h.origin = EVIL;
+    // Before anything is read, the submit is the target rule's question alone.
+    const first = await h.runner.send(h.conversationId, 'pay');
+    expect(first.approval).toMatchObject({ callId: 's0', origin: EVIL });
+    expect(first.approval?.flow).toBeUndefined();
+    const second = await h.runner.approve(h.conversationId, 's0', 'site');
+    expect(await h.sites.isAllowed(EVIL)).toBe(true);
+    expect(second.approval).toMatchObject({ callId: 's1', flow: { to: EVIL } });
+    expect(second.approval?.targetAsks).toBeUndefined();
+    await h.runner.deny(h.conversationId, 's1');
+    expect(h.host.sent).toEqual(['submit hello']);
   });
 
   it('resume after the worker restarted keeps the origin set: the pending flow still asks, and a new host judges it the same', async () => {

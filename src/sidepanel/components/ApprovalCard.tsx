@@ -66,20 +66,40 @@ function ShareCard({
   );
 }
 
-/** The data-flow guard asks (#13): the flow in plain words, what would leave; "always" means this pair of sites. */
+/**
+ * The data-flow guard asks (#13): the flow in plain words, what would leave; "always" means this pair of sites. When
+ * the target rule asks too (#31: an action on a site, another tab, the user's own network), the same card says so and
+ * its one answer covers both; "always" then also allows actions on the target's site.
+ */
 function FlowApproval({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
   const flow = approval.flow!;
+  const action = !!approval.targetAsks;
+  const site = approval.origin;
   return (
     <section
       class="approval"
       role="group"
       aria-label={`Approve ${approval.name}?`}
       data-testid="approval"
-      data-kind="flow"
+      data-kind={action ? 'flow-action' : 'flow'}
     >
       <p class="approval-title" data-testid="approval-flow">
         {flow.sentence}.
       </p>
+      {action && (
+        <p class="approval-title" data-testid="approval-action">
+          And it is an action: Otto wants to run <code>{approval.name}</code>
+          {site ? (
+            <>
+              {' '}
+              on <strong>{site}</strong>
+            </>
+          ) : (
+            ''
+          )}
+          , which can change things.
+        </p>
+      )}
       <p class="approval-hint">
         <code>{approval.name}</code> would send:
       </p>
@@ -87,7 +107,7 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
         {truncate(flow.data, 800).text}
       </pre>
       {approval.target && <TargetFacts target={approval.target} />}
-      <p class="approval-hint">Allow this data to leave?</p>
+      <p class="approval-hint">{action ? 'Allow this action, and this data to leave?' : 'Allow this data to leave?'}</p>
       <div class="actions">
         <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
           Allow once
@@ -95,7 +115,11 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
         <button
           type="button"
           data-testid="approval-always"
-          title="Always allow data to go from these sites to this one"
+          title={
+            action && site
+              ? `Always allow data to go from these sites to this one, and actions on ${site}`
+              : 'Always allow data to go from these sites to this one'
+          }
           onClick={() => actions.approve('site')}
         >
           Always for these sites
