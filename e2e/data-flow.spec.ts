@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { test, expect, panelRequest } from './support/fixtures.ts';
-import { connectToFakeApi, conversation, events, send, waitForStatus } from './support/agent.ts';
+import { connectToFakeApi, conversation, E2E_LOCAL_HOSTS, events, send, waitForStatus } from './support/agent.ts';
 import { refIn } from './page-tools.helpers.ts';
 import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
 import { startMcpServer, type RunningMcpServer } from '../test/support/mcp-server/index.ts';
@@ -153,7 +153,8 @@ test('a compromised model cannot carry the bank page’s data to another site th
   await connectToFakeApi(panel, fakeApi, { yaml: '  mode: both\ntabs:\n  scope: all\n' });
   await panelRequest(panel, {
     type: 'config.save',
-    yaml: `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-test\n  mode: both\ntabs:\n  scope: all\nservers:\n  notes: {url: "${mcp.url}"}\n`,
+    // The sites are loopback servers: allowed as the user's own hosts (#31), so the flow is the only question.
+    yaml: `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-test\n  mode: both\ntabs:\n  scope: all\nservers:\n  notes: {url: "${mcp.url}"}\n${E2E_LOCAL_HOSTS}`,
   });
   const bank = await openTab(panel, `${secret.origin}/account`);
   const blog = await openTab(panel, `${hostile.origin}/post`);

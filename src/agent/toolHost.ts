@@ -99,7 +99,10 @@ export interface AgentToolHost {
   assess?(
     qualifiedName: string,
     args: unknown,
-    ctx: { conversationId: string; /** Describe the element even when the call itself would not ask. */ describe?: boolean },
+    ctx: {
+      conversationId: string;
+      /** Describe the element even when the call itself would not ask. */ describe?: boolean;
+    },
   ): Promise<CallAssessment>;
   /**
    * Runs the call through the interceptor. Resolves with the result (string or JSON-serialisable value); rejects on
