@@ -108,9 +108,9 @@ test.describe('big pages', () => {
       expect(snap.value.note).toMatch(
         /about [\d,]+ elements \(roughly [\d,]+ interactive, estimated\) were not walked, starting at /,
       );
-      expect(snap.value.text).toMatch(/- button "Open 1" \[ref=e\d+\]/);
-      expect(snap.value.text).toMatch(/- checkbox "Pick 1" \[ref=e\d+\]/);
-      expect(snap.value.text).toMatch(/- textbox "Note 1" \[ref=e\d+\]/);
+      expect(snap.value.text).toMatch(/- button "Open 1" \[ref=[a-df-z]{2}e\d+\]/);
+      expect(snap.value.text).toMatch(/- checkbox "Pick 1" \[ref=[a-df-z]{2}e\d+\]/);
+      expect(snap.value.text).toMatch(/- textbox "Note 1" \[ref=[a-df-z]{2}e\d+\]/);
       // The walk's note ends the text the model reads.
       expect(snap.value.text.trimEnd().endsWith('or scroll and snapshot again.]')).toBe(true);
 
@@ -125,7 +125,7 @@ test.describe('big pages', () => {
       );
       expect(found.ms).toBeLessThan(CALL_LIMIT_MS);
       expect(found.gap).toBeLessThan(bound);
-      expect(found.value.matches[0]!.line).toMatch(/^button "Open 7" \[ref=e\d+\]/);
+      expect(found.value.matches[0]!.line).toMatch(/^button "Open 7" \[ref=[a-df-z]{2}e\d+\]/);
       // The search budget holds about 2,500 rows: past it the reply says it searched only part of the page.
       if (rows > 2_500) expect(found.value.notes?.join(' ')).toMatch(/^Searched part of the page only/);
       else expect(found.value.notes).toBeUndefined();
@@ -215,7 +215,7 @@ test.describe('big pages', () => {
       /The page is larger than the budget and is scrolled, so long lists start near the viewport: [\d,]+ items above it were left out/,
     );
     expect(snap.value.text).toMatch(/items above the viewport are not shown/);
-    expect(snap.value.text).toMatch(/- link "Order 5000" \[ref=e\d+\]/);
+    expect(snap.value.text).toMatch(/- link "Order 5000" \[ref=[a-df-z]{2}e\d+\]/);
     expect(snap.value.text).not.toMatch(/- link "Order 10" \[ref=/);
     // What sits outside the long list (the page's navigation) is still there.
     expect(snap.value.text).toMatch(/- navigation "Main"/);
@@ -237,7 +237,7 @@ test.describe('big pages', () => {
     const snap = await probed(page, () => call<Snap>(sw, 'snapshot', tabId));
     expect(snap.gap).toBeLessThan(MAX_GAP_MS);
     expect(snap.value.truncated).toBe(false);
-    expect(snap.value.text).toMatch(/- link "Message 2501" \[ref=e\d+\]/);
+    expect(snap.value.text).toMatch(/- link "Message 2501" \[ref=[a-df-z]{2}e\d+\]/);
     const reply = refIn(snap.value.text, 'button "Reply 2501"');
     const clicked = await probed(page, () => call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: reply }));
     expect(clicked.gap).toBeLessThan(MAX_GAP_MS);

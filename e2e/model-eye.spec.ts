@@ -43,7 +43,7 @@ async function tool(sw: Worker, name: string, args: Record<string, unknown>): Pr
 /** The ref on the first line of a tool's text that contains `needle`. */
 function ref(text: string, needle: string | RegExp): string {
   const line = text.split('\n').find((l) => (typeof needle === 'string' ? l.includes(needle) : needle.test(l)));
-  const m = line && /\[ref=((?:f\d+)?e\d+)\]/.exec(line);
+  const m = line && /\[ref=((?:f\d+)?[a-df-z]{2}e\d+)\]/.exec(line);
   if (!m) throw new Error(`no ref on a line matching ${String(needle)} in:\n${text}`);
   return m[1]!;
 }
@@ -57,9 +57,9 @@ test.describe('what the model sees (#14)', () => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'todos'));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
     // Items kept, the checkbox named from its sibling label and said to be inferred, the textless button hinted.
-    expect(snap).toMatch(/- listitem:\n\s+- checkbox "Walk the dog" \[ref=e\d+\] \[name inferred\]/);
-    expect(snap).toMatch(/- checkbox "Buy milk" \[ref=e\d+\] \[name inferred\]/);
-    expect(snap).toMatch(/- button \[ref=e\d+\] <button\.destroy> beside "Buy milk"/);
+    expect(snap).toMatch(/- listitem:\n\s+- checkbox "Walk the dog" \[ref=[a-df-z]{2}e\d+\] \[name inferred\]/);
+    expect(snap).toMatch(/- checkbox "Buy milk" \[ref=[a-df-z]{2}e\d+\] \[name inferred\]/);
+    expect(snap).toMatch(/- button \[ref=[a-df-z]{2}e\d+\] <button\.destroy> beside "Buy milk"/);
     const walkBox = ref(snap, 'checkbox "Walk the dog"');
     const milkBox = ref(snap, 'checkbox "Buy milk"');
 
@@ -91,7 +91,7 @@ test.describe('what the model sees (#14)', () => {
     const depart = ref(snap, 'textbox "Depart"');
     const opened = await tool(sw, 'dom.click', { ref: depart, tab_id: tabId });
     // What appeared carries the refs of its controls (Prev, Next, the days): no second call needed.
-    expect(opened).toMatch(/appeared: .*— refs: e\d+ clickable "Prev"/);
+    expect(opened).toMatch(/appeared: .*— refs: [a-df-z]{2}e\d+ clickable "Prev"/);
     expect(opened).toMatch(/clickable "Next"/);
 
     const found = await tool(sw, 'dom.find', { text: 'Prev', tab_id: tabId });
@@ -99,7 +99,7 @@ test.describe('what the model sees (#14)', () => {
     // the page's own instructions mentioning Prev, which have no ref of their own.
     expect(found).not.toContain('nearest ref');
     const prevLine = found.split('\n').find((l) => l.includes('clickable "Prev"'));
-    expect(prevLine).toMatch(/^- clickable "Prev" \[ref=e\d+\]/);
+    expect(prevLine).toMatch(/^- clickable "Prev" \[ref=[a-df-z]{2}e\d+\]/);
     expect(found).toMatch(
       /- text: Pick the cheapest flight\. Use Prev and Next to change month\. \(no ref of its own\)/,
     );
@@ -145,17 +145,17 @@ test.describe('what the model sees (#14)', () => {
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
     // Before: "Page snapshot — 0 refs" or one `clickable "Reply Forward"`.
     expect(snap).not.toMatch(/clickable "Reply Forward"/);
-    expect(snap).toMatch(/- clickable "Reply" \[ref=e\d+\]/);
-    expect(snap).toMatch(/- clickable "Forward" \[ref=e\d+\]/);
+    expect(snap).toMatch(/- clickable "Reply" \[ref=[a-df-z]{2}e\d+\]/);
+    expect(snap).toMatch(/- clickable "Forward" \[ref=[a-df-z]{2}e\d+\]/);
     // A listener on an icon-only span: unnamed, so it shows a tag hint.
-    expect(snap).toMatch(/- clickable \[ref=e\d+\] <span\.act-like>/);
+    expect(snap).toMatch(/- clickable \[ref=[a-df-z]{2}e\d+\] <span\.act-like>/);
     const reply = await tool(sw, 'dom.click', { ref: ref(snap, 'clickable "Reply"'), tab_id: tabId });
     // The old line was `appeared: div "to: … subject: …"` with no refs.
     expect(reply).toMatch(
-      /appeared: .*"to: Ada, subject: Re: the engine.*— refs: e\d+ textbox "Reply text", e\d+ button "Send"/,
+      /appeared: .*"to: Ada, subject: Re: the engine.*— refs: [a-df-z]{2}e\d+ textbox "Reply text", [a-df-z]{2}e\d+ button "Send"/,
     );
     const fwd = await tool(sw, 'dom.click', { ref: ref(snap, 'clickable "Forward"'), tab_id: tabId });
-    expect(fwd).toMatch(/shown: .*— refs: e\d+ textbox "To"/);
+    expect(fwd).toMatch(/shown: .*— refs: [a-df-z]{2}e\d+ textbox "To"/);
     await page.close();
   });
 
@@ -173,7 +173,7 @@ test.describe('what the model sees (#14)', () => {
     const billing = ref(snap, 'clickable "Billing"');
     const switched = await tool(sw, 'dom.click', { ref: billing, tab_id: tabId });
     expect(switched).not.toContain('no visible change');
-    expect(switched).toMatch(/shown: .*"Card ending 4242.*— refs: e\d+ button "Update card"/);
+    expect(switched).toMatch(/shown: .*"Card ending 4242.*— refs: [a-df-z]{2}e\d+ button "Update card"/);
     expect(switched).toMatch(/hidden: .*"Name: Ada Lovelace"/);
     await page.close();
   });
@@ -194,8 +194,8 @@ test.describe('what the model sees (#14)', () => {
       expect(out, button).toMatch(new RegExp(`changed: text of .*→ "${text}"`));
     }
     const menu = await tool(sw, 'dom.click', { ref: ref(snap, 'button "Menu"'), tab_id: tabId });
-    expect(menu).toMatch(/changed: button "Menu" \[ref=e\d+\]: collapsed → expanded/);
-    expect(menu).toMatch(/shown: menu.*— refs: e\d+ menuitem "Rename", e\d+ menuitem "Delete"/);
+    expect(menu).toMatch(/changed: button "Menu" \[ref=[a-df-z]{2}e\d+\]: collapsed → expanded/);
+    expect(menu).toMatch(/shown: menu.*— refs: [a-df-z]{2}e\d+ menuitem "Rename", [a-df-z]{2}e\d+ menuitem "Delete"/);
     const noop = await tool(sw, 'dom.click', { ref: ref(snap, 'button "Nothing"'), tab_id: tabId });
     expect(noop).toMatch(/^dom\.click ok — no DOM change within \d+ ms\./);
 

@@ -130,7 +130,7 @@ const navigate = defineTool({
   pack: 'tabs',
   name: 'navigate',
   description:
-    'Load a URL in a tab and wait for the page to finish loading. Asks the user first when data read from another site could leave with it, or before loading a page in a tab other than the one this conversation works in.',
+    'Load a URL in a tab and wait for it to load. Asks the user first when data read from another site could leave with it, or for a tab that is not this conversation’s own.',
   parameters: z.object({ url: urlFor('tabs.navigate'), tab_id: tabId }),
   readOnly: false,
   flow: FLOW.requestsUrl,
