@@ -388,6 +388,11 @@ test('"Always on this site" covers calls acting on that site only, and the card 
     await revokeSites(panel);
     await blog.page.close();
     await bank.page.close();
+    // The panel was put on this conversation: leave it on a new one, so a later spec typing into the panel does not
+    // continue this run (and inherit its origin set).
+    await panel.evaluate(() => localStorage.removeItem('otto.panel.current'));
+    await panel.reload();
+    await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
   }
 });
 
