@@ -10,6 +10,7 @@ import {
   type Changes,
   type ContentRequest,
   type PageDialog,
+  REF_RE,
 } from '../shared/contentMessages.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
 import { frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent } from './contentRouter.ts';
@@ -198,7 +199,7 @@ export async function waitFor(
   },
 ): Promise<WaitReply> {
   const timeoutMs = opts.timeoutMs ?? 5000;
-  const refForFrame = opts.ref ?? (opts.root && /^(?:f\d+)?e\d+$/.test(opts.root) ? opts.root : undefined);
+  const refForFrame = opts.ref ?? (opts.root && REF_RE.test(opts.root) ? opts.root : undefined);
   const frameId = refForFrame ? frameOfRef(refForFrame) : (opts.frameId ?? 0);
   const req: ContentRequest = {
     type: 'dom.wait_for',
