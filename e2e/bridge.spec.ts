@@ -108,7 +108,7 @@ test('tools are listed at once with valid names and hints; Allow on the connect 
     await answer(context, url, true, tabId);
     const snap = text(await first);
     expect(snap).toContain('heading "Vue todos"');
-    const ref = /textbox "New todo" \[ref=(e\d+)\]/.exec(snap)?.[1];
+    const ref = /textbox "New todo" \[ref=([a-df-z]{2}e\d+)\]/.exec(snap)?.[1];
     expect(ref).toBeTruthy();
 
     // The shared tab joined the session's tab group.
@@ -150,7 +150,7 @@ test('tools are listed at once with valid names and hints; Allow on the connect 
         await agent.client.callTool({ name: 'ot__result', arguments: { handle, search: 'New todo' } }, undefined, LONG),
       );
       expect(found).toContain(`handle: ${handle}`);
-      expect(found).toContain('lines: [\'  - textbox "New todo" [ref=e1]');
+      expect(found).toMatch(/lines: \[' {2}- textbox "New todo" \[ref=[a-df-z]{2}e1\]/);
     } finally {
       await panelRequest(panel, { type: 'config.save', yaml });
     }
