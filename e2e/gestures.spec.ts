@@ -46,7 +46,7 @@ async function tool(sw: Worker, name: string, args: Record<string, unknown>): Pr
 
 function ref(text: string, needle: string | RegExp): string {
   const line = text.split('\n').find((l) => (typeof needle === 'string' ? l.includes(needle) : needle.test(l)));
-  const m = line && /\[ref=((?:f\d+)?e\d+)\]/.exec(line);
+  const m = line && /\[ref=((?:f\d+)?[a-df-z]{2}e\d+)\]/.exec(line);
   if (!m) throw new Error(`no ref on a line matching ${String(needle)} in:\n${text}`);
   return m[1]!;
 }
@@ -67,7 +67,7 @@ test.describe('gestures (#21)', () => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
     // Sortable items (cursor: grab) get refs of their own, so the model can name them.
-    expect(snap).toMatch(/- draggable "Apple" \[ref=e\d+\]/);
+    expect(snap).toMatch(/- draggable "Apple" \[ref=[a-df-z]{2}e\d+\]/);
     const apple = ref(snap, 'draggable "Apple"');
     const cherry = ref(snap, 'draggable "Cherry"');
 
@@ -106,9 +106,9 @@ test.describe('gestures (#21)', () => {
     expect(out).toContain('dropped on');
     expect(out).toContain('(drop effect move)');
     expect(out).toMatch(
-      /moved "Write tests" from region "To do" \[ref=e\d+\] \(position 1\) to region "Done" \[ref=e\d+\] \(position 2\)/,
+      /moved "Write tests" from region "To do" \[ref=[a-df-z]{2}e\d+\] \(position 1\) to region "Done" \[ref=[a-df-z]{2}e\d+\] \(position 2\)/,
     );
-    expect(out).toMatch(/order of region "Done" \[ref=e\d+\] now: \["Ship 1\.0", "Write tests"\]/);
+    expect(out).toMatch(/order of region "Done" \[ref=[a-df-z]{2}e\d+\] now: \["Ship 1\.0", "Write tests"\]/);
     expect(out).toContain('"Done: Ship 1.0" → "Done: Ship 1.0, Write tests"');
 
     // A drop where the page does not accept one (its dragover is not cancelled) is said to be refused.
@@ -171,7 +171,7 @@ test.describe('gestures (#21)', () => {
     const box = await page.locator('#pie').boundingBox();
     const fun = await tool(sw, 'dom.click', { x: Math.round(box!.x + 50), y: Math.round(box!.y + 40), tab_id: tabId });
     expect(await pageState(page, 'pie')).toEqual(['Food', 'Fun']);
-    expect(fun).toMatch(/clicked .* at viewport \(\d+, \d+\) — clickable "Budget pie chart" \[ref=e\d+\] is there/);
+    expect(fun).toMatch(/clicked .* at viewport \(\d+, \d+\) — clickable "Budget pie chart" \[ref=[a-df-z]{2}e\d+\] is there/);
     expect(fun).toContain('"Clicked: Food" → "Clicked: Fun"');
 
     const outside = await tool(sw, 'dom.click', { ref: canvas, x: 250, y: 10, tab_id: tabId });
@@ -187,7 +187,7 @@ test.describe('gestures (#21)', () => {
       tab_id: tabId,
     });
     expect(submit).toMatch(
-      /^Error: That point is on button "Send order" \[ref=e\d+\], which submits a form: click it by its ref \(dom\.click\(ref=…\)\), which asks the user first\.$/,
+      /^Error: That point is on button "Send order" \[ref=[a-df-z]{2}e\d+\], which submits a form: click it by its ref \(dom\.click\(ref=…\)\), which asks the user first\.$/,
     );
     expect(await pageState(page, 'submitted')).toBeUndefined();
 
@@ -303,7 +303,7 @@ test.describe('gestures (#21)', () => {
       tab_id: tabId,
     });
     expect(inFrame).toMatch(
-      /^Error: The point \(\d+, \d+\) is inside a frame \(iframe "Same origin frame" \[ref=e\d+\]\): aim at an element inside it instead/,
+      /^Error: The point \(\d+, \d+\) is inside a frame \(iframe "Same origin frame" \[ref=[a-df-z]{2}e\d+\]\): aim at an element inside it instead/,
     );
   });
 });

@@ -232,7 +232,7 @@ async function act(req: ContentRequest): Promise<ActionReply> {
   return reply;
 }
 
-const isRef = (s: string) => /^(?:f\d+)?e\d+$/.test(s);
+const isRef = (s: string) => REF_RE.test(s);
 
 /**
  * Selector targets (an action's `selector`, a form field's, a `root` given as a selector) become refs before the
