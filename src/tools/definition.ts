@@ -37,9 +37,8 @@ export function parametersJsonSchema(schema: z.ZodObject, io: 'input' | 'output'
   stripSafeIntBounds(json);
   if (json.type !== 'object') throw new Error('Tool parameters must be an object schema');
   if (!json.properties) json.properties = {};
-  // Unknown arguments are refused at validation (validate.ts): say so to the model too.
-  if (schema._zod.def.catchall === undefined && json.additionalProperties === undefined)
-    json.additionalProperties = false;
+  // Unknown arguments are refused at validation (validate.ts) with an error the model reads; the schema sent does not
+  // repeat it (additionalProperties: false on every tool cost ~440 characters of the 12,000 definition budget).
   entry[io] = json;
   return structuredClone(json);
 }

@@ -140,7 +140,6 @@ describe('Raw tools (defineTool)', () => {
           type: 'object',
           properties: { a: { type: 'number' }, b: { type: 'number' } },
           required: ['a', 'b'],
-          additionalProperties: false,
         },
       },
     });
