@@ -51,6 +51,7 @@ import { toolBudget } from '../tools/toolBudget.ts';
 import type { TabScope } from './tabScope.ts';
 import type { ExecuteOptions } from '../tools/interceptor.ts';
 import type { ToolSetMode } from '../tools/toolSet.ts';
+import type { ProgramScope } from '../command/index.ts';
 import { wireRewriter } from '../tools/wireNames.ts';
 
 export interface ToolHostDeps {
@@ -143,7 +144,7 @@ async function contextAndGate(
           },
         }
       : undefined;
-  const build = (flow: FlowGuard | undefined): ToolContext => {
+  const build = (flow: FlowGuard | undefined, program?: ProgramScope): ToolContext => {
     const ctx: ToolContext = {
       signal,
       config,
@@ -162,7 +163,10 @@ async function contextAndGate(
         : {}),
       callTool: (name, args = {}) => call(name, args, ctx, nested),
       // Code mode: one guard per program call, with its callTool bound to it.
-      ...(flow ? { flow, withFlow: (next: FlowGuard) => build(next) } : {}),
+      ...(flow ? { flow, withFlow: (next: FlowGuard) => build(next, program) } : {}),
+      // Programs inside programs (a snippet running ot.run …) carry their depth and the run's step budget.
+      ...(program ? { program } : {}),
+      withProgram: (scope: ProgramScope) => build(flow, scope),
     };
     return ctx;
   };

@@ -17,12 +17,16 @@ export interface CommandVocabulary {
 
 export type InputKind = 'command' | 'chat';
 
-const HELP_RE = /^\s*\/help(?:\s+([\s\S]*?))?\s*$/;
-
-/** `/help`, `/help query` → the query (`''` for none); anything else → null. */
+/**
+ * `/help`, `/help query` → the query (`''` for none); anything else → null. Written with trim rather than one regex:
+ * `\s+(.*?)\s*$` backtracks quadratically on a long run of spaces, and the panel classifies on every keystroke.
+ */
 export function parseHelpCommand(text: string): string | null {
-  const match = HELP_RE.exec(text);
-  return match ? (match[1] ?? '') : null;
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('/help')) return null;
+  const rest = trimmed.slice('/help'.length);
+  if (rest === '') return '';
+  return /^\s/.test(rest) ? rest.trim() : null;
 }
 
 /** `/help x` → `ot.help(query="x")`; `/help` → `ot.help()`; null when the text is not a /help command. */

@@ -19,7 +19,8 @@ export type CommandErrorKind =
   | 'tool' // the injected call failed
   | 'aborted' // the run's AbortSignal fired
   | 'alias' // bad alias configuration
-  | 'snippet'; // bad snippet invocation, definition or template
+  | 'snippet' // bad snippet invocation, definition or template
+  | 'limit'; // a run went past its nesting or step budget (budget.ts)
 
 export interface CommandErrorOptions {
   kind: CommandErrorKind;

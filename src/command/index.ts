@@ -6,6 +6,8 @@ export type { Token, TokenKind, PartialTokens, StringLiteral } from './lexer.ts'
 export type { CallExpr, DictEntry, Expr, KeywordArg, Program, Statement } from './ast.ts';
 export { parse, parseExpression, isLiteralName, MAX_DEPTH } from './parser.ts';
 export { runProgram, interpret, checkProgram } from './interpreter.ts';
+export { MAX_NESTING, MAX_CALLS, enterProgram, newBudget, spendCall, yieldToEventLoop } from './budget.ts';
+export type { ProgramScope, RunBudget } from './budget.ts';
 export { Labelled, join as joinLabels, type ValueLabels } from './labels.ts';
 export type { CallFn, InterpreterOptions, RunResult } from './interpreter.ts';
 export { formatLiteral, formatString, formatCall, isName } from './literals.ts';

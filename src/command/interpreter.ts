@@ -10,6 +10,8 @@ import type { Expr, Program } from './ast.ts';
 import { CommandError, describeThrown, type SourcePosition } from './errors.ts';
 import { parse } from './parser.ts';
 import { join, Labelled, NONE, type ValueLabels } from './labels.ts';
+import { maybeYield, newBudget, spendCall, type RunBudget } from './budget.ts';
+import { raceAbort } from '../shared/raceAbort.ts';
 
 /**
  * Runs one tool. The lead wires this to the tool interceptor, so every call goes through it. `labels` are the
@@ -37,6 +39,8 @@ export interface InterpreterOptions {
   literalLabels?: ValueLabels;
   /** Labels of the `variables` given. */
   variableLabels?: Readonly<Record<string, ValueLabels>>;
+  /** Tool-call budget shared with the programs this one runs in or starts (budget.ts); default: a fresh one. */
+  budget?: RunBudget;
 }
 
 export interface RunResult {
@@ -143,6 +147,8 @@ export async function interpret(program: Program, options: InterpreterOptions): 
     for (const [k, x] of run.variables) variables[k] = x.v;
     return { value: result.v, variables, calls: run.calls, labels: result.l, allLabels: run.seen };
   } catch (error) {
+    // A budget stop says itself what ran away; wrapping it once per nesting level would bury that.
+    if (error instanceof CommandError && error.kind === 'limit') throw error;
     const wrapped =
       error instanceof CommandError
         ? error
@@ -160,12 +166,14 @@ interface Value {
 class Run {
   readonly variables: Map<string, Value>;
   readonly literal: ValueLabels;
+  readonly budget: RunBudget;
   calls = 0;
   /** Union of every label seen (for an error message, which may quote anything the program read). */
   seen: ValueLabels;
 
   constructor(private readonly options: InterpreterOptions) {
     this.literal = options.literalLabels ?? NONE;
+    this.budget = options.budget ?? newBudget();
     this.seen = this.literal;
     const given = options.variableLabels ?? {};
     this.variables = new Map(
@@ -220,15 +228,23 @@ class Run {
           l = join(l, x.l);
         }
         const name = resolveAlias(expr.callee, this.options.aliases ?? {});
+        // Let the worker breathe (Cancel must get through), then check for it and for the run's budget.
+        await maybeYield(this.budget);
         this.checkAborted(expr.pos);
+        spendCall(this.budget);
         this.calls++;
         try {
-          const out = await this.options.call(name, args, expr.pos, l);
+          const pending = this.options.call(name, args, expr.pos, l);
+          // Cancel ends the program even when a tool ignores its signal.
+          // (A signal that fired during the call's own synchronous part stops the run at the next call instead.)
+          const signal = this.options.signal;
+          const out = await (signal && !signal.aborted ? raceAbort(pending, signal) : pending);
           // A result carries its inputs' labels plus what the call read.
           const value = out instanceof Labelled ? { v: out.value, l: join(l, out.labels) } : { v: out, l };
           this.seen = join(this.seen, value.l);
           return value;
         } catch (error) {
+          if (error instanceof CommandError && error.kind === 'limit') throw error;
           if (this.options.signal?.aborted) {
             throw new CommandError(`${name} aborted`, { kind: 'aborted', position: expr.pos, cause: error });
           }

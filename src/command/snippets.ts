@@ -105,7 +105,7 @@ export function parseSnippetInvocation(text: string): SnippetInvocation {
         i = literal.end;
       } else {
         const rest = text.slice(i, firstLineEnd);
-        const boundary = rest.search(/\s+[A-Za-z_][A-Za-z0-9_-]*=/);
+        const boundary = nextKeyBoundary(rest);
         const raw = boundary < 0 ? rest : rest.slice(0, boundary);
         value = raw.trim().replace(/\\=/g, '=');
         i += raw.length;
@@ -146,6 +146,20 @@ export function parseSnippetInvocation(text: string): SnippetInvocation {
     }
   }
   return { name, args, form: singleLine || Object.keys(args).length === 0 ? 'single' : 'multi' };
+}
+
+/**
+ * Where the next ` key=` starts in an unquoted value (the start of its whitespace run), or -1. Linear: the regex
+ * `\s+key=` searched from every start backtracks quadratically over a long run of spaces.
+ */
+function nextKeyBoundary(rest: string): number {
+  const runs = /\s+/g;
+  const key = /[A-Za-z_][A-Za-z0-9_-]*=/y;
+  for (let run = runs.exec(rest); run; run = runs.exec(rest)) {
+    key.lastIndex = run.index + run[0].length;
+    if (key.test(rest)) return run.index;
+  }
+  return -1;
 }
 
 function readSnippetString(text: string, at: number, lines: LineMap): { value: string; end: number } {

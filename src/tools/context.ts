@@ -6,6 +6,7 @@ import type { OttoConfig } from '../config/schema.ts';
 import type { Logger } from '../shared/log.ts';
 import type { FlowGuard } from './guard/guard.ts';
 import type { ConfigStatus } from '../config/status.ts';
+import type { ProgramScope } from '../command/budget.ts';
 
 export interface ToolContext {
   /** Aborted when the user stops the run or the call times out; long-running tools must honour it. */
@@ -48,4 +49,11 @@ export interface ToolContext {
   readonly flow?: FlowGuard;
   /** The same context with another guard, its `callTool` bound to it (code mode: one guard per program call). */
   readonly withFlow?: (flow: FlowGuard) => ToolContext;
+  /**
+   * The command-language program this call runs in (a snippet, `ot.run`, a command): how deeply programs are nested
+   * and the run's shared step budget (command/budget.ts). Absent outside a program.
+   */
+  readonly program?: ProgramScope;
+  /** The same context inside `scope`, its `callTool` (and `withFlow`) keeping it, so nested programs see it. */
+  readonly withProgram?: (scope: ProgramScope) => ToolContext;
 }

@@ -10,9 +10,12 @@
  * - The characters every call produced are counted, so code mode can say how much stayed out of the model's context.
  */
 import {
+  commandSource,
+  enterProgram,
   joinLabels,
   Labelled,
   runCommandInput,
+  type ProgramScope,
   type CommandSource,
   type SnippetMap,
   type ValueLabels,
@@ -64,8 +67,51 @@ export interface RunTextOptions {
 }
 
 /** Runs command input; throws CommandError (with line and column) for any failure. */
-export async function runCommandText(text: string, ctx: ToolContext, opts: RunTextOptions): Promise<ProgramOutcome> {
+/**
+ * Where a context without `withProgram` (tests, hand-built contexts) keeps its scope: keyed by the run's signal,
+ * which every nested call shares.
+ */
+const scopesBySignal = new WeakMap<AbortSignal, ProgramScope>();
+
+/** What started this program, for the nesting message: `$loop`, `ot.run`, `command`. */
+function programName(text: string, ctx: ToolContext, label: string | undefined): string {
+  try {
+    const source = commandSource(text, ctx.config.snippets as SnippetMap);
+    if (source.kind === 'snippet') return label ? `${label}: $${source.snippet ?? ''}` : `$${source.snippet ?? ''}`;
+  } catch {
+    // A bad invocation fails when it runs, with its own message.
+  }
+  return label ?? 'command';
+}
+
+export async function runCommandText(
+  text: string,
+  outerCtx: ToolContext,
+  opts: RunTextOptions,
+): Promise<ProgramOutcome> {
   const started = performance.now();
+  // One level deeper than the program that started this one (if any); throws past the nesting limit.
+  const outer = outerCtx.program ?? scopesBySignal.get(outerCtx.signal);
+  const scope = enterProgram(outer, programName(text, outerCtx, opts.label));
+  const ctx = outerCtx.withProgram ? outerCtx.withProgram(scope) : outerCtx;
+  if (!outerCtx.withProgram) scopesBySignal.set(outerCtx.signal, scope);
+  try {
+    return await runScoped(text, ctx, opts, scope, started);
+  } finally {
+    if (!outerCtx.withProgram) {
+      if (outer) scopesBySignal.set(outerCtx.signal, outer);
+      else scopesBySignal.delete(outerCtx.signal);
+    }
+  }
+}
+
+async function runScoped(
+  text: string,
+  ctx: ToolContext,
+  opts: RunTextOptions,
+  scope: ProgramScope,
+  started: number,
+): Promise<ProgramOutcome> {
   const call = opts.call ?? ((name: string, args: Record<string, unknown>) => ctx.callTool(name, args));
   let callChars = 0;
   // Under the data-flow guard (code mode), each call gets a guard of its own that knows the exact labels of its
@@ -94,6 +140,7 @@ export async function runCommandText(text: string, ctx: ToolContext, opts: RunTe
     aliases: ctx.config.aliases,
     snippets: ctx.config.snippets as SnippetMap,
     signal: opts.signal ?? ctx.signal,
+    budget: scope.budget,
     ...(opts.label ? { label: opts.label } : {}),
   });
   let result: Awaited<typeof running>;
