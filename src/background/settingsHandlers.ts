@@ -4,7 +4,6 @@
  * Nothing here sends a secret value towards the panel: every text that leaves is redacted with the stored secrets
  * and the key under test.
  */
-import { parseDocument } from 'yaml';
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
@@ -14,6 +13,7 @@ import type { Transport } from '../models/transport.ts';
 import { redactSecrets } from '../config/redact.ts';
 import { loadConfig, saveSecrets, SECRETS_KEY } from '../config/store.ts';
 import { formatProblems } from '../config/parse.ts';
+import { mergeSecretsText, secretValueProblem } from '../config/secretsText.ts';
 
 type SettingsHandlers = Pick<
   Handlers,
@@ -66,14 +66,9 @@ function needsKey(baseUrl: string): boolean {
   }
 }
 
-/** Stored secrets text with `set` merged in and `remove` dropped, comments kept. Pure. */
+/** Stored secrets text with `set` merged in and `remove` dropped, comments kept. Pure (config/secretsText.ts). */
 export function mergeSecretsYaml(text: string, set: Record<string, string>, remove: readonly string[]): string {
-  const doc = parseDocument(text || '');
-  if (doc.errors.length) throw new Error('The stored secrets do not parse; replace them all with secrets.save.');
-  if (!doc.contents) doc.contents = doc.createNode({}) as never;
-  for (const name of remove) doc.deleteIn([name]);
-  for (const [name, value] of Object.entries(set)) doc.setIn([name], value);
-  return doc.toString();
+  return mergeSecretsText(text, set, remove);
 }
 
 /** One minimal, non-streamed request: does this base URL + model + key answer? */
@@ -164,6 +159,11 @@ export function settingsHandlers(deps: SettingsDeps): SettingsHandlers {
       return { names: Object.keys(secrets).sort() };
     },
     'secrets.update': async (req) => {
+      // Refused before anything is stored: a pasted zero-width character would only surface later as a failed request.
+      for (const [name, value] of Object.entries(req.set)) {
+        const problem = secretValueProblem(name, value);
+        if (problem) throw new Error(problem);
+      }
       const got = await storage().get(SECRETS_KEY);
       const text = typeof got[SECRETS_KEY] === 'string' ? (got[SECRETS_KEY] as string) : '';
       const out = await saveSecrets(mergeSecretsYaml(text, req.set, req.remove), storage());

@@ -5,6 +5,7 @@
 import { parseDocument } from 'yaml';
 import { CONFIG_KEY, SECRETS_KEY, saveConfig, saveSecrets } from './store.ts';
 import { formatProblems } from './parse.ts';
+import { mergeSecretsText } from './secretsText.ts';
 
 export interface SeedValues {
   apiKey?: string;
@@ -37,7 +38,7 @@ export async function seedSettings(values: SeedValues, storage = chrome.storage.
   }
   if (values.apiKey) {
     const secrets = typeof stored[SECRETS_KEY] === 'string' ? (stored[SECRETS_KEY] as string) : '';
-    const out = await saveSecrets(setIn(secrets, ['OPENAI_API_KEY'], values.apiKey), storage);
+    const out = await saveSecrets(mergeSecretsText(secrets, { OPENAI_API_KEY: values.apiKey }), storage);
     if (!out.ok) throw new Error('seeded secrets are invalid');
     seeded.push('OPENAI_API_KEY');
   }

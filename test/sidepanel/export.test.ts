@@ -62,7 +62,8 @@ describe('conversation export', () => {
 describe('mergeSecretsYaml', () => {
   it('sets, replaces and removes names, keeping the rest', () => {
     const out = mergeSecretsYaml('# keys\n\nA: one\nB: two # fr\n', { B: 'deux', C: 'trois' }, ['A']);
-    expect(out).toBe('# keys\n\nB: deux # fr\nC: trois\n');
-    expect(mergeSecretsYaml('', { OPENAI_API_KEY: 'sk-x' }, [])).toBe('OPENAI_API_KEY: sk-x\n');
+    // Values are always double-quoted (any value round-trips, #34); a line's comment stays.
+    expect(out).toBe('# keys\n\nB: "deux" # fr\nC: "trois"\n');
+    expect(mergeSecretsYaml('', { OPENAI_API_KEY: 'sk-x' }, [])).toBe('OPENAI_API_KEY: "sk-x"\n');
   });
 });
