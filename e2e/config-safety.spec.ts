@@ -154,7 +154,7 @@ test('a wrong value: no run, no connection anywhere, and the panel shows the pro
   const banner = panel.getByTestId('config-banner');
   await expect(banner).toBeVisible();
   await expect(panel.getByTestId('config-problems')).toHaveText(
-    'line 3, column 14: agent.max_turns: Invalid input: expected number, received string',
+    'line 3, column 14: agent.max_turns: should be a number, not text',
   );
   await expect(banner).toContainText('agent.colour');
   await expect(panel.getByTestId('run-endpoint')).toHaveText('nothing is sent until settings are fixed');
@@ -170,7 +170,7 @@ test('a wrong value: no run, no connection anywhere, and the panel shows the pro
       ),
   );
   expect(refused).toBe(
-    "Otto's configuration does not validate, so nothing was sent. Fix it in Settings:\nline 3, column 14: agent.max_turns: Invalid input: expected number, received string",
+    "Otto's configuration does not validate, so nothing was sent. Fix it in Settings:\nline 3, column 14: agent.max_turns: should be a number, not text",
   );
   // A command that would call a model refuses too; ot.health says why.
   await panel.getByTestId('chat-input').fill('ot.health()');

@@ -53,7 +53,7 @@ test('invalid YAML shows line:column, Save stays off, and the saved config is un
   // A wrong value: an error located at the value; Save stays off.
   await editor.fill(`${before}  max_turns: many\n`);
   const errors = panel.getByTestId('config-errors');
-  await expect(errors).toContainText(/line 5, column 14: agent\.max_turns: Invalid input/);
+  await expect(errors).toContainText(/line 5, column 14: agent\.max_turns: should be a number/);
   await expect(panel.getByTestId('config-save')).toBeDisabled();
   await expect(editor).toHaveAttribute('aria-invalid', 'true');
   await panel.getByTestId('config-errors').getByRole('button').first().click();
@@ -83,7 +83,7 @@ test('invalid YAML shows line:column, Save stays off, and the saved config is un
         (e: Error) => e.message,
       ),
   );
-  expect(refused).toBe('line 2, column 14: agent.max_turns: Invalid input: expected number, received string');
+  expect(refused).toBe('line 2, column 14: agent.max_turns: should be a number, not text');
   expect(await savedYaml(panel)).toBe(before);
 
   // Fixing it enables Save, and the worker stores it.

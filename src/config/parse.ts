@@ -6,11 +6,20 @@
  * with their line, left out of the config in force, and never removed from the text. Wrong values are *errors*: the
  * config does not load at all, and nothing is sent anywhere until it is fixed.
  */
-import { LineCounter, parseDocument, isMap, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isAlias, isMap, isNode, isPair, isSeq, type Document } from 'yaml';
 import type { z } from '../shared/zod.ts';
 import { ConfigSchema, SecretsSchema, type OttoConfig, type Secrets } from './schema.ts';
 import { CONFIG_VERSION, migrateDocument, readVersion } from './migrations.ts';
 import { inheritTransform, writtenAgentKeys } from './inherit.ts';
+import { plainIssue } from './words.ts';
+
+/**
+ * How deeply values may nest ([ and { inside each other, or indented maps and lists). Otto's settings are a few
+ * levels deep; a snippet default may hold some structure. Deeper text is refused by name, before the YAML reader or
+ * the validator could run out of stack ("Maximum call stack size exceeded").
+ */
+export const MAX_NESTING = 64;
+const NESTING_MESSAGE = `nested more than ${MAX_NESTING} levels deep ([ or { inside each other): settings never need that many; remove the extra brackets or indentation`;
 
 export interface ConfigProblem {
   message: string;
@@ -28,35 +37,167 @@ export type ConfigOutcome = ParseOutcome<OttoConfig> & { version: number };
 
 type Located = { doc: Document; lc: LineCounter };
 
+/** The offset where flow brackets first nest deeper than MAX_NESTING (quotes and comments skipped), or -1. */
+function deepBracketAt(text: string): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+    } else if (c === '[' || c === '{') {
+      if (++depth > MAX_NESTING) return i;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '\n' && depth === 0) quote = '';
+  }
+  return -1;
+}
+
+/** The first node nested deeper than MAX_NESTING (walked without recursion), or undefined. */
+function tooDeepNode(doc: Document): { range?: [number, number, number] | null } | undefined {
+  const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 0 }];
+  while (stack.length) {
+    const { node, depth } = stack.pop()!;
+    if (isMap(node) || isSeq(node)) {
+      if (depth >= MAX_NESTING) return node;
+      for (const item of [...node.items].reverse()) {
+        if (isPair(item)) {
+          stack.push({ node: item.value, depth: depth + 1 });
+          stack.push({ node: item.key, depth: depth + 1 });
+        } else stack.push({ node: item, depth: depth + 1 });
+      }
+    }
+  }
+  return undefined;
+}
+
+function isStackOverflow(message: string): boolean {
+  return /call stack|too much recursion|stack overflow/i.test(message);
+}
+
 function parseText(text: string): { ok: true; at: Located } | { ok: false; problems: ConfigProblem[] } {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  } catch (error) {
+    // The YAML reader itself ran out of stack: only nesting does that.
+    if (error instanceof RangeError || isStackOverflow(String(error)))
+      return { ok: false, problems: [nestingProblem(text, lc, 0)] };
+    throw error;
+  }
+  // Too deep: one problem, where the nesting passes the limit — not one per level the reader gave up on.
+  if (doc.errors.some((e) => isStackOverflow(e.message))) {
+    return { ok: false, problems: [nestingProblem(text, lc, doc.errors[0]?.pos[0] ?? 0)] };
+  }
+  if (!doc.errors.length) {
+    const deep = tooDeepNode(doc);
+    if (deep) {
+      const pos = lc.linePos(deep.range?.[0] ?? 0);
+      return { ok: false, problems: [{ message: NESTING_MESSAGE, line: pos.line, column: pos.col, path: '' }] };
+    }
+  }
   if (doc.errors.length) {
     return {
       ok: false,
-      problems: doc.errors.map((e) => {
-        const pos = lc.linePos(e.pos[0]);
-        return { message: e.message.split('\n')[0] ?? e.message, line: pos.line, column: pos.col, path: '' };
-      }),
+      // The reader can report one mistake once per level or column it tried; each message is shown once.
+      problems: doc.errors
+        .filter((e, i, all) => all.findIndex((x) => x.message === e.message) === i)
+        .map((e) => {
+          const pos = lc.linePos(e.pos[0]);
+          return { message: e.message.split('\n')[0] ?? e.message, line: pos.line, column: pos.col, path: '' };
+        }),
     };
   }
   return { ok: true, at: { doc, lc } };
 }
 
-function toData(doc: Document): { ok: true; data: unknown } | { ok: false; problems: ConfigProblem[] } {
+function nestingProblem(text: string, lc: LineCounter, fallback: number): ConfigProblem {
+  const at = deepBracketAt(text);
+  const pos = lc.linePos(at >= 0 ? at : fallback);
+  return { message: NESTING_MESSAGE, line: pos.line, column: pos.col, path: '' };
+}
+
+/** The first alias (`*name`) whose anchor (`&name`) is not set above it, in document order; or undefined. */
+function unresolvedAlias(doc: Document): { source: string; range?: [number, number, number] | null } | undefined {
+  const anchors = new Set<string>();
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isAlias(node)) {
+      if (!anchors.has(node.source)) return node;
+      continue;
+    }
+    if (isNode(node) && node.anchor) anchors.add(node.anchor);
+    if (isMap(node) || isSeq(node)) {
+      for (const item of [...node.items].reverse()) {
+        if (isPair(item)) stack.push(item.value, item.key);
+        else stack.push(item);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The first alias in the document (where "too many aliases" is reported). */
+function firstAlias(doc: Document): { range?: [number, number, number] | null } | undefined {
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isAlias(node)) return node;
+    if (isMap(node) || isSeq(node))
+      for (const item of [...node.items].reverse()) {
+        if (isPair(item)) stack.push(item.value, item.key);
+        else stack.push(item);
+      }
+  }
+  return undefined;
+}
+
+function toData(at: Located): { ok: true; data: unknown } | { ok: false; problems: ConfigProblem[] } {
+  const { doc, lc } = at;
+  const missing = unresolvedAlias(doc);
+  if (missing) {
+    const pos = lc.linePos(missing.range?.[0] ?? 0);
+    const name = missing.source;
+    return {
+      ok: false,
+      problems: [
+        {
+          message: `alias *${name} is used before its anchor &${name} is set: put &${name} on a value above this line, or write the value here`,
+          line: pos.line,
+          column: pos.col,
+          path: '',
+        },
+      ],
+    };
+  }
   try {
     // Aliases are capped: a few lines of YAML must not expand into gigabytes ("billion laughs").
     return { ok: true, data: doc.toJS({ maxAliasCount: 100 }) ?? {} };
   } catch (err) {
-    // An alias without its anchor, or too many aliases: a problem in the text like any other.
     const message = err instanceof Error ? err.message : String(err);
-    return { ok: false, problems: [{ message: message.split('\n')[0] ?? message, line: 1, column: 1, path: '' }] };
+    const first = firstAlias(doc);
+    const pos = lc.linePos(first?.range?.[0] ?? 0);
+    const words = /alias/i.test(message)
+      ? 'the aliases (*name) here expand into too much text: write the values out instead'
+      : isStackOverflow(message)
+        ? NESTING_MESSAGE
+        : 'this text cannot be read as settings';
+    return { ok: false, problems: [{ message: words, line: pos.line, column: pos.col, path: '' }] };
   }
 }
 
 function problemAt(at: Located, path: string[], message: string, isKey: boolean): ConfigProblem {
   const pos = locate(at.doc, path, at.lc, isKey);
-  const where = path.length ? path.join('.') : '(root)';
+  const where = path.length ? path.join('.') : 'the whole file';
   return { message: `${where}: ${message}`, line: pos.line, column: pos.col, path: path.join('.') };
 }
 
@@ -88,7 +229,9 @@ function validate<T>(data: unknown, schema: z.ZodType<T>, at: Located): ParseOut
       }
     }
     if (errors.length) {
-      const problems = errors.map((i) => problemAt(at, i.path.map(String), i.message, false));
+      const problems = errors.map((i) =>
+        problemAt(at, i.path.map(String), plainIssue(i, childOf(data, i.path)), false),
+      );
       return { ok: false, warnings: byPosition(warnings), problems: byPosition(problems) };
     }
   }
@@ -159,7 +302,7 @@ export function parseConfigYaml(text: string): ConfigOutcome {
       return { ok: false, problems: [problemAt(at, ['version'], message, false)], warnings, version: version.version };
     }
   }
-  const got = toData(at.doc);
+  const got = toData(at);
   if (!got.ok) return { ok: false, problems: got.problems, warnings, version: version.version };
   const data = got.data;
   if (data && typeof data === 'object' && !Array.isArray(data)) delete (data as Record<string, unknown>).version;
@@ -173,7 +316,7 @@ export function parseConfigYaml(text: string): ConfigOutcome {
 export function parseSecretsYaml(text: string): ParseOutcome<Secrets> {
   const parsed = parseText(text);
   if (!parsed.ok) return { ok: false, problems: parsed.problems, warnings: [] };
-  const got = toData(parsed.at.doc);
+  const got = toData(parsed.at);
   if (!got.ok) return { ok: false, problems: got.problems, warnings: [] };
   return validate(got.data, SecretsSchema, parsed.at);
 }

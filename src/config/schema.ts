@@ -4,9 +4,17 @@
  * ignored), leaves it out of the config in force, and keeps it in the text (#30).
  */
 import { z } from '../shared/zod.ts';
+import { httpUrlProblem } from '../shared/urlProblem.ts';
+
+/** An http(s) address; anything else is refused with the reason (no scheme, a bad IP, an unclosed [) (#34). */
+const httpUrl = () =>
+  z.string().superRefine((value, ctx) => {
+    const problem = httpUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const AgentConfig = z.strictObject({
-  base_url: z.string().url().default('https://api.openai.com/v1'),
+  base_url: httpUrl().default('https://api.openai.com/v1'),
   model: z.string().min(1).default('gpt-5-mini'),
   instructions: z.string().default(''),
   max_turns: z.number().int().min(1).max(1000).default(25),
@@ -35,7 +43,7 @@ const AgentConfig = z.strictObject({
 });
 
 const TransformConfig = z.strictObject({
-  base_url: z.string().url().optional(),
+  base_url: httpUrl().optional(),
   model: z.string().min(1).optional(),
   timeout: z.number().positive().default(30),
   max_tokens: z.number().int().positive().optional(),
@@ -79,7 +87,7 @@ const SnippetParam = z.strictObject({
 });
 
 const ServerConfig = z.strictObject({
-  url: z.string().url(),
+  url: httpUrl(),
   headers: z.record(z.string(), z.string()).default({}),
   timeout: z.number().positive().default(30),
   enabled: z.boolean().default(true),
@@ -133,7 +141,10 @@ export type OttoConfig = z.infer<typeof ConfigSchema>;
 export type ToolExecutionSettings = OttoConfig['tool_execution'];
 
 /** Secrets: a flat map of names to string values (OPENAI_API_KEY, header tokens, ...). */
-export const SecretsSchema = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'secret names are identifiers'), z.string());
+export const SecretsSchema = z.record(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'secret names are identifiers'),
+  z.string(),
+);
 export type Secrets = z.infer<typeof SecretsSchema>;
 
 export const DEFAULT_CONFIG: OttoConfig = ConfigSchema.parse({});

@@ -30,7 +30,7 @@ const broken: Settings = {
 };
 const EXPECTED =
   "Otto's configuration does not validate, so nothing was sent. Fix it in Settings:\n" +
-  'line 3, column 14: agent.max_turns: Invalid input: expected number, received string';
+  'line 3, column 14: agent.max_turns: should be a number, not text';
 
 describe('a config that does not validate', () => {
   it('parses to an error for the wrong value and a warning naming the unknown key', () => {
@@ -96,7 +96,7 @@ describe('a config that does not validate', () => {
     const state = {
       status: 'invalid',
       version: 1,
-      errors: ['line 3, column 14: agent.max_turns: Invalid input: expected number, received string'],
+      errors: ['line 3, column 14: agent.max_turns: should be a number, not text'],
       warnings: ['line 4, column 3: agent.colour: not a setting this version of Otto knows; ignored'],
     };
     const tool = (name: string) => f.registry.resolve(name)!;

@@ -39,7 +39,7 @@ describe('config editing helpers', () => {
   it('reports problems as line:column like the worker; unknown keys are warnings, not problems', () => {
     const problems = validateYaml('agent:\n  max_turns: many\n');
     expect(problems.map(formatProblem)).toEqual([
-      'line 2, column 14: agent.max_turns: Invalid input: expected number, received string',
+      'line 2, column 14: agent.max_turns: should be a number, not text',
     ]);
     expect(validateYaml('agent:\n  modle: x\n')).toEqual([]);
     expect(checkYaml('agent:\n  modle: x\n').warnings.map(formatProblem)).toEqual([
