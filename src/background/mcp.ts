@@ -43,6 +43,7 @@ import { checkDeps } from '../sdk/index.ts';
 import { getMeta, putMeta } from '../storage/meta.ts';
 import { loadConfig, saveConfig } from '../config/store.ts';
 import { formatProblems } from '../config/parse.ts';
+import { httpUrlProblem } from '../shared/urlProblem.ts';
 import { log } from '../shared/log.ts';
 
 const cache: ToolCache = {
@@ -112,7 +113,9 @@ export function mcpHandlers(deps: McpHandlerDeps): McpHandlers {
     'servers.test': async (req) => {
       const s = await deps.settings();
       const getSecret = (n: string): string | undefined => s.secrets[n];
-      if (req.url) {
+      if (req.url !== undefined) {
+        const problem = httpUrlProblem(req.url);
+        if (problem) throw new Error(`The URL ${problem}.`);
         return manager.test(
           {
             url: req.url,

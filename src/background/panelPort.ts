@@ -5,6 +5,7 @@
 import { PANEL_PORT, PanelRequest, parseMessage, type PanelReply, type WorkerToPanel } from '../shared/messages.ts';
 import { isExtensionPage } from '../shared/origin.ts';
 import { reject, traffic } from './traffic.ts';
+import { textTooLong } from '../shared/limits.ts';
 
 export type Handler<T extends PanelRequest['type']> = (
   req: Extract<PanelRequest, { type: T }>,
@@ -47,7 +48,8 @@ async function dispatch(port: PortLike, raw: unknown, handlers: Handlers): Promi
   if (!parsed.ok) {
     reject('port', parsed.error);
     const id = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : undefined;
-    if (id) safePost(port, { type: 'result', id, ok: false, error: parsed.error });
+    // A request over a size limit is something a user did (pasted too much): say it in their terms.
+    if (id) safePost(port, { type: 'result', id, ok: false, error: sizeRefusal(raw) ?? parsed.error });
     return;
   }
   traffic.port.accepted++;
@@ -60,6 +62,17 @@ async function dispatch(port: PortLike, raw: unknown, handlers: Handlers): Promi
     reply = { type: 'result', id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };
   }
   safePost(port, reply);
+}
+
+/** For a request whose only fault is a text over its limit: the limit in words; otherwise undefined. */
+function sizeRefusal(raw: unknown): string | undefined {
+  const r = PanelRequest.safeParse(raw);
+  if (r.success || r.error.issues.length !== 1) return undefined;
+  const issue = r.error.issues[0]!;
+  if (issue.code !== 'too_big' || issue.origin !== 'string') return undefined;
+  let value: unknown = raw;
+  for (const key of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
+  return typeof value === 'string' ? textTooLong(value.length, Number(issue.maximum)) : undefined;
 }
 
 function safePost(port: PortLike, msg: WorkerToPanel): void {

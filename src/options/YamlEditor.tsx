@@ -1,13 +1,35 @@
 /**
- * The whole config as YAML. Problems are shown as `line L, column C: message` as you type (click one to jump
- * there); Save stays disabled while the text is invalid, and the worker validates again before storing anything.
+ * The whole config as YAML. Problems are shown as `line L, column C: message` shortly after you stop typing (click
+ * one to jump there); Save stays disabled while the text is invalid, and the worker validates again before storing
+ * anything. Validation runs off the keystroke path (#34): a 1 MB config takes about a second to check, so it waits
+ * for a pause in typing (longer for larger texts) and never blocks a keystroke.
  * Reset fills in the defaults, Import loads a file, Export downloads the saved config (secrets are never in it).
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PortClient } from '../shared/portClient.ts';
 import { checkYaml, defaultsYaml, formatProblem, type ConfigProblem } from './configEdit.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
 import { downloadText } from '../sidepanel/lib/download.ts';
+import { CONFIG_MAX_CHARS, configTooLarge } from '../shared/limits.ts';
+
+interface Checked {
+  text: string;
+  problems: ConfigProblem[];
+  warnings: ConfigProblem[];
+}
+
+/** The pause in typing before the text is checked: short for a small config, longer for a large one. */
+export function checkDelayMs(chars: number): number {
+  return chars < 20_000 ? 150 : chars < 200_000 ? 400 : 800;
+}
+
+/** Problems for this text: the size limit first (no need to parse what cannot be saved), then the parser's. */
+function check(text: string): Checked {
+  if (text.length > CONFIG_MAX_CHARS) {
+    return { text, problems: [{ message: configTooLarge(text.length), line: 1, column: 1, path: '' }], warnings: [] };
+  }
+  return { text, ...checkYaml(text) };
+}
 
 function offsetOf(text: string, p: ConfigProblem): number {
   const lines = text.split('\n');
@@ -22,7 +44,18 @@ export function YamlEditor({ client, saved, onSaved }: { client: PortClient; sav
   const file = useRef<HTMLInputElement>(null);
   const saver = useSaver();
   useEffect(() => setText(saved), [saved]);
-  const { problems, warnings } = useMemo(() => checkYaml(text), [text]);
+  // A large saved text is checked after the first paint too, so opening the page never waits on it.
+  const [checked, setChecked] = useState<Checked>(() =>
+    saved.length < 20_000 ? check(saved) : { text: '\u0000not checked yet', problems: [], warnings: [] },
+  );
+  // Debounced: each keystroke only re-arms the timer.
+  useEffect(() => {
+    if (checked.text === text) return;
+    const timer = setTimeout(() => setChecked(check(text)), checkDelayMs(text.length));
+    return () => clearTimeout(timer);
+  }, [text]);
+  const current = checked.text === text;
+  const { problems, warnings } = checked;
   const dirty = text !== saved;
 
   const jump = (p: ConfigProblem) => {
@@ -35,7 +68,9 @@ export function YamlEditor({ client, saved, onSaved }: { client: PortClient; sav
 
   const save = () =>
     saver.run(async () => {
-      if (problems.length) throw new Error(problems.map(formatProblem).join('\n'));
+      const now = current ? checked : check(text);
+      if (!current) setChecked(now);
+      if (now.problems.length) throw new Error(now.problems.map(formatProblem).join('\n'));
       await client.request({ type: 'config.save', yaml: text });
       onSaved();
       return 'Saved.';
@@ -66,13 +101,17 @@ export function YamlEditor({ client, saved, onSaved }: { client: PortClient; sav
         data-testid="config-yaml"
         rows={18}
         spellcheck={false}
-        aria-invalid={problems.length > 0}
+        aria-invalid={current && problems.length > 0}
         aria-describedby="config-problems"
         value={text}
         onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
       />
       <div id="config-problems">
-        {problems.length > 0 ? (
+        {!current ? (
+          <p class="hint" data-testid="config-checking">
+            Checking…
+          </p>
+        ) : problems.length > 0 ? (
           <ul class="problems" data-testid="config-errors" role="alert">
             {problems.map((p, i) => (
               <li key={i}>
@@ -106,7 +145,7 @@ export function YamlEditor({ client, saved, onSaved }: { client: PortClient; sav
           type="button"
           class="primary"
           data-testid="config-save"
-          disabled={problems.length > 0 || !dirty || saver.busy}
+          disabled={(current && problems.length > 0) || !dirty || saver.busy}
           onClick={() => void save()}
         >
           Save

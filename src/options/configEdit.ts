@@ -24,9 +24,16 @@ export function checkYaml(yaml: string): { problems: ConfigProblem[]; warnings: 
   return { problems: out.ok ? [] : out.problems, warnings: out.warnings };
 }
 
+/** The last text parsed and its document: forms read several keys of the same (possibly 1 MB) text per render. */
+let last: { yaml: string; doc: ReturnType<typeof parseDocument> } | undefined;
+function parsedOnce(yaml: string): ReturnType<typeof parseDocument> {
+  if (last?.yaml !== yaml) last = { yaml, doc: parseDocument(yaml || '') };
+  return last.doc;
+}
+
 /** A key the text itself sets (not a default): forms show defaults and inherited values as placeholders. */
 export function writtenValue(yaml: string, path: readonly string[]): unknown {
-  const doc = parseDocument(yaml || '');
+  const doc = parsedOnce(yaml);
   if (doc.errors.length) return undefined;
   const node = doc.getIn(path, true);
   return isScalar(node) ? node.value : node === undefined ? undefined : doc.getIn(path);
@@ -34,9 +41,13 @@ export function writtenValue(yaml: string, path: readonly string[]): unknown {
 
 /** The config in force for this text (defaults when it does not validate). */
 export function effectiveConfig(yaml: string): OttoConfig {
-  const out = parseConfigYaml(yaml);
-  return out.ok ? out.value : DEFAULT_CONFIG;
+  if (lastConfig?.yaml !== yaml) {
+    const out = parseConfigYaml(yaml);
+    lastConfig = { yaml, config: out.ok ? out.value : DEFAULT_CONFIG };
+  }
+  return lastConfig.config;
 }
+let lastConfig: { yaml: string; config: OttoConfig } | undefined;
 
 /** A form edit: set `value` at `path`, or remove the key when `value` is undefined (the default then applies). */
 export interface YamlEdit {

@@ -1,4 +1,5 @@
 /** Pure helpers for the MCP servers form: the "Name: value" header lines, the new server's fields. */
+import { httpUrlProblem } from '../shared/urlProblem.ts';
 
 /** Server names become pack names (`<name>.<tool>` in the command language): identifiers. */
 export const SERVER_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -36,7 +37,8 @@ export function newServerFields(
   if (name && !SERVER_NAME_RE.test(name))
     return { ok: false, problem: 'Names are identifiers: letters, digits and _ (not starting with a digit).' };
   if (existing.includes(name)) return { ok: false, problem: `A server named ${name} is already configured.` };
-  if (url && !/^https?:\/\/\S+$/.test(url)) return { ok: false, problem: 'The URL starts with http:// or https://' };
+  const urlProblem = url ? httpUrlProblem(url) : undefined;
+  if (urlProblem) return { ok: false, problem: `The URL ${urlProblem}.` };
   const { headers, problem } = parseHeaderLines(f.headers);
   if (problem) return { ok: false, problem };
   const timeout = f.timeout.trim() ? Number(f.timeout) : undefined;

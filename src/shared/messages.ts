@@ -6,6 +6,7 @@
  * Later issues extend these unions; receivers validate with the `parse*` helpers and drop what does not parse.
  */
 import { z } from './zod.ts';
+import { CONFIG_MAX_CHARS, MESSAGE_MAX_CHARS, SECRETS_MAX_CHARS } from './limits.ts';
 
 export const PANEL_PORT = 'otto-panel';
 
@@ -17,22 +18,28 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping'), id }),
   z.object({ type: z.literal('echo'), id, payload: z.unknown() }),
   z.object({ type: z.literal('config.get'), id }),
-  z.object({ type: z.literal('config.save'), id, yaml: z.string().max(1_000_000) }),
-  z.object({ type: z.literal('secrets.save'), id, yaml: z.string().max(100_000) }),
+  z.object({ type: z.literal('config.save'), id, yaml: z.string().max(CONFIG_MAX_CHARS) }),
+  z.object({ type: z.literal('secrets.save'), id, yaml: z.string().max(SECRETS_MAX_CHARS) }),
   z.object({ type: z.literal('frames.ping'), id, tabId: z.number().int().nonnegative() }),
   // The agent: start a turn, and steer the run it starts.
   z.object({
     type: z.literal('chat.send'),
     id,
     conversationId: conversationId.optional(),
-    text: z.string().min(1).max(200_000),
+    text: z.string().min(1).max(MESSAGE_MAX_CHARS),
     /** The tab the user is looking at; default: the active tab of the focused window. */
     tabId: z.number().int().nonnegative().optional(),
   }),
   z.object({ type: z.literal('chat.stop'), id, conversationId }),
   z.object({ type: z.literal('chat.resume'), id, conversationId }),
   z.object({ type: z.literal('chat.retry'), id, conversationId }),
-  z.object({ type: z.literal('chat.approve'), id, conversationId, callId: z.string().min(1), scope: z.enum(['once', 'site']).default('once') }),
+  z.object({
+    type: z.literal('chat.approve'),
+    id,
+    conversationId,
+    callId: z.string().min(1),
+    scope: z.enum(['once', 'site']).default('once'),
+  }),
   z.object({ type: z.literal('chat.deny'), id, conversationId, callId: z.string().min(1) }),
   // Otto's tab group (#27): share a tab with a conversation ("Share this tab"); the sites shared "always".
   z.object({ type: z.literal('tabs.share'), id, conversationId, tabId: z.number().int().nonnegative().optional() }),
@@ -74,7 +81,7 @@ export const PanelRequest = z.discriminatedUnion('type', [
     type: z.literal('command.run'),
     id,
     /** `/help x`, `$snippet k=v`, an alias call or a `pack.fn(k=v)` program. */
-    text: z.string().min(1).max(200_000),
+    text: z.string().min(1).max(MESSAGE_MAX_CHARS),
     conversationId: conversationId.optional(),
     /** The tab tools act on; default: the conversation's tab, else each tool's own default (the active tab). */
     tabId: z.number().int().nonnegative().optional(),
@@ -82,11 +89,16 @@ export const PanelRequest = z.discriminatedUnion('type', [
     runId: z.string().min(1).max(100).optional(),
   }),
   z.object({ type: z.literal('command.cancel'), id, runId: z.string().min(1).max(100) }),
-  z.object({ type: z.literal('command.classify'), id, text: z.string().max(200_000) }),
+  z.object({ type: z.literal('command.classify'), id, text: z.string().max(MESSAGE_MAX_CHARS) }),
   z.object({ type: z.literal('command.vocabulary'), id }),
   z.object({ type: z.literal('help.index'), id }),
   z.object({ type: z.literal('help.tool'), id, name: z.string().min(1).max(300) }),
-  z.object({ type: z.literal('help.search'), id, query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),
+  z.object({
+    type: z.literal('help.search'),
+    id,
+    query: z.string().max(500),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
   /** A pack's reference page as HTML, built from the registry now (the live docs page for packs with no bundled page). */
   z.object({ type: z.literal('help.page'), id, pack: z.string().min(1).max(200) }),
   /**
@@ -101,7 +113,12 @@ export const PanelRequest = z.discriminatedUnion('type', [
     limit: z.number().int().min(1).max(1000).optional(),
   }),
   // The panel's Stats and Files views (background/dataHandlers.ts documents each reply).
-  z.object({ type: z.literal('stats.summary'), id, period: z.string().max(20).optional(), tool: z.string().max(300).optional() }),
+  z.object({
+    type: z.literal('stats.summary'),
+    id,
+    period: z.string().max(20).optional(),
+    tool: z.string().max(300).optional(),
+  }),
   z.object({ type: z.literal('files.list'), id }),
   z.object({ type: z.literal('files.get'), id, name: z.string().min(1).max(200) }),
   z.object({ type: z.literal('files.delete'), id, name: z.string().min(1).max(200) }),
@@ -114,7 +131,12 @@ export const PanelRequest = z.discriminatedUnion('type', [
     data: z.string().max(28_000_000),
   }),
   z.object({ type: z.literal('results.list'), id }),
-  z.object({ type: z.literal('results.get'), id, handle: z.string().min(1).max(100), maxChars: z.number().int().min(1).optional() }),
+  z.object({
+    type: z.literal('results.get'),
+    id,
+    handle: z.string().min(1).max(100),
+    maxChars: z.number().int().min(1).optional(),
+  }),
   z.object({ type: z.literal('results.delete'), id, handle: z.string().min(1).max(100) }),
   // MCP servers and tool dependencies for the settings UI (background/mcp.ts documents each reply). Header values
   // go worker-ward only (servers.set/test); replies carry header names, never values.
@@ -124,16 +146,20 @@ export const PanelRequest = z.discriminatedUnion('type', [
     id,
     /** A configured server, or the name to show for `url`. */
     name: z.string().min(1).max(100).optional(),
-    /** Test this URL instead of the configured server (before adding it). */
-    url: z.string().url().max(2000).optional(),
+    /** Test this URL instead of the configured server (before adding it). Checked by the handler, with the reason. */
+    url: z.string().max(2000).optional(),
     headers: z.record(z.string().max(200), z.string().max(10_000)).optional(),
     timeout: z.number().positive().max(600).optional(),
   }),
   z.object({
     type: z.literal('servers.set'),
     id,
-    name: z.string().regex(/^[^.\s]+$/, 'server names have no dots or spaces').max(100),
-    url: z.string().url().max(2000).optional(),
+    name: z
+      .string()
+      .regex(/^[^.\s]+$/, 'server names have no dots or spaces')
+      .max(100),
+    /** Checked when the config is saved (config/schema.ts), with the reason. */
+    url: z.string().max(2000).optional(),
     headers: z.record(z.string().max(200), z.string().max(10_000)).optional(),
     timeout: z.number().positive().max(600).optional(),
     enabled: z.boolean().optional(),

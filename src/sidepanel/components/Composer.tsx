@@ -7,6 +7,7 @@
 import type { Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { loadHistory, pushHistory, recall } from '../state/history.ts';
+import { MESSAGE_MAX_CHARS, messageTooLong } from '../../shared/limits.ts';
 
 export interface ComposerProps {
   inputRef: Ref<HTMLTextAreaElement>;
@@ -51,6 +52,8 @@ export function Composer({
   const submit = async () => {
     const text = draft.trim();
     if (!text || sending || active || !ready) return;
+    // Over the limit: refused here, before any request, and the text stays in the box.
+    if (text.length > MESSAGE_MAX_CHARS) return;
     setSending(true);
     pushHistory(text);
     at.current = null;
@@ -81,7 +84,9 @@ export function Composer({
     }
   };
 
-  const command = !!draft.trim() && !!looksLikeCommand?.(draft);
+  const tooLong = draft.length > MESSAGE_MAX_CHARS && draft.trim().length > MESSAGE_MAX_CHARS;
+  // Classifying a huge text on every keystroke is wasted work: it cannot be sent anyway.
+  const command = !tooLong && !!draft.trim() && !!looksLikeCommand?.(draft);
   return (
     <form
       class="composer"
@@ -113,14 +118,20 @@ export function Composer({
           }}
           onKeyDown={onKeyDown}
         />
-        <p
-          id="composer-hint"
-          class={`composer-hint ${command ? 'on' : ''}`}
-          data-testid="composer-hint"
-          aria-live="polite"
-        >
-          {command ? 'Command: runs directly, without the model' : ''}
-        </p>
+        {tooLong ? (
+          <p id="composer-hint" class="composer-hint error-text" data-testid="composer-limit" role="alert">
+            {messageTooLong(draft.trim().length)}
+          </p>
+        ) : (
+          <p
+            id="composer-hint"
+            class={`composer-hint ${command ? 'on' : ''}`}
+            data-testid="composer-hint"
+            aria-live="polite"
+          >
+            {command ? 'Command: runs directly, without the model' : ''}
+          </p>
+        )}
       </div>
       {active ? (
         <button
@@ -137,7 +148,7 @@ export function Composer({
           type="submit"
           class="primary"
           data-testid="chat-send"
-          disabled={!draft.trim() || !ready || sending}
+          disabled={!draft.trim() || !ready || sending || tooLong}
           aria-label={command ? 'Run command' : 'Send'}
         >
           {command ? 'Run' : 'Send'}
