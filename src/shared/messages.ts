@@ -33,13 +33,7 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat.stop'), id, conversationId }),
   z.object({ type: z.literal('chat.resume'), id, conversationId }),
   z.object({ type: z.literal('chat.retry'), id, conversationId }),
-  z.object({
-    type: z.literal('chat.approve'),
-    id,
-    conversationId,
-    callId: z.string().min(1),
-    scope: z.enum(['once', 'site']).default('once'),
-  }),
+  z.object({ type: z.literal('chat.approve'), id, conversationId, callId: z.string().min(1), scope: z.enum(['once', 'site']).default('once') }),
   z.object({ type: z.literal('chat.deny'), id, conversationId, callId: z.string().min(1) }),
   // Otto's tab group (#27): share a tab with a conversation ("Share this tab"); the sites shared "always".
   z.object({ type: z.literal('tabs.share'), id, conversationId, tabId: z.number().int().nonnegative().optional() }),
@@ -93,12 +87,7 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('command.vocabulary'), id }),
   z.object({ type: z.literal('help.index'), id }),
   z.object({ type: z.literal('help.tool'), id, name: z.string().min(1).max(300) }),
-  z.object({
-    type: z.literal('help.search'),
-    id,
-    query: z.string().max(500),
-    limit: z.number().int().min(1).max(200).optional(),
-  }),
+  z.object({ type: z.literal('help.search'), id, query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),
   /** A pack's reference page as HTML, built from the registry now (the live docs page for packs with no bundled page). */
   z.object({ type: z.literal('help.page'), id, pack: z.string().min(1).max(200) }),
   /**
@@ -113,12 +102,7 @@ export const PanelRequest = z.discriminatedUnion('type', [
     limit: z.number().int().min(1).max(1000).optional(),
   }),
   // The panel's Stats and Files views (background/dataHandlers.ts documents each reply).
-  z.object({
-    type: z.literal('stats.summary'),
-    id,
-    period: z.string().max(20).optional(),
-    tool: z.string().max(300).optional(),
-  }),
+  z.object({ type: z.literal('stats.summary'), id, period: z.string().max(20).optional(), tool: z.string().max(300).optional() }),
   z.object({ type: z.literal('files.list'), id }),
   z.object({ type: z.literal('files.get'), id, name: z.string().min(1).max(200) }),
   z.object({ type: z.literal('files.delete'), id, name: z.string().min(1).max(200) }),
@@ -131,12 +115,7 @@ export const PanelRequest = z.discriminatedUnion('type', [
     data: z.string().max(28_000_000),
   }),
   z.object({ type: z.literal('results.list'), id }),
-  z.object({
-    type: z.literal('results.get'),
-    id,
-    handle: z.string().min(1).max(100),
-    maxChars: z.number().int().min(1).optional(),
-  }),
+  z.object({ type: z.literal('results.get'), id, handle: z.string().min(1).max(100), maxChars: z.number().int().min(1).optional() }),
   z.object({ type: z.literal('results.delete'), id, handle: z.string().min(1).max(100) }),
   // MCP servers and tool dependencies for the settings UI (background/mcp.ts documents each reply). Header values
   // go worker-ward only (servers.set/test); replies carry header names, never values.
@@ -154,10 +133,7 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('servers.set'),
     id,
-    name: z
-      .string()
-      .regex(/^[^.\s]+$/, 'server names have no dots or spaces')
-      .max(100),
+    name: z.string().regex(/^[^.\s]+$/, 'server names have no dots or spaces').max(100),
     /** Checked when the config is saved (config/schema.ts), with the reason. */
     url: z.string().max(2000).optional(),
     headers: z.record(z.string().max(200), z.string().max(10_000)).optional(),
