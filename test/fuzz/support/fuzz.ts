@@ -126,12 +126,16 @@ export const UNCLEAR_ERROR_PATTERNS: readonly { pattern: RegExp; why: string }[]
   { pattern: /is not a function|Cannot read propert/i, why: 'a JS runtime error leaked' },
 ];
 
-/** Asserts `message` is something a user can read: non-empty and free of every pattern above. */
+/**
+ * Asserts `message` is something a user can read: non-empty and free of every pattern above. Text the message
+ * quotes back ('…' or "…": the user's own input, which may well say "undefined") is not held against it.
+ */
 export function expectUserWords(message: string, context = ''): void {
   const where = context ? ` (${context})` : '';
   expect(message.trim(), `empty error${where}`).not.toBe('');
+  const own = message.replace(/'[^'\n]*'|"[^"\n]*"/g, "''");
   for (const { pattern, why } of UNCLEAR_ERROR_PATTERNS) {
-    if (pattern.test(message))
+    if (pattern.test(own))
       throw new Error(`unclear error${where}: ${why}: ${JSON.stringify(message.slice(0, 400))}`);
   }
 }
