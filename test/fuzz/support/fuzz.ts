@@ -133,10 +133,9 @@ export const UNCLEAR_ERROR_PATTERNS: readonly { pattern: RegExp; why: string }[]
 export function expectUserWords(message: string, context = ''): void {
   const where = context ? ` (${context})` : '';
   expect(message.trim(), `empty error${where}`).not.toBe('');
-  const own = message.replace(/'[^'\n]*'|"[^"\n]*"/g, "''");
+  const own = message.replace(/'[^\n]*'|"[^\n]*"/g, "''");
   for (const { pattern, why } of UNCLEAR_ERROR_PATTERNS) {
-    if (pattern.test(own))
-      throw new Error(`unclear error${where}: ${why}: ${JSON.stringify(message.slice(0, 400))}`);
+    if (pattern.test(own)) throw new Error(`unclear error${where}: ${why}: ${JSON.stringify(message.slice(0, 400))}`);
   }
 }
 
@@ -168,12 +167,16 @@ export function expectLinearTime<I>(
   const smallInput = make(n);
   const largeInput = make(n * 8);
   run(smallInput); // warm up the JIT on this shape
-  const small = medianMs(() => run(smallInput));
-  const large = medianMs(() => run(largeInput));
-  if (large > floorMs && large > small * 8 * slack) {
-    throw new Error(
-      `time grows faster than the input: n=${n} took ${small.toFixed(2)} ms, 8n took ${large.toFixed(2)} ms (> ${slack}× linear)`,
-    );
+  run(largeInput);
+  let small = 0;
+  let large = 0;
+  // A loaded machine (GC, another process) can stall one measurement: only three slow ones in a row count.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    small = medianMs(() => run(smallInput));
+    large = medianMs(() => run(largeInput));
+    if (large <= floorMs || large <= small * 8 * slack) return { small, large };
   }
-  return { small, large };
+  throw new Error(
+    `time grows faster than the input: n=${n} took ${small.toFixed(2)} ms, 8n took ${large.toFixed(2)} ms (> ${slack}× linear)`,
+  );
 }
