@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatProblems, parseConfigYaml, parseSecretsYaml, MAX_NESTING } from '../../src/config/parse.ts';
-import { expectUserWords } from '../fuzz/support/fuzz.ts';
+import { expectLinearTime, expectUserWords } from '../fuzz/support/fuzz.ts';
 
 function problems(text: string): string {
   const out = parseConfigYaml(text);
@@ -86,4 +86,22 @@ describe('config input paths', () => {
       'the whole file: should be a map (one "key: value" per line), not a list',
     );
   });
+});
+
+describe('large configs', () => {
+  it('regression: a key given twice is refused at the repeat, in words (checked in one pass)', () => {
+    expect(problems('agent:\n  model: a\n  model: b')).toBe(
+      'line 3, column 3: the key "model" appears twice in this map: keep one',
+    );
+  });
+
+  it(
+    'regression: thousands of keys in one map parse in linear time (the reader compared every key with every other)',
+    { timeout: 60_000 },
+    () => {
+      // 2,500 then 20,000 aliases: the reader's own duplicate check made the second 22× slower (12.7 s), not 8×.
+      const config = (n: number) => `aliases:\n${Array.from({ length: n }, (_, i) => `  a${i}: x.y\n`).join('')}`;
+      expectLinearTime(config, (t) => parseConfigYaml(t), 2500, { slack: 2, floorMs: 300, rounds: 1 });
+    },
+  );
 });

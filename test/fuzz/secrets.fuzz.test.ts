@@ -58,7 +58,7 @@ describe('fuzz: secrets round trip', () => {
         fc.constantFrom('', '{}\n', '# keys\n\nA: "1"\n', 'B_2: |\n  x:\n  y\n'),
         fc.array(op, { maxLength: 8 }),
         (start, ops) => {
-          let text = start;
+          let text: string = start;
           const model = new Map<string, string>(
             Object.entries((parseSecretsYaml(start) as { value: Record<string, string> }).value),
           );

@@ -160,20 +160,21 @@ export function expectLinearTime<I>(
   make: (n: number) => I,
   run: (input: I) => unknown,
   n: number,
-  options: { slack?: number; floorMs?: number } = {},
+  options: { slack?: number; floorMs?: number; rounds?: number } = {},
 ): { small: number; large: number } {
   const slack = options.slack ?? 3;
+  const rounds = options.rounds ?? 5;
   const floorMs = options.floorMs ?? 15;
   const smallInput = make(n);
   const largeInput = make(n * 8);
   run(smallInput); // warm up the JIT on this shape
-  run(largeInput);
+  if (rounds > 1) run(largeInput);
   let small = 0;
   let large = 0;
   // A loaded machine (GC, another process) can stall one measurement: only three slow ones in a row count.
   for (let attempt = 0; attempt < 3; attempt++) {
-    small = medianMs(() => run(smallInput));
-    large = medianMs(() => run(largeInput));
+    small = medianMs(() => run(smallInput), rounds);
+    large = medianMs(() => run(largeInput), rounds);
     if (large <= floorMs || large <= small * 8 * slack) return { small, large };
   }
   throw new Error(
