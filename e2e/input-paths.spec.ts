@@ -162,10 +162,11 @@ test('a 10,000-snippet config: the editor stays responsive, it saves, and its sn
   const before = await editor.inputValue();
   const snippets = Array.from(
     { length: 10_000 },
-    (_, i) => `  s${i}:\n    description: snippet ${i}, a version check\n    body: ot.version()\n`,
+    (_, i) =>
+      `  s${i}:\n    description: snippet ${i}, a version check with a description long enough to pass 1 MB\n    body: ot.version()\n`,
   ).join('');
   const big = `${before}snippets:\n${snippets}`;
-  expect(big.length).toBeGreaterThan(700_000);
+  expect(big.length).toBeGreaterThan(1_000_000); // over the old limit of the port
   // Pasted at once (Playwright's fill types through the page, which is not what a paste costs).
   await editor.evaluate((el: HTMLTextAreaElement, text) => {
     el.value = text;
@@ -174,26 +175,38 @@ test('a 10,000-snippet config: the editor stays responsive, it saves, and its sn
   await expect(page.getByTestId('config-errors')).toHaveCount(0);
   await expect(page.getByTestId('config-checking')).toHaveCount(0, { timeout: 20_000 });
   // Real keystrokes at the end of the text: from keydown to the next painted frame, validation waiting for a pause.
-  await editor.evaluate((el: HTMLTextAreaElement) => {
-    const w = window as unknown as { keyTimes: number[] };
-    w.keyTimes = [];
-    let t0 = 0;
-    el.addEventListener('keydown', () => (t0 = performance.now()));
-    el.addEventListener('input', () =>
-      requestAnimationFrame(() => setTimeout(() => w.keyTimes.push(performance.now() - t0), 0)),
-    );
-    el.focus();
-    el.setSelectionRange(el.value.length, el.value.length);
-  });
-  for (let i = 0; i < 5; i++) await page.keyboard.type(i === 4 ? '\n' : ' ');
-  await expect.poll(() => page.evaluate(() => (window as unknown as { keyTimes: number[] }).keyTimes.length)).toBe(5);
-  const keystrokeMs = await page.evaluate(
-    () => (window as unknown as { keyTimes: number[] }).keyTimes.sort((a, b) => a - b)[2]!,
-  );
+  // The same keystrokes in a plain textarea holding the same text are the baseline (the machine may be loaded).
+  const typingMs = async (testId: string): Promise<number> => {
+    await page.getByTestId(testId).evaluate((el: HTMLTextAreaElement) => {
+      const w = window as unknown as { keyTimes: number[] };
+      w.keyTimes = [];
+      let t0 = 0;
+      el.addEventListener('keydown', () => (t0 = performance.now()));
+      el.addEventListener('input', () =>
+        requestAnimationFrame(() => setTimeout(() => w.keyTimes.push(performance.now() - t0), 0)),
+      );
+      el.focus();
+      el.setSelectionRange(el.value.length, el.value.length);
+    });
+    for (let i = 0; i < 5; i++) await page.keyboard.type(i === 4 ? '\n' : ' ');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { keyTimes: number[] }).keyTimes.length)).toBe(5);
+    return page.evaluate(() => (window as unknown as { keyTimes: number[] }).keyTimes.sort((a, b) => a - b)[2]!);
+  };
+  const keystrokeMs = await typingMs('config-yaml');
+  await page.evaluate((text) => {
+    const plain = document.createElement('textarea');
+    plain.dataset.testid = 'plain';
+    plain.value = text;
+    document.body.append(plain);
+  }, big);
+  const plainMs = await typingMs('plain');
+  await page.evaluate(() => document.querySelector('[data-testid="plain"]')?.remove());
+  await page.getByTestId('config-yaml').focus();
   console.log(
-    `yaml editor keystroke with a ${(big.length / 1e6).toFixed(2)} MB config: ${keystrokeMs.toFixed(0)} ms (median of 5)`,
+    `yaml editor keystroke with a ${(big.length / 1e6).toFixed(2)} MB config: ${keystrokeMs.toFixed(0)} ms; plain textarea: ${plainMs.toFixed(0)} ms (medians of 5)`,
   );
-  expect(keystrokeMs).toBeLessThan(400);
+  // Before: about a second per keystroke (the whole config parsed on each); now about what a plain textarea costs.
+  expect(keystrokeMs).toBeLessThan(Math.max(300, plainMs * 2.5));
   await expect(page.getByTestId('config-save')).toBeEnabled({ timeout: 20_000 });
   const started = Date.now();
   await page.getByTestId('config-save').click();
