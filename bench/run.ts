@@ -28,6 +28,7 @@ import * as tabScope from './tabScope.bench.ts';
 import * as bigpages from './bigpages.bench.ts';
 import * as streamDecode from './stream_decode.bench.ts';
 import * as bridge from './bridge.bench.ts';
+import * as inputPaths from './inputPaths.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -48,6 +49,7 @@ const MODULES: BenchModule[] = [
   modelView,
   pageload,
   bigpages,
+  inputPaths,
   bundle,
   mcp,
   bridge,
