@@ -5,7 +5,9 @@
  */
 import {
   ActionReply,
+  LocatorReply,
   WaitReply,
+  type Locator,
   type ActionRequest,
   type Changes,
   type ContentRequest,
@@ -19,6 +21,10 @@ import { guardDialogs, takeArmedDialog, type DialogAcceptance } from './pageDial
 export { pageDialogs } from './pageDialogs.ts';
 
 export interface ActionResult extends ActionReply {
+  /** #17: readable locators of the target(s) and the page, asked before the action (locatorsBefore). */
+  locator?: Locator;
+  fieldLocators?: (Locator | null)[];
+  url?: string;
   /** Set when the action led to a full page load. */
   navigation?: { from: string; to: string; title: string; complete: boolean };
   /** The page's dialog report could not be read (its frame navigated or closed first). */
@@ -75,6 +81,7 @@ export async function act(
     throw new PageError(`Tab ${tabId} does not exist (it was closed). List tabs with tabs.list.`, PAGE_ERROR.gone);
   const fromUrl = before.url ?? '';
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  const located = await locatorsBefore(tabId, frameId, request);
   const armed = takeArmedDialog(tabId);
   const accept = opts.acceptDialog ?? armed;
   const guarded = await guardDialogs(tabId, frameId, accept, timeoutMs + 5000, async () => {
@@ -108,7 +115,41 @@ export async function act(
   }
   reply.changes.pageDialogs = [...guarded.dialogs, ...reply.changes.pageDialogs];
   if (guarded.lost) reply.dialogsLost = true;
+  if (located?.locator) reply.locator = located.locator;
+  if (located?.fieldLocators) reply.fieldLocators = located.fieldLocators;
+  if (located) reply.url = located.url;
   return reply;
+}
+
+/** #17: the ref of the one element a readable locator names in the tab's top frame (an error for none or several). */
+export async function locateInPage(tabId: number, locator: Locator): Promise<string> {
+  const r = LocatorReply.parse(
+    await requestContent(tabId, 0, { type: 'dom.locator', prefix: prefixFor(0), locator, resolve: true }, { timeoutMs: 15_000 }),
+  );
+  if (!r.ref) throw new PageError('The page did not resolve the locator.', PAGE_ERROR.action);
+  return r.ref;
+}
+
+/**
+ * #17: the target's readable locator, asked in its own request before the action (a click that navigates never
+ * answers). Top frame only (locators resolve there); any failure just means no locator.
+ */
+async function locatorsBefore(tabId: number, frameId: number, request: ActionRequest): Promise<LocatorReply | undefined> {
+  if (frameId !== 0) return undefined;
+  const pick = (t: { ref?: string | undefined; selector?: string | undefined; locator?: Locator | undefined }) => ({
+    ...(t.ref ? { ref: t.ref } : {}),
+    ...(t.selector ? { selector: t.selector } : {}),
+    ...(t.locator ? { locator: t.locator } : {}),
+  });
+  const req: ContentRequest =
+    request.type === 'dom.fill_form'
+      ? { type: 'dom.locator', prefix: prefixFor(0), fields: request.fields.map(pick) }
+      : { type: 'dom.locator', prefix: prefixFor(0), ...pick(request) };
+  try {
+    return LocatorReply.parse(await requestContent(tabId, 0, req, { timeoutMs: 5000 }));
+  } catch {
+    return undefined;
+  }
 }
 
 function dialogAnswer(d: PageDialog): string {
@@ -180,9 +221,22 @@ export function formatAction(r: ActionResult): string {
   if (c.focus) lines.push(`focus: ${c.focus}`);
   const fields = r.details.fields;
   if (Array.isArray(fields)) for (const f of fields) lines.push(`- ${String(f)}`);
+  lines.push(...locatorLines(r));
   // Focus alone is a change too, but not of the DOM: say so rather than "no change".
   const none = c.observedMs !== undefined ? `no DOM change within ${c.observedMs} ms` : 'no DOM change';
   return `${r.action} ok — ${facts.length ? facts.join(', ') : none}.\n${wrapUntrusted(lines.join('\n'))}`;
+}
+
+/**
+ * The target's readable locator (#17) and the page it was on, as JSON on lines of their own: the model may act
+ * with it, and "Save as snippet" (src/replay/) reads it back from the stored output. Inside the page-text boundary:
+ * names come from the page.
+ */
+export function locatorLines(r: ActionResult): string[] {
+  const at = r.url ? ` at ${JSON.stringify(r.url)}` : '';
+  if (r.locator) return [`locator: ${JSON.stringify(r.locator)}${at}`];
+  if (r.fieldLocators?.length) return [`locators: ${JSON.stringify(r.fieldLocators)}${at}`];
+  return [];
 }
 
 /** Waits in the page for text, a ref or a selector to appear or disappear. */

@@ -5,7 +5,7 @@
  * { otto: {...} })` that runs later in index.ts.
  */
 import { frameOfRef, injectContentScripts, pingFrames, prefixFor, requestContent, requestForRef, resolveTabId, restrictedReason } from './contentRouter.ts';
-import { act, formatAction, pageDialogs, waitFor, waitForLoad } from './pageActions.ts';
+import { act, locateInPage, formatAction, pageDialogs, waitFor, waitForLoad } from './pageActions.ts';
 import { describeInPage, findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './pageSnapshot.ts';
 import { wrapUntrusted } from '../content/untrusted.ts';
 import { readDevLog } from './devCapture.ts';
@@ -20,6 +20,7 @@ export const pageApi = {
   text: pageText,
   read: readPage,
   act,
+  locate: locateInPage,
   formatAction,
   waitFor,
   waitForLoad,

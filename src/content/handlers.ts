@@ -21,6 +21,7 @@ import { findSliced, query } from './find.ts';
 import type { Article } from './read.ts';
 import { READER_KEY } from './readerKey.ts';
 import { registry } from './refs.ts';
+import { locatorReply } from './locatorReply.ts';
 import { buildSnapshotSliced, indexInParent } from './snapshot.ts';
 import { ActionError, maybeTarget, resolveTarget, selectorToRef } from './targets.ts';
 import { visibleTextSliced } from './text.ts';
@@ -303,6 +304,8 @@ export async function handle(req: ContentRequest): Promise<unknown> {
     }
     case 'dom.boxes':
       return refBoxes(req.limit);
+    case 'dom.locator':
+      return locatorReply(req);
     case 'dom.wait_for': {
       const root = rootElement(req.root);
       const r: WaitReply = await waitFor({

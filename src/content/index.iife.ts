@@ -11,6 +11,7 @@ import { isFromThisExtension } from '../shared/origin.ts';
 import { CodedError, handle } from './handlers.ts';
 import { StaleRefError } from './refs.ts';
 import { ActionError } from './targets.ts';
+import { LocatorError } from './locator.ts';
 
 const ALIVE = Symbol.for('otto.content.alive');
 type Alive = () => boolean;
@@ -43,7 +44,7 @@ function start(): void {
       (data) => sendResponse({ ok: true, data }),
       (err: unknown) => {
         const e = err as Error;
-        const code = e instanceof CodedError ? e.code : e instanceof StaleRefError ? 'stale-ref' : e instanceof ActionError ? 'action' : undefined;
+        const code = e instanceof CodedError || e instanceof LocatorError ? e.code : e instanceof StaleRefError ? 'stale-ref' : e instanceof ActionError ? 'action' : undefined;
         sendResponse(code ? { ok: false, error: e.message, code } : { ok: false, error: e?.message ?? String(err) });
       },
     );

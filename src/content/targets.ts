@@ -3,12 +3,15 @@
  */
 import { checkSelector, deepQuerySliced } from './deepQuery.ts';
 import { deepQueryAll } from './env.ts';
+import { locate, type Locator } from './locator.ts';
 import { registry } from './refs.ts';
 import { isElementVisible } from './visibility.ts';
 
 export interface Target {
   ref?: string;
   selector?: string;
+  /** A readable locator (#17): exactly one element must match. */
+  locator?: Locator;
 }
 
 export class ActionError extends Error {}
@@ -33,12 +36,13 @@ export function resolveTarget(t: Target): Element {
     registry.refFor(el);
     return el;
   }
+  if (t.locator) return locate(t.locator);
   throw new ActionError('Give a target: ref (from dom.snapshot) or selector (CSS).');
 }
 
 /** Optional target: the element, or undefined when none was given. */
 export function maybeTarget(t: Target): Element | undefined {
-  return t.ref || t.selector ? resolveTarget(t) : undefined;
+  return t.ref || t.selector || t.locator ? resolveTarget(t) : undefined;
 }
 
 /**

@@ -19,12 +19,24 @@ const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
 const ref = z.string().check(z.regex(REF_RE, 'a ref looks like kqe12 (as dom.snapshot shows it)'));
 const selector = text(1, 2000);
 const prefix = z.optional(z.string().check(z.regex(/^(?:f\d+)?$/)));
-const target = { ref: z.optional(ref), selector: z.optional(selector) };
-const hasTarget = z.refine<{ ref?: string; selector?: string }>((t) => !!(t.ref || t.selector), 'give ref or selector');
+/** A readable locator (#17, content/locator.ts): role and accessible name, a field's label, text, or CSS. */
+export const Locator = z.object({
+  role: z.optional(text(1, 50)),
+  name: z.optional(text(1, 500)),
+  label: z.optional(text(1, 500)),
+  text: z.optional(text(1, 500)),
+  selector: z.optional(selector),
+});
+export type Locator = z.infer<typeof Locator>;
+const target = { ref: z.optional(ref), selector: z.optional(selector), locator: z.optional(Locator) };
+const hasTarget = z.refine<{ ref?: string; selector?: string; locator?: Locator }>(
+  (t) => !!(t.ref || t.selector || t.locator),
+  'give ref, selector or locator',
+);
 const coord = z.number().check(z.gte(-100_000), z.lte(100_000));
-const hasTargetOrPoint = z.refine<{ ref?: string; selector?: string; x?: number; y?: number }>(
-  (t) => !!(t.ref || t.selector || (t.x !== undefined && t.y !== undefined)),
-  'give ref or selector, or x and y in the viewport',
+const hasTargetOrPoint = z.refine<{ ref?: string; selector?: string; locator?: Locator; x?: number; y?: number }>(
+  (t) => !!(t.ref || t.selector || t.locator || (t.x !== undefined && t.y !== undefined)),
+  'give ref, selector or locator, or x and y in the viewport',
 );
 /** Otto's clipboard entry handed to a paste: the frame checks it was copied from its own origin. */
 export const ClipboardEntry = z.object({
@@ -187,6 +199,15 @@ export const ContentRequest = z.discriminatedUnion('type', [
       drop: z.optional(z.boolean()),
     })
     .check(hasTarget),
+  /** #17: readable locators for an action's target(s), asked just before the action (a click may navigate away). */
+  z.object({
+    type: z.literal('dom.locator'),
+    prefix,
+    ...target,
+    fields: z.optional(z.array(z.object(target)).check(z.maxLength(100))),
+    /** Resolve `locator` to the ref of the one element it names (errors when none or several). */
+    resolve: z.optional(z.boolean()),
+  }),
   z.object({
     type: z.literal('dom.wait_for'),
     prefix,
@@ -334,6 +355,19 @@ export const Changes = z.object({
 export type Changes = z.infer<typeof Changes>;
 
 /** Every action replies with what it did (`summary`), op-specific details, and what changed on the page. */
+/** The reply to `dom.locator`. */
+export const LocatorReply = z.object({
+  /** A readable locator of the target (#17: what a saved snippet replays with). */
+  locator: z.optional(Locator),
+  /** dom.fill_form: one locator per field, in order (null where none could be made). */
+  fieldLocators: z.optional(z.array(z.nullable(Locator))),
+  /** The page the action ran on. */
+  url: z.string(),
+  /** With `resolve`: the ref of the element the locator names. */
+  ref: z.optional(z.string()),
+});
+export type LocatorReply = z.infer<typeof LocatorReply>;
+
 export const ActionReply = z.object({
   action: z.string(),
   target: z.optional(z.string()),

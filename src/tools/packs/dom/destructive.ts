@@ -12,11 +12,14 @@
  * ref, no content script in a frame), the call is not flagged: the action then fails with that error. Any other
  * failure propagates, and the agent counts an error as "ask".
  */
+import type { Locator } from '../../../shared/contentMessages.ts';
 import type { PageApi } from './page.ts';
 
 export interface Target {
   ref?: string | undefined;
   selector?: string | undefined;
+  /** #17: a readable locator (role and name, label, text); resolved to its one element's ref first. */
+  locator?: Locator | undefined;
 }
 
 /** What dom.type reaches (the control itself, or a label wrapping it) when it types a password. */
@@ -69,7 +72,7 @@ export function crossOriginLinks(origin: string | undefined): string {
   return parts.join(', ');
 }
 
-const ACTION_WILL_FAIL = new Set(['restricted', 'gone', 'stale-ref', 'no-receiver', 'action']);
+const ACTION_WILL_FAIL = new Set(['restricted', 'gone', 'stale-ref', 'no-receiver', 'action', 'locator-none', 'locator-many']);
 
 /** Runs a page probe; failures that the action would hit as well count as "not destructive". */
 async function probe(fn: () => Promise<boolean>): Promise<boolean> {
@@ -90,6 +93,7 @@ async function targetRef(
   target: Target,
 ): Promise<{ ref: string; frameId: number } | undefined> {
   if (target.ref) return { ref: target.ref, frameId: page.frameOfRef(target.ref) };
+  if (target.locator && page.locate) return { ref: await page.locate(tabId, target.locator), frameId: 0 };
   if (!target.selector) return undefined;
   const q = await page.query(tabId, target.selector, { frameId: 0, limit: 50 });
   const m = q.matches.find((x) => x.visible) ?? q.matches[0];
@@ -152,7 +156,7 @@ export async function pressIsDestructive(page: PageApi, tabId: number, target: T
   const enter = k.key === 'Enter';
   const space = k.key === ' ' || k.key === 'Space' || k.key === 'Spacebar';
   if (!enter && !space) return false;
-  if (!target.ref && !target.selector) return enter;
+  if (!target.ref && !target.selector && !target.locator) return enter;
   // Enter (or Space) on a link follows it like a click: whether data could leave with it is the data-flow guard's
   // question (a press on a link sends to the link's destination), as for a click (#13; #31's own rule gave way).
   const selectors = [SUBMIT_CONTROLS];

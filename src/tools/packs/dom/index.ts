@@ -5,7 +5,7 @@
  * from the page sits inside an untrusted-content boundary. Which calls need approval: destructive.ts and README.md.
  */
 import { z } from '../../../shared/zod.ts';
-import { KEY_COMBO, REF_RE, type ActionRequest } from '../../../shared/contentMessages.ts';
+import { KEY_COMBO, REF_RE, type ActionRequest, type Locator } from '../../../shared/contentMessages.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
@@ -56,20 +56,58 @@ const acceptDialog = z
     'The exact question of a confirm()/prompt() this click will raise (from an earlier report) to answer OK; the user is asked first',
   );
 const selector = z.string().min(1).max(2000).optional().describe('CSS selector, when no ref');
+/**
+ * #17: readable locators instead of a ref (what saved snippets use): role + name, a field's label, visible text.
+ * Resolved like dom.find searches; exactly one element must match.
+ */
+const role = z.string().min(1).max(50).optional().describe('Instead of a ref: the role (button, link, textbox, ...)');
+const name = z.string().min(1).max(500).optional().describe('With role: the accessible name');
+const label = z.string().min(1).max(500).optional().describe('Instead of a ref: a field by its label');
+const textLocator = z.string().min(1).max(500).optional().describe('Instead of a ref: the element by its visible text');
+const locatorParams = { role, name, label };
 
 export interface DomToolsOptions {
   /** The page router; default the one the worker configured (`configureDomPage`). */
   page?: () => PageApi;
 }
 
-function needTarget(args: Target, tool: string): void {
-  if (!args.ref && !args.selector)
-    throw new Error(`${tool} needs a target: ref (from dom.snapshot or dom.find) or selector (CSS).`);
+type LocatorArgs = Target & {
+  role?: string | undefined;
+  name?: string | undefined;
+  label?: string | undefined;
+  text?: string | undefined;
+};
+
+/** The locator the arguments give (`text` only where it names the target, not what to type). */
+function locatorArgs(args: LocatorArgs, withText: boolean): Target {
+  const loc: Locator = {};
+  if (args.role) loc.role = args.role;
+  if (args.name) loc.name = args.name;
+  if (args.label) loc.label = args.label;
+  if (withText && args.text) loc.text = args.text;
+  if (!Object.keys(loc).length) return args;
+  if (args.ref || args.selector)
+    throw new Error('Give one target: a ref, a selector, or a locator (role/name, label, text) — not several.');
+  if (loc.name && !loc.role && !loc.label) throw new Error('name goes with role (role="button", name="Log in").');
+  return { ...args, locator: loc };
 }
 
-/** The ref or selector, without undefined keys (the content protocol is strict about shapes). */
-function target(args: Target): { ref?: string; selector?: string } {
-  return args.ref ? { ref: args.ref } : args.selector ? { selector: args.selector } : {};
+function needTarget(args: Target, tool: string): void {
+  if (!args.ref && !args.selector && !args.locator)
+    throw new Error(
+      `${tool} needs a target: ref (from dom.snapshot or dom.find), a locator (role and name, label, text) or selector (CSS).`,
+    );
+}
+
+/** The ref, selector or locator, without undefined keys (the content protocol is strict about shapes). */
+function target(args: Target): { ref?: string; selector?: string; locator?: Locator } {
+  return args.ref
+    ? { ref: args.ref }
+    : args.selector
+      ? { selector: args.selector }
+      : args.locator
+        ? { locator: args.locator }
+        : {};
 }
 
 export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
@@ -249,6 +287,8 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     parameters: z.object({
       ref,
       selector,
+      ...locatorParams,
+      text: textLocator,
       button: z.enum(['left', 'right', 'middle']).default('left').describe('right opens the context menu'),
       double: z.boolean().default(false).describe('Double-click'),
       modifiers: z
@@ -263,22 +303,25 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     readOnly: false,
     flow: FLOW.actsOnPage,
     isDestructive: async (args, ctx) =>
-      args.accept_dialog !== undefined || clickIsDestructive(page(), await tab(args, ctx), args, args.button),
+      args.accept_dialog !== undefined ||
+      clickIsDestructive(page(), await tab(args, ctx), locatorArgs(args, true), args.button),
     examples: [
       "dom.click(ref='e12')",
       "dom.click(selector='#menu', button='right')",
       "dom.click(ref='e3', double=True)",
       "dom.click(ref='e7', x=120, y=45)",
+      "dom.click(role='button', name='Log in')",
     ],
     returns: 'What was clicked and what changed on the page (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
+      const t = locatorArgs(args, true);
       const point = args.x !== undefined || args.y !== undefined;
-      if (point && !args.ref && !args.selector && (args.x === undefined || args.y === undefined))
+      if (point && !t.ref && !t.selector && !t.locator && (args.x === undefined || args.y === undefined))
         throw new Error('dom.click at a viewport point needs both x and y (or a ref/selector to aim inside).');
-      if (!point) needTarget(args, 'dom.click');
+      if (!point) needTarget(t, 'dom.click');
       return act(args, ctx, {
         type: 'dom.click',
-        ...target(args),
+        ...target(t),
         button: args.button,
         clickCount: args.double ? 2 : 1,
         ...(args.modifiers?.length ? { modifiers: args.modifiers } : {}),
@@ -297,6 +340,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     parameters: z.object({
       ref,
       selector,
+      ...locatorParams,
       text: z.string().max(100_000).describe('The text to type; \\n makes a new line in multi-line fields'),
       clear: z.boolean().default(true).describe('Replace the current value (true) or append to it (false)'),
       submit: z.boolean().default(false).describe('Press Enter afterwards (submits the form)'),
@@ -307,20 +351,23 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     // Enter submits only in a field of a form: a TodoMVC input (no form) is no submission.
     isDestructive: async (args, ctx) => {
       const t = await tab(args, ctx);
-      return (args.submit && (await typeSubmitIsDestructive(page(), t, args))) || isPasswordField(page(), t, args);
+      const at = locatorArgs(args, false);
+      return (args.submit && (await typeSubmitIsDestructive(page(), t, at))) || isPasswordField(page(), t, at);
     },
     examples: [
       "dom.type(ref='e5', text='Ada Lovelace')",
       "dom.type(ref='e9', text='weather in Rome', submit=True)",
       "dom.type(ref='e5', text=' and more', clear=False)",
+      "dom.type(label='Email', text='ada@example.com')",
     ],
     returns:
       'What was typed where, whether the field shows it, and what changed (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
-      needTarget(args, 'dom.type');
+      const t = locatorArgs(args, false);
+      needTarget(t, 'dom.type');
       return act(args, ctx, {
         type: 'dom.type',
-        ...target(args),
+        ...target(t),
         text: args.text,
         clear: args.clear,
         submit: args.submit,
@@ -340,7 +387,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
       'Fill several fields in one call (text, checkboxes, radios, selects), each by ref or selector; optionally submit (asks the user first).',
     parameters: z.object({
       fields: z
-        .array(z.object({ ref, selector, value: fieldValue }))
+        .array(z.object({ ref, selector, ...locatorParams, value: fieldValue }))
         .min(1)
         .max(100)
         .describe('The fields, in order: [{ref, value}, ...]'),
@@ -349,15 +396,22 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     }),
     readOnly: false,
     flow: FLOW.actsOnPage,
-    isDestructive: async (args, ctx) => args.submit || fillFormTypesPassword(page(), await tab(args, ctx), args.fields),
+    isDestructive: async (args, ctx) =>
+      args.submit ||
+      fillFormTypesPassword(
+        page(),
+        await tab(args, ctx),
+        args.fields.map((f) => ({ ...locatorArgs(f, false), value: f.value })),
+      ),
     examples: ["dom.fill_form(fields=[{'ref': 'e3', 'value': 'ada@example.com'}, {'ref': 'e6', 'value': True}])"],
     returns:
       'One line per field (filled or why not), and what changed (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
-      args.fields.forEach((f, i) => needTarget(f, `dom.fill_form field ${i + 1}`));
+      const fields = args.fields.map((f) => locatorArgs(f, false));
+      fields.forEach((f, i) => needTarget(f, `dom.fill_form field ${i + 1}`));
       return act(args, ctx, {
         type: 'dom.fill_form',
-        fields: args.fields.map((f) => ({ ...target(f), value: f.value })),
+        fields: fields.map((f, i) => ({ ...target(f), value: args.fields[i]!.value })),
         submit: args.submit,
       });
     },
@@ -371,6 +425,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     parameters: z.object({
       ref,
       selector,
+      ...locatorParams,
       value: z
         .union([z.string().min(1).max(1000), z.array(z.string().max(1000)).min(1).max(100)])
         .describe('Option value or label, or a list of them'),
@@ -382,10 +437,11 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     examples: ["dom.select(ref='e8', value='Germany')", "dom.select(ref='e9', value=['Cheese', 'Olives'])"],
     returns: 'What is selected now, and what changed (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
-      needTarget(args, 'dom.select');
+      const t = locatorArgs(args, false);
+      needTarget(t, 'dom.select');
       return act(args, ctx, {
         type: 'dom.select',
-        ...target(args),
+        ...target(t),
         values: Array.isArray(args.value) ? args.value : [args.value],
       });
     },
@@ -398,6 +454,8 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     parameters: z.object({
       ref,
       selector,
+      ...locatorParams,
+      text: textLocator,
       checked: z.boolean().default(true).describe('false unchecks'),
       tab_id: tabId,
     }),
@@ -407,8 +465,9 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     examples: ["dom.check(ref='e4')", "dom.check(ref='e4', checked=False)"],
     returns: 'The state now and whether it changed, and what changed on the page.',
     async execute(args, ctx) {
-      needTarget(args, 'dom.check');
-      return act(args, ctx, { type: 'dom.check', ...target(args), checked: args.checked });
+      const t = locatorArgs(args, true);
+      needTarget(t, 'dom.check');
+      return act(args, ctx, { type: 'dom.check', ...target(t), checked: args.checked });
     },
   });
 
@@ -428,12 +487,14 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
         .describe('Key name (KeyboardEvent.key) with optional modifiers joined by +'),
       ref,
       selector,
+      ...locatorParams,
       count: z.number().int().min(1).max(50).default(1).describe('Press it this many times'),
       tab_id: tabId,
     }),
     readOnly: false,
     flow: FLOW.actsOnPage,
-    isDestructive: async (args, ctx) => pressIsDestructive(page(), await tab(args, ctx), args, args.key),
+    isDestructive: async (args, ctx) =>
+      pressIsDestructive(page(), await tab(args, ctx), locatorArgs(args, false), args.key),
     examples: ["dom.press(key='Enter', ref='e5')", "dom.press(key='Escape')", "dom.press(key='ArrowDown', count=3)"],
     returns: 'What the key did (typed, moved focus, submitted, cancelled by the page) and what changed.',
     async execute(args, ctx) {
@@ -443,7 +504,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
         ctx,
         {
           type: 'dom.press',
-          ...target(args),
+          ...target(locatorArgs(args, false)),
           key: args.key,
           ...(args.count > 1 ? { count: args.count } : {}),
           ...(clip ? { clipboard: clip } : {}),
@@ -460,15 +521,16 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
       'Move the pointer over an element (menus and tooltips that open on hover), reporting what appeared. ' +
       'Script-driven hover (mouseover/pointerenter handlers) works; a menu shown only by the CSS :hover rule does ' +
       'not open for synthetic events, so if nothing appeared, click the element instead.',
-    parameters: z.object({ ref, selector, tab_id: tabId }),
+    parameters: z.object({ ref, selector, ...locatorParams, text: textLocator, tab_id: tabId }),
     readOnly: false,
     flow: FLOW.readsPage,
     isDestructive: () => false,
     examples: ["dom.hover(ref='e10')"],
     returns: 'What was hovered and what changed (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
-      needTarget(args, 'dom.hover');
-      return act(args, ctx, { type: 'dom.hover', ...target(args) });
+      const t = locatorArgs(args, true);
+      needTarget(t, 'dom.hover');
+      return act(args, ctx, { type: 'dom.hover', ...target(t) });
     },
   });
 

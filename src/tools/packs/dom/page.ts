@@ -9,7 +9,7 @@
  */
 import type { frameOfRef, resolveTabId } from '../../../background/contentRouter.ts';
 import type { readDevLog } from '../../../background/devCapture.ts';
-import type { act, formatAction, pageDialogs, waitFor } from '../../../background/pageActions.ts';
+import type { act, formatAction, locateInPage, pageDialogs, waitFor } from '../../../background/pageActions.ts';
 import type { refBoxes } from '../../../background/pageBoxes.ts';
 import type {
   describeInPage,
@@ -33,6 +33,8 @@ export interface PageApi {
   text: typeof pageText;
   read: typeof readPage;
   act: typeof act;
+  /** #17: the ref of the one element a readable locator names (absent in stubs that do not need it). */
+  locate?: typeof locateInPage;
   formatAction: typeof formatAction;
   waitFor: typeof waitFor;
   dialogs: typeof pageDialogs;

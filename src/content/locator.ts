@@ -1,0 +1,193 @@
+/**
+ * Readable locators (#17): a way to name an element that survives a reload, a restyle and a reorder — role and
+ * accessible name, a field's label, visible text, or a CSS selector as a last resort. Snippets saved from a run use
+ * them instead of refs (which live only as long as their element).
+ *
+ * A locator is resolved over the same outline `dom.find` searches (visible elements with refs), so what the model
+ * can find, a snippet can act on. Matching is case-insensitive with whitespace collapsed; exact matches win, and only
+ * when nothing matches exactly do partial matches count. Exactly one element must match: none or several is an error
+ * that says so (with the candidates), never a guess.
+ */
+import { deepQueryAll } from './env.ts';
+import { registry } from './refs.ts';
+import { buildSnapshot, type OutlineNode } from './snapshot.ts';
+import { wrapUntrusted } from './untrusted.ts';
+import { isElementVisible } from './visibility.ts';
+
+export interface Locator {
+  role?: string | undefined;
+  name?: string | undefined;
+  label?: string | undefined;
+  text?: string | undefined;
+  selector?: string | undefined;
+}
+
+/** Roles whose accessible name usually is the label a person reads next to the field. */
+const FIELD_ROLES = new Set([
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'spinbutton',
+  'slider',
+  'checkbox',
+  'radio',
+  'switch',
+]);
+
+export class LocatorError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'locator-none' | 'locator-many',
+  ) {
+    super(message);
+  }
+}
+
+const norm = (s: string | undefined): string => (s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** `role="button" name="Log in"`: the locator as the user would write it in a call. */
+export function describeLocator(l: Locator): string {
+  return (['role', 'name', 'label', 'text', 'selector'] as const)
+    .filter((k) => l[k] !== undefined)
+    .map((k) => `${k}=${JSON.stringify(l[k])}`)
+    .join(' ');
+}
+
+interface Candidate {
+  node: OutlineNode;
+  ref: string;
+}
+
+function candidates(): Candidate[] {
+  // The same budget a search has, so a locator on a huge page costs what dom.find costs.
+  const snap = buildSnapshot({ commit: false, viewportFirst: false, maxChars: 600_000 });
+  const out: Candidate[] = [];
+  const walk = (nodes: OutlineNode[]): void => {
+    for (const n of nodes) {
+      if (n.kind === 'element' && n.ref) out.push({ node: n, ref: n.ref });
+      walk(n.children);
+    }
+  };
+  walk(snap.root.children);
+  return out;
+}
+
+/** How well a candidate fits: 2 exact, 1 partial, 0 not at all. */
+function fit(c: Candidate, l: Locator): number {
+  const role = norm(c.node.role);
+  const name = norm(c.node.name);
+  if (l.role && role !== norm(l.role)) return 0;
+  if (l.label !== undefined && !FIELD_ROLES.has(role)) return 0;
+  const wanted = [l.name, l.label, l.text].filter((x): x is string => x !== undefined).map(norm);
+  if (!wanted.length) return 2;
+  // The text locator also matches the line's visible content (a link's text is its name; a cell's text is not).
+  const hay = l.text !== undefined ? [name, norm(c.node.head.replace(/\s*\[[^\]]*\]/g, ''))] : [name];
+  let score = 2;
+  for (const w of wanted) {
+    if (hay.some((h) => h === w)) continue;
+    if (hay.some((h) => h.includes(w))) score = 1;
+    else return 0;
+  }
+  return score;
+}
+
+function pick(l: Locator, all: Candidate[]): Candidate[] {
+  const scored = all.map((c) => ({ c, s: fit(c, l) })).filter((x) => x.s > 0);
+  const exact = scored.filter((x) => x.s === 2);
+  return (exact.length ? exact : scored).map((x) => x.c);
+}
+
+function noneError(l: Locator, all: Candidate[]): LocatorError {
+  // What is there instead, so a person (or the model repairing a replay) sees what changed.
+  const role = l.label !== undefined ? undefined : norm(l.role);
+  const near = all
+    .filter((c) => (role ? norm(c.node.role) === role : l.label !== undefined ? FIELD_ROLES.has(norm(c.node.role)) : true))
+    .slice(0, 8)
+    .map((c) => `- ${c.node.head}`);
+  const hint = near.length
+    ? `\nElements of that kind on the page now:\n${wrapUntrusted(near.join('\n'))}`
+    : '';
+  return new LocatorError(
+    `No element matches ${describeLocator(l)} on this page. Find it with dom.find or dom.snapshot and act by ref, or fix the locator.${hint}`,
+    'locator-none',
+  );
+}
+
+/** The one visible element the locator names; LocatorError when it names none or several. */
+export function locate(l: Locator): Element {
+  if (l.selector !== undefined && !l.role && !l.name && !l.label && l.text === undefined) {
+    let found: Element[];
+    try {
+      found = deepQueryAll(l.selector).filter((e) => isElementVisible(e));
+    } catch {
+      throw new LocatorError(`Invalid CSS selector ${JSON.stringify(l.selector)} in the locator.`, 'locator-none');
+    }
+    if (found.length !== 1)
+      throw found.length
+        ? new LocatorError(
+            `${found.length} visible elements match selector=${JSON.stringify(l.selector)}; a locator must name exactly one. Make it more specific.`,
+            'locator-many',
+          )
+        : new LocatorError(`No visible element matches selector=${JSON.stringify(l.selector)} on this page.`, 'locator-none');
+    registry.refFor(found[0]!);
+    return found[0]!;
+  }
+  const all = candidates();
+  const hits = pick(l, all);
+  if (!hits.length) throw noneError(l, all);
+  if (hits.length > 1)
+    throw new LocatorError(
+      `${hits.length} elements match ${describeLocator(l)}: ${hits
+        .slice(0, 6)
+        .map((h) => h.ref)
+        .join(', ')}${hits.length > 6 ? ', …' : ''}. A locator must name exactly one: add the role or more of the name, or act by ref.\n` +
+        wrapUntrusted(hits.slice(0, 6).map((h) => `- ${h.node.head}`).join('\n')),
+      'locator-many',
+    );
+  return registry.resolve(hits[0]!.ref);
+}
+
+/** Whether `l` resolves to exactly `el` on the page as it is now. */
+function names(l: Locator, el: Element, all: Candidate[]): boolean {
+  const hits = pick(l, all);
+  return hits.length === 1 && registry.resolve(hits[0]!.ref) === el;
+}
+
+/** A CSS path as the last resort: an id when it is unique, else tag:nth-of-type steps from the nearest id. */
+function cssPath(el: Element): string {
+  const id = el.getAttribute('id');
+  if (id && /^[A-Za-z][\w-]*$/.test(id) && document.querySelectorAll(`#${id}`).length === 1) return `#${id}`;
+  const steps: string[] = [];
+  for (let n: Element | null = el; n && n !== document.documentElement; n = n.parentElement) {
+    const nid = n.getAttribute('id');
+    if (nid && /^[A-Za-z][\w-]*$/.test(nid) && n !== el) {
+      steps.unshift(`#${nid}`);
+      break;
+    }
+    const same = n.parentElement ? [...n.parentElement.children].filter((c) => c.localName === n!.localName) : [];
+    steps.unshift(same.length > 1 ? `${n.localName}:nth-of-type(${same.indexOf(n) + 1})` : n.localName);
+  }
+  return steps.join(' > ');
+}
+
+/**
+ * The most readable locator that names `el` alone on the page now: a field's label, then role and name, then
+ * visible text, then a CSS selector. Undefined when the element has no line in the outline and no usable selector.
+ */
+export function locatorFor(el: Element): Locator | undefined {
+  const all = candidates();
+  const ref = registry.peek(el) ?? registry.refFor(el);
+  const own = all.find((c) => c.ref === ref);
+  const role = own?.node.role;
+  const name = own?.node.name;
+  const tries: Locator[] = [];
+  if (own && role && name) {
+    if (FIELD_ROLES.has(role)) tries.push({ label: name });
+    tries.push({ role, name });
+    tries.push({ text: name });
+  }
+  for (const t of tries) if (names(t, el, all)) return t;
+  const selector = cssPath(el);
+  return selector ? { selector } : undefined;
+}
