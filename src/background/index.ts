@@ -28,6 +28,8 @@ import { mcp, mcpHandlers, onMcpChange, syncMcp } from './mcp.ts';
 import { checkDeps, configureSdk } from '../sdk/index.ts';
 import type { AgentMode } from './codeMode.ts';
 import { configureOtRuntime } from '../tools/packs/ot/index.ts';
+import { snippetStore } from './snippetStore.ts';
+import { replayHandlers } from './replayHandlers.ts';
 import { configureDomPage } from '../tools/packs/dom/index.ts';
 import { addPanel, broadcast } from './panelHub.ts';
 import {
@@ -118,6 +120,8 @@ onMcpChange(() => void refreshTools());
 const toolsReady = refreshTools();
 
 const store = new ConversationStore();
+// #17: ot.save_snippet reads runs from the conversations and writes snippets into the YAML config.
+configureOtRuntime({ snippetStore: snippetStore(store) });
 // Otto's tab group (#27): a run reaches the tabs the user gave it, and asks before any other.
 const sharedSites = new SharedSites();
 const tabScope = new TabScope({
@@ -216,6 +220,7 @@ const handlers: Handlers = {
     return { saved: true, names: Object.keys(out.value) };
   },
   'frames.ping': (req) => pingFrames(req.tabId),
+  ...replayHandlers({ settings }),
   ...agentHandlers(
     runner,
     store,

@@ -71,6 +71,18 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversations.export'), id, conversationId, format: z.enum(['markdown', 'json']) }),
   // Command mode and the help browser (background/commandHandlers.ts documents each reply). Commands run directly —
   // no model, no API key — with every tool call through the interceptor.
+  // #17: the message that hands a stopped snippet replay to the model (background/replayHandlers.ts).
+  z.object({
+    type: z.literal('replay.context'),
+    id,
+    /** The snippet invocation that stopped (`$name k=v`). */
+    text: z.string().min(1).max(200_000),
+    /** The body line of the step that failed. */
+    line: z.number().int().min(1).max(100_000),
+    error: z.string().max(20_000),
+    conversationId: conversationId.optional(),
+    tabId: z.number().int().nonnegative().optional(),
+  }),
   z.object({
     type: z.literal('command.run'),
     id,

@@ -19,6 +19,7 @@ import { resultTool } from './result.ts';
 import { runTool } from './run.ts';
 import type { OtDeps } from './runtime.ts';
 import { snippetsTool } from './snippets.ts';
+import { saveSnippetTool } from './saveSnippet.ts';
 import { statsTool } from './stats.ts';
 import { toolsTool } from './tools.ts';
 import { versionTool } from './version.ts';
@@ -43,6 +44,7 @@ export function createOtTools(deps: OtDeps): AnyTool[] {
     reloadTool(d),
     resultTool(d),
     runTool(d),
+    saveSnippetTool(),
     snippetsTool(),
     statsTool(d),
     toolsTool(d),
@@ -51,7 +53,7 @@ export function createOtTools(deps: OtDeps): AnyTool[] {
 }
 
 export { configureOtRuntime, resetOtRuntime } from './runtime.ts';
-export type { OtDeps, OtEnvironment, OtRuntime, OtStores, ServerState, ServerStatusSource } from './runtime.ts';
+export type { OtDeps, OtEnvironment, OtRuntime, OtStores, ServerState, ServerStatusSource, SnippetStore } from './runtime.ts';
 export { CODE_TOOL, CODE_TOOL_DESCRIPTION } from './run.ts';
 export { CALL_TOOL } from './call.ts';
 export { runCommandText, stripMetadata, textLength, type ProgramOutcome } from './program.ts';

@@ -59,6 +59,22 @@ export interface OtRuntime {
   checkDeps?: (ctx: ToolContext) => Promise<DepsSummary>;
   environment?: OtEnvironment;
   stores?: OtStores;
+  /** #17: where ot.save_snippet reads a run and writes the snippet (the worker's conversations and config). */
+  snippetStore?: SnippetStore;
+}
+
+/** #17: the worker's side of "Save as snippet" (background/snippetStore.ts). */
+export interface SnippetStore {
+  /** A conversation's transcript items (default: the most recent conversation), with its id. */
+  transcript(conversationId?: string): Promise<{ conversationId: string; items: Record<string, unknown>[] }>;
+  /** Steps of a replay the model repaired in this conversation, to put first (replay/continue.ts). */
+  prior(
+    conversationId: string,
+  ): Promise<{ name: string; body: string; params: Record<string, unknown>; values: Record<string, string> } | undefined>;
+  /** Whether a snippet of this name is configured. */
+  exists(name: string): Promise<boolean>;
+  /** Writes `snippets.<name>` into the YAML config (comments and other keys kept). */
+  save(name: string, definition: Record<string, unknown>): Promise<void>;
 }
 
 export interface OtDeps extends OtRuntime {

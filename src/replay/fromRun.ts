@@ -1,0 +1,276 @@
+/**
+ * "Save as snippet" (#17): a finished run's transcript → a snippet definition that replays it with no model.
+ *
+ * - Kept: the successful calls that changed something or produced the answer, in order.
+ * - Dropped (each with a reason the user sees): failed calls, and exploratory ones (snapshots, searches, listings,
+ *   Otto's own help) — they only looked for what the kept calls then used.
+ * - Refs (`e12`) do not survive a reload: each action's stored output carries the readable locator its target had
+ *   at the time (`locator: {...}` lines, background/pageActions.ts), which replaces the ref.
+ * - Literal values that came from the user's message become parameters whose defaults are this run's values;
+ *   values typed into password fields become parameters without a default, so no secret lands in the config.
+ * - The page the first action ran on becomes a first `tabs.navigate(url="{{ url }}")`, so the snippet starts there.
+ */
+import { formatCall, formatString } from '../command/literals.ts';
+import type { SnippetDefinition, SnippetParam } from '../command/snippets.ts';
+import { decodeApiName } from '../tools/toolNames.ts';
+import { z } from '../shared/zod.ts';
+
+export interface DroppedCall {
+  /** The call as it was made (`dom.snapshot()`), arguments shortened. */
+  call: string;
+  reason: string;
+}
+
+export interface BuiltSnippet {
+  definition: SnippetDefinition & { params: Record<string, SnippetParam> };
+  kept: number;
+  dropped: DroppedCall[];
+}
+
+/** A step already known to work (a replayed snippet's steps before the one that failed): kept first, as source. */
+export interface PriorSteps {
+  body: string;
+  params: Record<string, SnippetParam>;
+  /** The values those parameters had: a later step using one gets the parameter. */
+  values?: Record<string, string>;
+}
+
+type Item = Record<string, unknown>;
+
+const EXPLORATORY = new Set([
+  'dom.snapshot',
+  'dom.find',
+  'dom.query',
+  'dom.dialogs',
+  'tabs.list',
+  'tabs.screenshot',
+  'ot.help',
+  'ot.tools',
+  'ot.packs',
+  'ot.snippets',
+  'ot.aliases',
+  'ot.config',
+  'ot.health',
+  'ot.version',
+  'ot.stats',
+  'ot.result',
+  'ot.save_snippet',
+]);
+
+/** Actions that take a target (ref/selector) and so need a locator to replay. */
+const TARGETED = new Set(['dom.click', 'dom.type', 'dom.select', 'dom.check', 'dom.press', 'dom.hover', 'dom.scroll']);
+
+const LocatorJson = z.object({
+  role: z.string().optional(),
+  name: z.string().optional(),
+  label: z.string().optional(),
+  text: z.string().optional(),
+  selector: z.string().optional(),
+});
+type Locator = z.infer<typeof LocatorJson>;
+
+function textOf(item: Item): string {
+  const c = item.content;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c))
+    return c
+      .map((p) => (p && typeof p === 'object' && typeof (p as Item).text === 'string' ? (p as Item).text : ''))
+      .join('\n');
+  return '';
+}
+
+function outputText(item: Item | undefined): string {
+  if (!item) return '';
+  const o = item.output;
+  if (typeof o === 'string') return o;
+  if (Array.isArray(o)) return o.map((p) => (p && typeof p === 'object' ? String((p as Item).text ?? '') : '')).join('\n');
+  return '';
+}
+
+/** The first `locator: {...} at "url"` / `locators: [...]` line of an action's stored output. */
+export function readLocators(output: string): { locator?: Locator; fields?: (Locator | null)[]; url?: string } {
+  const m = /^locators?: (.+?)(?: at ("(?:[^"\\]|\\.)*"))?$/m.exec(output);
+  if (!m) return {};
+  try {
+    const value: unknown = JSON.parse(m[1]!);
+    const url = m[2] ? z.string().parse(JSON.parse(m[2])) : undefined;
+    if (Array.isArray(value))
+      return { fields: value.map((v) => (v === null ? null : LocatorJson.parse(v))), ...(url ? { url } : {}) };
+    return { locator: LocatorJson.parse(value), ...(url ? { url } : {}) };
+  } catch {
+    return {};
+  }
+}
+
+function short(call: string): string {
+  return call.length > 120 ? `${call.slice(0, 119)}…` : call;
+}
+
+function slug(text: string): string {
+  const s = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 30);
+  return /^[a-z_]/.test(s) ? s : s ? `p_${s}` : 'value';
+}
+
+/** The calls of the last run: everything after the last user message. */
+function lastRun(items: Item[]): { task: string; calls: { name: string; args: Item; output: string }[] } {
+  let start = 0;
+  for (let i = items.length - 1; i >= 0; i--)
+    if (items[i]!.type === 'message' && items[i]!.role === 'user') {
+      start = i;
+      break;
+    }
+  const task = items[start] ? textOf(items[start]!) : '';
+  const outputs = new Map<string, Item>();
+  for (const it of items.slice(start))
+    if (it.type === 'function_call_output' && typeof it.call_id === 'string') outputs.set(it.call_id, it);
+  const calls: { name: string; args: Item; output: string }[] = [];
+  for (const it of items.slice(start)) {
+    if (it.type !== 'function_call' || typeof it.name !== 'string') continue;
+    let args: Item = {};
+    try {
+      const parsed: unknown = JSON.parse(typeof it.arguments === 'string' ? it.arguments : '{}');
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed as Item;
+    } catch {
+      args = { __invalid: true };
+    }
+    const out = outputs.get(String(it.call_id));
+    calls.push({
+      name: decodeApiName(it.name) ?? it.name,
+      args,
+      output: out ? outputText(out) : 'Error: no output (the call never finished)',
+    });
+  }
+  return { task, calls };
+}
+
+function locatorArgs(l: Locator): Item {
+  const out: Item = {};
+  for (const k of ['role', 'name', 'label', 'text', 'selector'] as const) if (l[k] !== undefined) out[k] = l[k];
+  return out;
+}
+
+/**
+ * Builds the snippet from a conversation's transcript (its last run). `prior`: steps that ran before the model took
+ * over (a repaired replay), put first.
+ */
+export function snippetFromRun(items: Item[], opts: { description?: string; prior?: PriorSteps } = {}): BuiltSnippet {
+  const { task, calls } = lastRun(items);
+  const dropped: DroppedCall[] = [];
+  const steps: { name: string; args: Item; secret?: string }[] = [];
+  let startUrl: string | undefined;
+  for (const c of calls) {
+    const shown = (() => {
+      try {
+        return short(formatCall(c.name, c.args));
+      } catch {
+        return c.name;
+      }
+    })();
+    if (c.args.__invalid) {
+      dropped.push({ call: c.name, reason: 'its arguments were not valid JSON' });
+      continue;
+    }
+    if (/^Error:/.test(c.output)) {
+      dropped.push({ call: shown, reason: `failed: ${c.output.split('\n')[0]!.replace(/^Error:\s*/, '').slice(0, 160)}` });
+      continue;
+    }
+    if (EXPLORATORY.has(c.name)) {
+      dropped.push({ call: shown, reason: 'exploratory: it only looked at the page or at Otto; the kept steps do the work' });
+      continue;
+    }
+    const args: Item = { ...c.args };
+    delete args.tab_id; // the replay acts on its own tab
+    const found = readLocators(c.output);
+    if (!startUrl && found.url && (TARGETED.has(c.name) || c.name === 'dom.fill_form')) startUrl = found.url;
+    if (TARGETED.has(c.name) && (args.ref || args.selector)) {
+      if (!found.locator) {
+        if (args.ref) {
+          dropped.push({ call: shown, reason: `its element (ref ${String(args.ref)}) has no readable locator to replay with` });
+          continue;
+        }
+      } else {
+        delete args.ref;
+        delete args.selector;
+        Object.assign(args, locatorArgs(found.locator));
+      }
+    }
+    if (c.name === 'dom.fill_form' && Array.isArray(args.fields)) {
+      const fields = args.fields as Item[];
+      if (fields.some((f, i) => f.ref && !found.fields?.[i])) {
+        dropped.push({ call: shown, reason: 'a field it filled has no readable locator to replay with' });
+        continue;
+      }
+      args.fields = fields.map((f, i) => {
+        const l = found.fields?.[i];
+        if (!l) return f;
+        const { ref: _r, selector: _s, ...rest } = f;
+        return { ...locatorArgs(l), ...rest };
+      });
+    }
+    if (!TARGETED.has(c.name) && c.name !== 'dom.fill_form' && typeof args.ref === 'string') {
+      dropped.push({ call: shown, reason: `it reads an element by ref (${args.ref}), which does not survive a reload` });
+      continue;
+    }
+    // A password typed (the output masks it as "typed N characters"): a parameter the user gives at run time.
+    const secret = c.name === 'dom.type' && /^typed \d+ characters into /m.test(c.output) ? 'text' : undefined;
+    steps.push({ name: c.name, args, ...(secret ? { secret } : {}) });
+  }
+
+  // Parameters: string values the user wrote in the task, named after where they go.
+  const params: Record<string, SnippetParam> = { ...(opts.prior?.params ?? {}) };
+  const byValue = new Map<string, string>();
+  for (const [p, v] of Object.entries(opts.prior?.values ?? {})) if (v.trim().length >= 2) byValue.set(v, p);
+  for (const [p, d] of Object.entries(opts.prior?.params ?? {}))
+    if (typeof d.default === 'string' && d.default.trim().length >= 2 && !byValue.has(d.default)) byValue.set(d.default, p);
+  const take = (base: string, value: string | undefined, secret: boolean): string => {
+    const known = value !== undefined ? byValue.get(value) : undefined;
+    if (known && !secret) return known;
+    let n = base;
+    for (let i = 2; n in params; i++) n = `${base}_${i}`;
+    params[n] = secret
+      ? { required: true, description: 'typed into a password field: give it each time (never stored)' }
+      : { default: value, description: 'from the task' };
+    if (value !== undefined && !secret) byValue.set(value, n);
+    return n;
+  };
+  const marks = new Map<string, string>();
+  const mark = (param: string): string => {
+    const m = `\u0001${param}\u0001`;
+    marks.set(m, param);
+    return m;
+  };
+  const fromTask = (v: unknown): v is string => typeof v === 'string' && v.trim().length >= 2 && task.includes(v);
+  const nameFor = (args: Item, key: string): string =>
+    slug(String(args.label ?? args.name ?? (key === 'text' || key === 'value' ? 'value' : key)));
+  for (const s of steps) {
+    for (const [k, v] of Object.entries(s.args)) {
+      // Locator arguments name the element, not data (dom.click's `text` is a locator too).
+      if (['role', 'name', 'label', 'selector'].includes(k) || (k === 'text' && TARGETED.has(s.name) && s.name !== 'dom.type'))
+        continue;
+      if (s.secret === k && typeof v === 'string') s.args[k] = mark(take(nameFor(s.args, k), undefined, true));
+      else if (fromTask(v)) s.args[k] = mark(take(nameFor(s.args, k), v, false));
+    }
+    if (Array.isArray(s.args.fields))
+      s.args.fields = (s.args.fields as Item[]).map((f) =>
+        fromTask(f.value) ? { ...f, value: mark(take(nameFor(f, 'value'), f.value as string, false)) } : f,
+      );
+  }
+  const lines: string[] = [];
+  if (opts.prior?.body) lines.push(opts.prior.body.replace(/\n+$/, ''));
+  else if (startUrl && steps[0]?.name !== 'tabs.navigate' && steps[0]?.name !== 'tabs.open') {
+    params.url = { default: startUrl, description: 'the page the run started on' };
+    lines.push(`tabs.navigate(url="{{ url }}")`);
+  }
+  for (const s of steps) {
+    let line = formatCall(s.name, s.args);
+    for (const [m, p] of marks) line = line.split(formatString(m)).join(`"{{ ${p} }}"`);
+    lines.push(line);
+  }
+  const description =
+    opts.description ?? (task ? `Replays: ${task.replace(/\s+/g, ' ').slice(0, 100)}` : 'Saved from a run');
+  return { definition: { description, params, body: `${lines.join('\n')}\n` }, kept: steps.length, dropped };
+}
