@@ -31,7 +31,12 @@ export interface ContinuationInput {
 
 /** The user message that hands a stopped replay to the model. */
 export function continuationMessage(c: ContinuationInput): string {
-  const lines = c.source.replace(/\n+$/, '').split('\n');
+  // Values given for parameters without a default (passwords) are masked: the model never needs them again.
+  let source = c.source;
+  for (const [k, v] of Object.entries(c.values))
+    if (v && c.definition.params?.[k]?.required && c.definition.params[k]?.default === undefined)
+      source = source.split(v).join('•••');
+  const lines = source.replace(/\n+$/, '').split('\n');
   const done = c.definition.body.replace(/\n+$/, '').split('\n').slice(0, c.line - 1).join('\n');
   const numbered = lines.map((l, i) => `${String(i + 1).padStart(3)}${i + 1 === c.line ? ' ✗' : '  '} ${l}`).join('\n');
   // Secrets typed at run time are not written into the block (it is stored with the transcript).

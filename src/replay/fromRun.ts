@@ -193,9 +193,10 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
           continue;
         }
       } else {
-        delete args.ref;
-        delete args.selector;
-        Object.assign(args, locatorArgs(found.locator));
+        // The locator first: it reads as "where", then "what".
+        const { ref: _r, selector: _s, ...rest } = args;
+        for (const k of Object.keys(args)) delete args[k];
+        Object.assign(args, locatorArgs(found.locator), rest);
       }
     }
     if (c.name === 'dom.fill_form' && Array.isArray(args.fields)) {
@@ -246,7 +247,9 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
   const fromTask = (v: unknown): v is string => typeof v === 'string' && v.trim().length >= 2 && task.includes(v);
   const nameFor = (args: Item, key: string): string =>
     slug(String(args.label ?? args.name ?? (key === 'text' || key === 'value' ? 'value' : key)));
+  const secrets: string[] = [];
   for (const s of steps) {
+    if (s.secret && typeof s.args[s.secret] === 'string') secrets.push(s.args[s.secret] as string);
     for (const [k, v] of Object.entries(s.args)) {
       // Locator arguments name the element, not data (dom.click's `text` is a locator too).
       if (['role', 'name', 'label', 'selector'].includes(k) || (k === 'text' && TARGETED.has(s.name) && s.name !== 'dom.type'))
@@ -260,9 +263,10 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
       );
   }
   const lines: string[] = [];
+  let ordered = params;
   if (opts.prior?.body) lines.push(opts.prior.body.replace(/\n+$/, ''));
-  else if (startUrl && steps[0]?.name !== 'tabs.navigate' && steps[0]?.name !== 'tabs.open') {
-    params.url = { default: startUrl, description: 'the page the run started on' };
+  else if (startUrl && steps[0]?.name !== 'tabs.navigate' && steps[0]?.name !== 'tabs.open' && !('url' in params)) {
+    ordered = { url: { default: startUrl, description: 'the page the run started on' }, ...params };
     lines.push(`tabs.navigate(url="{{ url }}")`);
   }
   for (const s of steps) {
@@ -270,7 +274,10 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
     for (const [m, p] of marks) line = line.split(formatString(m)).join(`"{{ ${p} }}"`);
     lines.push(line);
   }
+  // The task as the description, without what was typed into password fields.
+  let said = task;
+  for (const v of secrets) if (v) said = said.split(v).join('[password]');
   const description =
-    opts.description ?? (task ? `Replays: ${task.replace(/\s+/g, ' ').slice(0, 100)}` : 'Saved from a run');
-  return { definition: { description, params, body: `${lines.join('\n')}\n` }, kept: steps.length, dropped };
+    opts.description ?? (said ? `Replays: ${said.replace(/\s+/g, ' ').slice(0, 100)}` : 'Saved from a run');
+  return { definition: { description, params: ordered, body: `${lines.join('\n')}\n` }, kept: steps.length, dropped };
 }

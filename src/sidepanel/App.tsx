@@ -17,6 +17,7 @@ import { ShareTab } from './components/ShareTab.tsx';
 import { BridgeBar } from './components/BridgeBar.tsx';
 import { ConversationList } from './components/ConversationList.tsx';
 import { SetupCard } from './components/SetupCard.tsx';
+import { canSaveSnippet, SaveSnippet } from './components/SaveSnippet.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { SettingsView } from '../options/SettingsView.tsx';
 
@@ -67,8 +68,24 @@ export function App({ client }: { client: PortClient }) {
         void store.data.viewResult(handle);
       },
       cancelCommand: () => void commands.cancel(),
+      // #17: a stopped replay goes to the model with the snippet, the failed step, the error and a fresh snapshot.
+      canContinue: !setup.needsKey && setup.config.status !== 'invalid',
+      continueReplay: (card) => {
+        const e = card.error;
+        if (!e || e.line === null) return;
+        void client
+          .request<{ message: string }>({
+            type: 'replay.context',
+            text: card.text,
+            line: e.line,
+            error: e.reason,
+            ...(chat.conversationId ? { conversationId: chat.conversationId } : {}),
+          })
+          .then((r) => store.send(r.message))
+          .catch(() => undefined);
+      },
     }),
-    [store.data.viewResult, commands.cancel],
+    [store.data.viewResult, commands.cancel, setup.needsKey, setup.config.status, client, chat.conversationId, store],
   );
   const tryText = (text: string) => {
     store.fillInput(text);
@@ -160,6 +177,12 @@ export function App({ client }: { client: PortClient }) {
                 )
               }
             >
+              {canSaveSnippet(chat) && !busy && (
+                <SaveSnippet
+                  chat={chat}
+                  onRun={(text) => void store.submit(text)}
+                />
+              )}
               {chat.approval && (
                 <ApprovalCard
                   approval={chat.approval}

@@ -54,7 +54,22 @@ function Output({ card }: { card: CommandCard }) {
   );
 }
 
-export function CommandCardView({ card, onCancel }: { card: CommandCard; onCancel(): void }) {
+/** A snippet replay that stopped at a failing step (not a typo in the invocation). */
+function stoppedReplay(card: CommandCard): boolean {
+  const e = card.error;
+  return !!e && e.kind === 'tool' && !!e.label?.startsWith("snippet '") && e.line !== null;
+}
+
+export function CommandCardView({
+  card,
+  onCancel,
+  onContinue,
+}: {
+  card: CommandCard;
+  onCancel(): void;
+  /** #17: given when a model is configured; offered on a replay that stopped at a step. */
+  onContinue?: (card: CommandCard) => void;
+}) {
   const now = useNow(card.status === 'running');
   const time =
     card.status === 'running' ? formatDuration(Math.max(0, now - card.startedAt)) : formatDuration(card.durationMs);
@@ -110,6 +125,14 @@ export function CommandCardView({ card, onCancel }: { card: CommandCard; onCance
             {where ? e.reason : e.message}
           </p>
           <Pointer card={card} />
+          {onContinue && stoppedReplay(card) && (
+            <p>
+              <button type="button" data-testid="replay-continue" onClick={() => onContinue(card)}>
+                Continue with the model
+              </button>{' '}
+              <span class="muted">it gets the snippet, the failed step, the error and the page as it is now</span>
+            </p>
+          )}
         </div>
       )}
       {card.output !== undefined && <Output card={card} />}

@@ -24,7 +24,13 @@ function EntryView({ entry }: { entry: Entry }) {
     case 'note':
       return <Note text={entry.text} />;
     case 'command':
-      return <CommandCardView card={entry.card} onCancel={actions.cancelCommand} />;
+      return (
+        <CommandCardView
+          card={entry.card}
+          onCancel={actions.cancelCommand}
+          {...(actions.canContinue && actions.continueReplay ? { onContinue: actions.continueReplay } : {})}
+        />
+      );
   }
 }
 
