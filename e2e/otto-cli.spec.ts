@@ -75,7 +75,7 @@ test('--each over 20 rows with --concurrency 4: each row one line, a broken page
   const lines = r.stdout.trim().split('\n');
   expect(lines, r.stderr).toHaveLength(20);
   for (let i = 1; i <= 20; i++) {
-    const line = lines.find((l) => l.includes(` row ${i}: `))!;
+    const line = lines.find((l) => l.includes(` row ${i}: `)) ?? '';
     if (i === 7) expect(line).toMatch(/^FAIL row 7: snippet 'shop', line 2, column 1: dom\.type failed: No element matches label="Email" on this page/);
     else expect(line).toMatch(new RegExp(`^ok   row ${i}: .*Order for ${i + 10} × Widget placed by Customer ${i}\\. Confirmation number: ORD-\\d{7}`));
   }

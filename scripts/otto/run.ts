@@ -170,11 +170,18 @@ async function open(o: RunOptions): Promise<Session> {
 
 async function runRow(s: Session, text: string, timeoutMs: number): Promise<{ ok: boolean; line: string }> {
   // A window of its own: its tab is active, so the page is never throttled as a background tab.
+  // Its first about:blank load ends before the row starts: a navigation racing it may never report 'complete'.
   const tabId = await s.panel.evaluate(async () => {
     const w = await chrome.windows.create({ url: 'about:blank', focused: false });
-    return w!.tabs![0]!.id!;
+    const id = w!.tabs![0]!.id!;
+    for (let i = 0; i < 100 && (await chrome.tabs.get(id)).status !== 'complete'; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    return id;
   });
-  const timer = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs));
+  let timeout: ReturnType<typeof setTimeout> | undefined;
+  const timer = new Promise<never>((_, reject) => {
+    timeout = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
+  });
   try {
     const { kind } = await request<{ kind: 'command' | 'chat' }>(s.panel, { type: 'command.classify', text });
     if (kind === 'command') {
@@ -185,6 +192,7 @@ async function runRow(s: Session, text: string, timeoutMs: number): Promise<{ ok
   } catch (e) {
     return { ok: false, line: oneLine((e as Error).message) };
   } finally {
+    clearTimeout(timeout);
     await s.panel.evaluate((t) => chrome.tabs.remove(t).catch(() => undefined), tabId).catch(() => undefined);
   }
 }
