@@ -127,8 +127,9 @@ async function open(o: RunOptions): Promise<Session> {
     context = browser.contexts()[0] ?? (await browser.newContext());
     id ??= await extensionIdOverCdp(browser);
     if (!id) throw new Error(`Otto is not loaded in the browser at ${o.browser} (no Otto service worker found); start it with --load-extension=<Otto's dist>, or pass --extension-id.`);
-    // Connected, not owned: leave the browser running, close only what this run opened.
-    cleanup = async () => undefined;
+    // Connected, not owned: Browser.close() on a connected browser only disconnects (the tabs this run opened are
+    // closed row by row), and the remote browser keeps running.
+    cleanup = async () => browser.close();
   } else {
     const exe = findBrowser();
     if (!exe) throw new Error(INSTALL_HINT);
