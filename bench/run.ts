@@ -29,6 +29,7 @@ import * as bigpages from './bigpages.bench.ts';
 import * as streamDecode from './stream_decode.bench.ts';
 import * as bridge from './bridge.bench.ts';
 import * as inputPaths from './inputPaths.bench.ts';
+import * as replay from './replay.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -50,6 +51,7 @@ const MODULES: BenchModule[] = [
   pageload,
   bigpages,
   inputPaths,
+  replay,
   bundle,
   mcp,
   bridge,

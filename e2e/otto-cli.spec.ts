@@ -55,7 +55,9 @@ test.afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('--each over 20 rows with --concurrency 4: each row one line, a broken page fails alone, exit 1', async ({ pages }) => {
+test('--each over 20 rows with --concurrency 4: each row one line, a broken page fails alone, exit 1', async ({
+  pages,
+}) => {
   test.setTimeout(240_000);
   const url = `${pages.origin}/replay-shop.html`;
   await writeFile(path.join(dir, 'config.yaml'), SNIPPET.replace('URL', url));
@@ -76,8 +78,16 @@ test('--each over 20 rows with --concurrency 4: each row one line, a broken page
   expect(lines, r.stderr).toHaveLength(20);
   for (let i = 1; i <= 20; i++) {
     const line = lines.find((l) => l.includes(` row ${i}: `)) ?? '';
-    if (i === 7) expect(line).toMatch(/^FAIL row 7: snippet 'shop', line 2, column 1: dom\.type failed: No element matches label="Email" on this page/);
-    else expect(line).toMatch(new RegExp(`^ok   row ${i}: .*Order for ${i + 10} × Widget placed by Customer ${i}\\. Confirmation number: ORD-\\d{7}`));
+    if (i === 7)
+      expect(line).toMatch(
+        /^FAIL row 7: snippet 'shop', line 2, column 1: dom\.type failed: No element matches label="Email" on this page/,
+      );
+    else
+      expect(line).toMatch(
+        new RegExp(
+          `^ok   row ${i}: .*Order for ${i + 10} × Widget placed by Customer ${i}\\. Confirmation number: ORD-\\d{7}`,
+        ),
+      );
   }
   expect(r.stderr).toContain('19 of 20 rows ok, 1 failed');
   expect(r.code).toBe(1);
@@ -106,7 +116,16 @@ test('--browser runs the rows in a Chromium that already runs, over CDP on loopb
     const ws = `ws://127.0.0.1:${port}${wsPath}`;
     await writeFile(path.join(dir, 'remote.yaml'), SNIPPET.replace('URL', url));
     await writeFile(path.join(dir, 'two.csv'), 'full_name,password\nRemote One,hunter2\nRemote Two,hunter2\n');
-    const r = await otto(['run', '$shop', '--browser', ws, '--each', path.join(dir, 'two.csv'), '--config', path.join(dir, 'remote.yaml')]);
+    const r = await otto([
+      'run',
+      '$shop',
+      '--browser',
+      ws,
+      '--each',
+      path.join(dir, 'two.csv'),
+      '--config',
+      path.join(dir, 'remote.yaml'),
+    ]);
     expect(r.stdout).toMatch(/^ok {3}row 1: .*placed by Remote One\. Confirmation number: ORD-\d{7}/m);
     expect(r.stdout).toMatch(/^ok {3}row 2: .*placed by Remote Two\. Confirmation number: ORD-\d{7}/m);
     expect(r.code, r.stderr).toBe(0);

@@ -64,7 +64,10 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
       call('dom__type', { ref: refIn(s, 'textbox "Company"'), text: 'Acme Ltd' }),
       call('dom__click', { ref: refIn(s, 'button "Next"') }),
     ]),
-    { match: /^dom__click ok/, calls: [call('dom__find', { role: 'combobox', name: 'Product' }), call('dom__snapshot')] },
+    {
+      match: /^dom__click ok/,
+      calls: [call('dom__find', { role: 'combobox', name: 'Product' }), call('dom__snapshot')],
+    },
     reading(/^Page snapshot[\s\S]*Your order/, (s) => [
       call('dom__select', { ref: refIn(s, 'combobox "Product"'), value: 'Widget' }),
       call('dom__type', { ref: refIn(s, 'textbox "Quantity"'), text: '12' }),
@@ -162,7 +165,9 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
   await panel.getByTestId('save-snippet-confirm').click();
   const resaved = panel.getByTestId('command-card').last();
   await expect(resaved).toHaveAttribute('data-status', 'ok');
-  await expect(resaved.getByTestId('command-output')).toContainText('dom.type(label="Organisation", text="{{ company }}")');
+  await expect(resaved.getByTestId('command-output')).toContainText(
+    'dom.type(label="Organisation", text="{{ company }}")',
+  );
   await page.reload();
   const requests = fakeApi.requests.length;
   const again = await runCommand(panel, '$shop_order password=hunter2');

@@ -33,7 +33,8 @@ export function parseCsv(text: string): Record<string, string>[] {
   const [header, ...records] = nonEmpty;
   if (!header) throw new Error('the CSV is empty (its first line names the parameters)');
   const names = header.map((h) => h.trim());
-  for (const n of names) if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(n)) throw new Error(`CSV column '${n}' is not a parameter name`);
+  for (const n of names)
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(n)) throw new Error(`CSV column '${n}' is not a parameter name`);
   return records.map((r, i) => {
     if (r.length !== names.length)
       throw new Error(`CSV row ${i + 2} has ${r.length} values for ${names.length} columns`);

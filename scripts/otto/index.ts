@@ -5,7 +5,10 @@
  *   run   run a snippet or a task headless, once or per CSV row (run.ts)
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main(argv: string[]): Promise<number> }> }> = {
-  run: { summary: "run '$snippet k=v' (or a task) headless; --each rows.csv, --concurrency N, --browser ws://…", load: () => import('./run.ts') },
+  run: {
+    summary: "run '$snippet k=v' (or a task) headless; --each rows.csv, --concurrency N, --browser ws://…",
+    load: () => import('./run.ts'),
+  },
 };
 
 function usage(): string {

@@ -114,7 +114,9 @@ async function extensionIdOverCdp(browser: Browser): Promise<string | undefined>
   const cdp = await browser.newBrowserCDPSession();
   const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };
   await cdp.detach();
-  const worker = targetInfos.find((t) => t.type === 'service_worker' && /^chrome-extension:\/\/[a-p]{32}\/service-worker/.test(t.url));
+  const worker = targetInfos.find(
+    (t) => t.type === 'service_worker' && /^chrome-extension:\/\/[a-p]{32}\/service-worker/.test(t.url),
+  );
   return worker ? new URL(worker.url).host : undefined;
 }
 
@@ -126,14 +128,18 @@ async function open(o: RunOptions): Promise<Session> {
     const browser = await chromium.connectOverCDP(o.browser);
     context = browser.contexts()[0] ?? (await browser.newContext());
     id ??= await extensionIdOverCdp(browser);
-    if (!id) throw new Error(`Otto is not loaded in the browser at ${o.browser} (no Otto service worker found); start it with --load-extension=<Otto's dist>, or pass --extension-id.`);
+    if (!id)
+      throw new Error(
+        `Otto is not loaded in the browser at ${o.browser} (no Otto service worker found); start it with --load-extension=<Otto's dist>, or pass --extension-id.`,
+      );
     // Connected, not owned: Browser.close() on a connected browser only disconnects (the tabs this run opened are
     // closed row by row), and the remote browser keeps running.
     cleanup = async () => browser.close();
   } else {
     const exe = findBrowser();
     if (!exe) throw new Error(INSTALL_HINT);
-    if (!existsSync(path.join(o.dist, 'manifest.json'))) throw new Error(`${o.dist} has no built extension: run \`npm run build\` first.`);
+    if (!existsSync(path.join(o.dist, 'manifest.json')))
+      throw new Error(`${o.dist} has no built extension: run \`npm run build\` first.`);
     const temp = o.profile ? undefined : await mkdtemp(path.join(os.tmpdir(), 'otto-run-'));
     context = await chromium.launchPersistentContext(o.profile ?? temp!, {
       executablePath: exe,
@@ -186,7 +192,10 @@ async function runRow(s: Session, text: string, timeoutMs: number): Promise<{ ok
   try {
     const { kind } = await request<{ kind: 'command' | 'chat' }>(s.panel, { type: 'command.classify', text });
     if (kind === 'command') {
-      const r = await Promise.race([request<Reply>(s.panel, { type: 'command.run', text, tabId, runId: `cli-${tabId}` }), timer]);
+      const r = await Promise.race([
+        request<Reply>(s.panel, { type: 'command.run', text, tabId, runId: `cli-${tabId}` }),
+        timer,
+      ]);
       return r.ok ? { ok: true, line: oneLine(r.output) } : { ok: false, line: oneLine(r.error.message) };
     }
     return await Promise.race([runTask(s, text, tabId), timer]);
@@ -210,7 +219,8 @@ async function runTask(s: Session, text: string, tabId: number): Promise<{ ok: b
     }>(s.panel, { type: 'conversations.get', conversationId });
     const status = c.state?.status;
     if (c.active || status === 'running') continue;
-    if (status === 'awaiting_approval') return { ok: false, line: 'stopped: it needs an approval (run it in the panel, or allow the site in settings)' };
+    if (status === 'awaiting_approval')
+      return { ok: false, line: 'stopped: it needs an approval (run it in the panel, or allow the site in settings)' };
     const answer = c.items
       .map((r) => r.item)
       .filter((i) => i.type === 'message' && i.role === 'assistant')
@@ -262,7 +272,9 @@ export async function main(argv: string[]): Promise<number> {
     await Promise.all(Array.from({ length: Math.min(o.concurrency, rows.length) }, worker));
     if (tty) process.stderr.write('\r\x1b[2K');
     const secs = ((performance.now() - started) / 1000).toFixed(1);
-    console.error(`${rows.length - failed} of ${rows.length} row${rows.length === 1 ? '' : 's'} ok, ${failed} failed (${secs} s)`);
+    console.error(
+      `${rows.length - failed} of ${rows.length} row${rows.length === 1 ? '' : 's'} ok, ${failed} failed (${secs} s)`,
+    );
   } finally {
     await session.close();
   }

@@ -117,14 +117,19 @@ export async function act(
   if (guarded.lost) reply.dialogsLost = true;
   if (located?.locator) reply.locator = located.locator;
   if (located?.fieldLocators) reply.fieldLocators = located.fieldLocators;
-  if (located) reply.url = located.url;
+  if (located?.url) reply.url = located.url;
   return reply;
 }
 
 /** #17: the ref of the one element a readable locator names in the tab's top frame (an error for none or several). */
 export async function locateInPage(tabId: number, locator: Locator): Promise<string> {
   const r = LocatorReply.parse(
-    await requestContent(tabId, 0, { type: 'dom.locator', prefix: prefixFor(0), locator, resolve: true }, { timeoutMs: 15_000 }),
+    await requestContent(
+      tabId,
+      0,
+      { type: 'dom.locator', prefix: prefixFor(0), locator, resolve: true },
+      { timeoutMs: 15_000 },
+    ),
   );
   if (!r.ref) throw new PageError('The page did not resolve the locator.', PAGE_ERROR.action);
   return r.ref;
@@ -134,8 +139,14 @@ export async function locateInPage(tabId: number, locator: Locator): Promise<str
  * #17: the target's readable locator, asked in its own request before the action (a click that navigates never
  * answers). Top frame only (locators resolve there); any failure just means no locator.
  */
-async function locatorsBefore(tabId: number, frameId: number, request: ActionRequest): Promise<LocatorReply | undefined> {
+async function locatorsBefore(
+  tabId: number,
+  frameId: number,
+  request: ActionRequest,
+): Promise<LocatorReply | undefined> {
   if (frameId !== 0) return undefined;
+  // A readable locator already (a snippet replaying): it is its own record, no round trip needed.
+  if (request.type !== 'dom.fill_form' && request.locator) return { locator: request.locator, url: '' };
   const pick = (t: { ref?: string | undefined; selector?: string | undefined; locator?: Locator | undefined }) => ({
     ...(t.ref ? { ref: t.ref } : {}),
     ...(t.selector ? { selector: t.selector } : {}),

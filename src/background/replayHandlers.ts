@@ -21,7 +21,7 @@ export function replayHandlers(deps: { settings: () => Promise<Settings> }): Pic
         invocation = parseSnippetInvocation(req.text);
         source = expandSnippet(invocation, config.snippets);
       } catch (e) {
-        throw new Error(e instanceof CommandError ? e.message : String(e));
+        throw new Error(e instanceof CommandError ? e.message : String(e), { cause: e });
       }
       const definition = config.snippets[invocation.name]!;
       let snapshot: string;

@@ -41,7 +41,8 @@ export function snippetStore(store: ConversationStore): SnippetStore {
       if (problems.length) throw new Error('The settings have errors; fix them before saving a snippet.');
       const next = patchYaml(yaml, [{ path: ['snippets', name], value: definition }]);
       const parsed = await saveConfig(next);
-      if (!parsed.ok) throw new Error(`The snippet does not fit the settings: ${parsed.problems.map(formatProblem).join('; ')}`);
+      if (!parsed.ok)
+        throw new Error(`The snippet does not fit the settings: ${parsed.problems.map(formatProblem).join('; ')}`);
       invalidateSettings();
     },
   };

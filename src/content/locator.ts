@@ -102,12 +102,12 @@ function noneError(l: Locator, all: Candidate[]): LocatorError {
   // What is there instead, so a person (or the model repairing a replay) sees what changed.
   const role = l.label !== undefined ? undefined : norm(l.role);
   const near = all
-    .filter((c) => (role ? norm(c.node.role) === role : l.label !== undefined ? FIELD_ROLES.has(norm(c.node.role)) : true))
+    .filter((c) =>
+      role ? norm(c.node.role) === role : l.label !== undefined ? FIELD_ROLES.has(norm(c.node.role)) : true,
+    )
     .slice(0, 8)
     .map((c) => `- ${c.node.head}`);
-  const hint = near.length
-    ? `\nElements of that kind on the page now:\n${wrapUntrusted(near.join('\n'))}`
-    : '';
+  const hint = near.length ? `\nElements of that kind on the page now:\n${wrapUntrusted(near.join('\n'))}` : '';
   return new LocatorError(
     `No element matches ${describeLocator(l)} on this page. Find it with dom.find or dom.snapshot and act by ref, or fix the locator.${hint}`,
     'locator-none',
@@ -129,7 +129,10 @@ export function locate(l: Locator): Element {
             `${found.length} visible elements match selector=${JSON.stringify(l.selector)}; a locator must name exactly one. Make it more specific.`,
             'locator-many',
           )
-        : new LocatorError(`No visible element matches selector=${JSON.stringify(l.selector)} on this page.`, 'locator-none');
+        : new LocatorError(
+            `No visible element matches selector=${JSON.stringify(l.selector)} on this page.`,
+            'locator-none',
+          );
     registry.refFor(found[0]!);
     return found[0]!;
   }
@@ -141,8 +144,15 @@ export function locate(l: Locator): Element {
       `${hits.length} elements match ${describeLocator(l)}: ${hits
         .slice(0, 6)
         .map((h) => h.ref)
-        .join(', ')}${hits.length > 6 ? ', …' : ''}. A locator must name exactly one: add the role or more of the name, or act by ref.\n` +
-        wrapUntrusted(hits.slice(0, 6).map((h) => `- ${h.node.head}`).join('\n')),
+        .join(
+          ', ',
+        )}${hits.length > 6 ? ', …' : ''}. A locator must name exactly one: add the role or more of the name, or act by ref.\n` +
+        wrapUntrusted(
+          hits
+            .slice(0, 6)
+            .map((h) => `- ${h.node.head}`)
+            .join('\n'),
+        ),
       'locator-many',
     );
   return registry.resolve(hits[0]!.ref);

@@ -10,7 +10,10 @@ import { z } from '../shared/zod.ts';
 const BLOCK = /<otto-replay name="([A-Za-z0-9_-]{1,64})">\n(.+)\n<\/otto-replay>/;
 
 const Carried = z.object({
-  params: z.record(z.string(), z.object({ default: z.unknown().optional(), description: z.string().optional(), required: z.boolean().optional() })),
+  params: z.record(
+    z.string(),
+    z.object({ default: z.unknown().optional(), description: z.string().optional(), required: z.boolean().optional() }),
+  ),
   values: z.record(z.string(), z.string()),
   done: z.string().max(200_000),
 });
@@ -37,11 +40,17 @@ export function continuationMessage(c: ContinuationInput): string {
     if (v && c.definition.params?.[k]?.required && c.definition.params[k]?.default === undefined)
       source = source.split(v).join('•••');
   const lines = source.replace(/\n+$/, '').split('\n');
-  const done = c.definition.body.replace(/\n+$/, '').split('\n').slice(0, c.line - 1).join('\n');
+  const done = c.definition.body
+    .replace(/\n+$/, '')
+    .split('\n')
+    .slice(0, c.line - 1)
+    .join('\n');
   const numbered = lines.map((l, i) => `${String(i + 1).padStart(3)}${i + 1 === c.line ? ' ✗' : '  '} ${l}`).join('\n');
   // Secrets typed at run time are not written into the block (it is stored with the transcript).
   const values = Object.fromEntries(
-    Object.entries(c.values).filter(([k]) => !c.definition.params?.[k]?.required || c.definition.params?.[k]?.default !== undefined),
+    Object.entries(c.values).filter(
+      ([k]) => !c.definition.params?.[k]?.required || c.definition.params?.[k]?.default !== undefined,
+    ),
   );
   const carried = JSON.stringify({ params: c.definition.params ?? {}, values, done });
   return [

@@ -83,7 +83,8 @@ function outputText(item: Item | undefined): string {
   if (!item) return '';
   const o = item.output;
   if (typeof o === 'string') return o;
-  if (Array.isArray(o)) return o.map((p) => (p && typeof p === 'object' ? String((p as Item).text ?? '') : '')).join('\n');
+  if (Array.isArray(o))
+    return o.map((p) => (p && typeof p === 'object' ? String((p as Item).text ?? '') : '')).join('\n');
   return '';
 }
 
@@ -175,11 +176,20 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
       continue;
     }
     if (/^Error:/.test(c.output)) {
-      dropped.push({ call: shown, reason: `failed: ${c.output.split('\n')[0]!.replace(/^Error:\s*/, '').slice(0, 160)}` });
+      dropped.push({
+        call: shown,
+        reason: `failed: ${c.output
+          .split('\n')[0]!
+          .replace(/^Error:\s*/, '')
+          .slice(0, 160)}`,
+      });
       continue;
     }
     if (EXPLORATORY.has(c.name)) {
-      dropped.push({ call: shown, reason: 'exploratory: it only looked at the page or at Otto; the kept steps do the work' });
+      dropped.push({
+        call: shown,
+        reason: 'exploratory: it only looked at the page or at Otto; the kept steps do the work',
+      });
       continue;
     }
     const args: Item = { ...c.args };
@@ -189,7 +199,10 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
     if (TARGETED.has(c.name) && (args.ref || args.selector)) {
       if (!found.locator) {
         if (args.ref) {
-          dropped.push({ call: shown, reason: `its element (ref ${String(args.ref)}) has no readable locator to replay with` });
+          dropped.push({
+            call: shown,
+            reason: `its element (ref ${String(args.ref)}) has no readable locator to replay with`,
+          });
           continue;
         }
       } else {
@@ -213,7 +226,10 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
       });
     }
     if (!TARGETED.has(c.name) && c.name !== 'dom.fill_form' && typeof args.ref === 'string') {
-      dropped.push({ call: shown, reason: `it reads an element by ref (${args.ref}), which does not survive a reload` });
+      dropped.push({
+        call: shown,
+        reason: `it reads an element by ref (${args.ref}), which does not survive a reload`,
+      });
       continue;
     }
     // A password typed (the output masks it as "typed N characters"): a parameter the user gives at run time.
@@ -226,7 +242,8 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
   const byValue = new Map<string, string>();
   for (const [p, v] of Object.entries(opts.prior?.values ?? {})) if (v.trim().length >= 2) byValue.set(v, p);
   for (const [p, d] of Object.entries(opts.prior?.params ?? {}))
-    if (typeof d.default === 'string' && d.default.trim().length >= 2 && !byValue.has(d.default)) byValue.set(d.default, p);
+    if (typeof d.default === 'string' && d.default.trim().length >= 2 && !byValue.has(d.default))
+      byValue.set(d.default, p);
   const take = (base: string, value: string | undefined, secret: boolean): string => {
     const known = value !== undefined ? byValue.get(value) : undefined;
     if (known && !secret) return known;
@@ -252,7 +269,10 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
     if (s.secret && typeof s.args[s.secret] === 'string') secrets.push(s.args[s.secret] as string);
     for (const [k, v] of Object.entries(s.args)) {
       // Locator arguments name the element, not data (dom.click's `text` is a locator too).
-      if (['role', 'name', 'label', 'selector'].includes(k) || (k === 'text' && TARGETED.has(s.name) && s.name !== 'dom.type'))
+      if (
+        ['role', 'name', 'label', 'selector'].includes(k) ||
+        (k === 'text' && TARGETED.has(s.name) && s.name !== 'dom.type')
+      )
         continue;
       if (s.secret === k && typeof v === 'string') s.args[k] = mark(take(nameFor(s.args, k), undefined, true));
       else if (fromTask(v)) s.args[k] = mark(take(nameFor(s.args, k), v, false));

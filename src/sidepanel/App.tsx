@@ -177,12 +177,7 @@ export function App({ client }: { client: PortClient }) {
                 )
               }
             >
-              {canSaveSnippet(chat) && !busy && (
-                <SaveSnippet
-                  chat={chat}
-                  onRun={(text) => void store.submit(text)}
-                />
-              )}
+              {canSaveSnippet(chat) && !busy && <SaveSnippet chat={chat} onRun={(text) => void store.submit(text)} />}
               {chat.approval && (
                 <ApprovalCard
                   approval={chat.approval}

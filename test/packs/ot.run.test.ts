@@ -164,7 +164,7 @@ describe('modeDefinitions (config agent.mode)', () => {
     expect(description.startsWith(CODE_TOOL_DESCRIPTION)).toBe(true);
     expect(description).toContain('ot.help(query="...")');
     expect(description).toContain('- brave: search, web_search');
-    expect(description).toContain('- ot: aliases, call, config, health, help, notify, packs, reload, … (14 tools)');
+    expect(description).toContain('- ot: aliases, call, config, health, help, notify, packs, reload, … (15 tools)');
     expect(defs[0]!.function.parameters).toMatchObject({ type: 'object', required: ['code'] });
     // The registry's own definition is not changed.
     expect(f.registry.definitions((_t, q) => q === 'ot.run')[0]!.function.description).toBe(CODE_TOOL_DESCRIPTION);

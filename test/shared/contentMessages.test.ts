@@ -43,7 +43,7 @@ describe('content messages (zod/mini)', () => {
       /^invalid message at selector: Too big: expected string to have <=2000 characters$/,
     );
     const noTarget = parseMessage(ContentRequest, { type: 'dom.hover' });
-    expect(noTarget).toEqual({ ok: false, error: 'invalid message: give ref or selector' });
+    expect(noTarget).toEqual({ ok: false, error: 'invalid message: give ref, selector or locator' });
     const count = parseMessage(ContentRequest, { type: 'dom.press', key: 'Enter', count: 1.5 });
     expect(!count.ok && count.error).toBe('invalid message at count: Invalid input: expected int, received number');
   });

@@ -47,6 +47,7 @@ const EXPECTED: Record<string, string> = {
   'ot.reload': 'none → none',
   'ot.result': 'none → none',
   'ot.run': 'reported → none',
+  'ot.save_snippet': 'none → none',
   'ot.snippets': 'none → none',
   'ot.stats': 'none → none',
   'ot.tools': 'none → none',

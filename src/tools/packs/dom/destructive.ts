@@ -72,7 +72,15 @@ export function crossOriginLinks(origin: string | undefined): string {
   return parts.join(', ');
 }
 
-const ACTION_WILL_FAIL = new Set(['restricted', 'gone', 'stale-ref', 'no-receiver', 'action', 'locator-none', 'locator-many']);
+const ACTION_WILL_FAIL = new Set([
+  'restricted',
+  'gone',
+  'stale-ref',
+  'no-receiver',
+  'action',
+  'locator-none',
+  'locator-many',
+]);
 
 /** Runs a page probe; failures that the action would hit as well count as "not destructive". */
 async function probe(fn: () => Promise<boolean>): Promise<boolean> {

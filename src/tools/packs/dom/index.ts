@@ -60,10 +60,12 @@ const selector = z.string().min(1).max(2000).optional().describe('CSS selector, 
  * #17: readable locators instead of a ref (what saved snippets use): role + name, a field's label, visible text.
  * Resolved like dom.find searches; exactly one element must match.
  */
-const role = z.string().min(1).max(50).optional().describe('Instead of a ref: the role (button, link, textbox, ...)');
-const name = z.string().min(1).max(500).optional().describe('With role: the accessible name');
-const label = z.string().min(1).max(500).optional().describe('Instead of a ref: a field by its label');
-const textLocator = z.string().min(1).max(500).optional().describe('Instead of a ref: the element by its visible text');
+// Bare strings: every request carries these definitions (DESIGN fact 11), so no per-parameter descriptions; the
+// tool descriptions say what they are, and the content script bounds their length.
+const role = z.string().optional();
+const name = z.string().optional();
+const label = z.string().optional();
+const textLocator = z.string().optional();
 const locatorParams = { role, name, label };
 
 export interface DomToolsOptions {
@@ -281,7 +283,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     name: 'click',
     description:
       'Click an element like a person (scrolled into view first). Refuses, saying why, when it is hidden, disabled or covered. ' +
-      'x/y: a point from its top-left corner (canvas, chart), or in the viewport without a target. ' +
+      'Or by locator: role+name, label, text. x/y: a point from its top-left (canvas), or in the viewport. ' +
       'Reports what changed. A submit button asks the user first. ' +
       'A confirm()/prompt() it raises is answered Cancel unless accept_dialog names its exact question.',
     parameters: z.object({
@@ -336,6 +338,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     name: 'type',
     description:
       'Type into a field, textarea or editor with real typing events, then check the value landed; reports what changed. ' +
+      'Or by locator: role+name, label. ' +
       'Password fields and submitting a form ask the user first.',
     parameters: z.object({
       ref,
@@ -455,7 +458,6 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
       ref,
       selector,
       ...locatorParams,
-      text: textLocator,
       checked: z.boolean().default(true).describe('false unchecks'),
       tab_id: tabId,
     }),
@@ -465,7 +467,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     examples: ["dom.check(ref='e4')", "dom.check(ref='e4', checked=False)"],
     returns: 'The state now and whether it changed, and what changed on the page.',
     async execute(args, ctx) {
-      const t = locatorArgs(args, true);
+      const t = locatorArgs(args, false);
       needTarget(t, 'dom.check');
       return act(args, ctx, { type: 'dom.check', ...target(t), checked: args.checked });
     },
@@ -521,14 +523,14 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
       'Move the pointer over an element (menus and tooltips that open on hover), reporting what appeared. ' +
       'Script-driven hover (mouseover/pointerenter handlers) works; a menu shown only by the CSS :hover rule does ' +
       'not open for synthetic events, so if nothing appeared, click the element instead.',
-    parameters: z.object({ ref, selector, ...locatorParams, text: textLocator, tab_id: tabId }),
+    parameters: z.object({ ref, selector, ...locatorParams, tab_id: tabId }),
     readOnly: false,
     flow: FLOW.readsPage,
     isDestructive: () => false,
     examples: ["dom.hover(ref='e10')"],
     returns: 'What was hovered and what changed (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
-      const t = locatorArgs(args, true);
+      const t = locatorArgs(args, false);
       needTarget(t, 'dom.hover');
       return act(args, ctx, { type: 'dom.hover', ...target(t) });
     },

@@ -53,7 +53,15 @@ export function createOtTools(deps: OtDeps): AnyTool[] {
 }
 
 export { configureOtRuntime, resetOtRuntime } from './runtime.ts';
-export type { OtDeps, OtEnvironment, OtRuntime, OtStores, ServerState, ServerStatusSource, SnippetStore } from './runtime.ts';
+export type {
+  OtDeps,
+  OtEnvironment,
+  OtRuntime,
+  OtStores,
+  ServerState,
+  ServerStatusSource,
+  SnippetStore,
+} from './runtime.ts';
 export { CODE_TOOL, CODE_TOOL_DESCRIPTION } from './run.ts';
 export { CALL_TOOL } from './call.ts';
 export { runCommandText, stripMetadata, textLength, type ProgramOutcome } from './program.ts';

@@ -70,7 +70,9 @@ export interface SnippetStore {
   /** Steps of a replay the model repaired in this conversation, to put first (replay/continue.ts). */
   prior(
     conversationId: string,
-  ): Promise<{ name: string; body: string; params: Record<string, unknown>; values: Record<string, string> } | undefined>;
+  ): Promise<
+    { name: string; body: string; params: Record<string, unknown>; values: Record<string, string> } | undefined
+  >;
   /** Whether a snippet of this name is configured. */
   exists(name: string): Promise<boolean>;
   /** Writes `snippets.<name>` into the YAML config (comments and other keys kept). */

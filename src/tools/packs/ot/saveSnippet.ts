@@ -35,7 +35,9 @@ export function saveSnippetTool() {
       const prior = await store.prior(conversationId);
       const built = snippetFromRun(items, {
         ...(args.description ? { description: args.description } : {}),
-        ...(prior ? { prior: { body: prior.body, params: prior.params as Record<string, SnippetParam>, values: prior.values } } : {}),
+        ...(prior
+          ? { prior: { body: prior.body, params: prior.params as Record<string, SnippetParam>, values: prior.values } }
+          : {}),
       });
       if (!built.kept && !prior)
         throw new Error(

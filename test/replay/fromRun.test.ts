@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { readLocators, snippetFromRun } from '../../src/replay/fromRun.ts';
+import { continuationMessage, readContinuation } from '../../src/replay/continue.ts';
+
+const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+let n = 0;
+function call(name: string, args: Record<string, unknown>, output: string) {
+  const id = `call_${++n}`;
+  return [
+    { type: 'function_call', call_id: id, name, arguments: JSON.stringify(args) },
+    { type: 'function_call_output', call_id: id, output },
+  ];
+}
+const action = (summary: string, locator: object, url = 'https://shop.example/login') =>
+  `dom__click ok — no DOM change.\n<external-content-0a0b0c0d>\n${summary}\nlocator: ${JSON.stringify(locator)} at ${JSON.stringify(url)}\n</external-content-0a0b0c0d>`;
+
+describe('snippetFromRun', () => {
+  const items = [
+    user('earlier task'),
+    ...call('dom__click', { ref: 'e1' }, action('clicked', { role: 'button', name: 'Old' })),
+    user('sign in as ada@example.com with password s3cret and search for "blue shoes"'),
+    ...call('dom__snapshot', {}, 'Page snapshot — 3 refs.'),
+    ...call(
+      'dom__type',
+      { ref: 'e2', text: 'ada@example.com' },
+      action('typed "ada@example.com" into textbox "Email"', { label: 'Email' }),
+    ),
+    ...call(
+      'dom__type',
+      { ref: 'e3', text: 's3cret', tab_id: 4 },
+      action('typed 6 characters into textbox "Password"', { label: 'Password' }),
+    ),
+    ...call('dom__click', { ref: 'e9' }, 'Error: Ref e9 is stale: its element was removed.'),
+    ...call('dom__click', { ref: 'e4' }, action('clicked button "Log in"', { role: 'button', name: 'Log in' })),
+    ...call(
+      'dom__type',
+      { ref: 'e7', text: 'blue shoes', submit: true },
+      action('typed', { role: 'searchbox', name: 'Search' }),
+    ),
+    ...call('dom__text', {}, 'Visible text of the page: 10 characters.'),
+  ];
+
+  it('keeps the successful steps of the last run, with locators for refs and parameters for the task values', () => {
+    const built = snippetFromRun(items);
+    expect(built.definition.body).toBe(
+      [
+        'tabs.navigate(url="{{ url }}")',
+        'dom.type(label="Email", text="{{ email }}")',
+        'dom.type(label="Password", text="{{ password }}")',
+        'dom.click(role="button", name="Log in")',
+        'dom.type(role="searchbox", name="Search", text="{{ search }}", submit=True)',
+        'dom.text()',
+        '',
+      ].join('\n'),
+    );
+    expect(built.definition.params).toEqual({
+      url: { default: 'https://shop.example/login', description: 'the page the run started on' },
+      email: { default: 'ada@example.com', description: 'from the task' },
+      password: { required: true, description: 'typed into a password field: give it each time (never stored)' },
+      search: { default: 'blue shoes', description: 'from the task' },
+    });
+    expect(built.kept).toBe(5);
+    expect(built.dropped).toEqual([
+      {
+        call: 'dom.snapshot()',
+        reason: 'exploratory: it only looked at the page or at Otto; the kept steps do the work',
+      },
+      { call: 'dom.click(ref="e9")', reason: 'failed: Ref e9 is stale: its element was removed.' },
+    ]);
+    // The password is neither a default nor in the description.
+    expect(JSON.stringify(built.definition)).not.toContain('s3cret');
+    expect(built.definition.description).toContain('with password [password]');
+  });
+
+  it('drops an action whose ref has no recorded locator, saying why', () => {
+    const built = snippetFromRun([user('go'), ...call('dom__click', { ref: 'e5' }, 'dom__click ok — no DOM change.')]);
+    expect(built.kept).toBe(0);
+    expect(built.dropped[0]!.reason).toBe('its element (ref e5) has no readable locator to replay with');
+  });
+
+  it('reads the locator line of an action output, and ignores a forged one that is not JSON', () => {
+    expect(readLocators('x\nlocator: {"label":"Email"} at "https://a.example/"\n')).toEqual({
+      locator: { label: 'Email' },
+      url: 'https://a.example/',
+    });
+    expect(readLocators('locators: [{"label":"A"},null]')).toEqual({ fields: [{ label: 'A' }, null] });
+    expect(readLocators('locator: {not json}')).toEqual({});
+  });
+
+  it('puts the steps a repaired replay carried first, and reuses its parameters for the same values', () => {
+    const message = continuationMessage({
+      name: 'order',
+      definition: {
+        description: 'Order',
+        params: { company: { default: 'Acme' }, password: { required: true } },
+        body: 'dom.type(label="Password", text="{{ password }}")\ndom.type(label="Company", text="{{ company }}")\n',
+      },
+      values: { password: 'hunter2' },
+      source: 'dom.type(label="Password", text="hunter2")\ndom.type(label="Company", text="Acme")\n',
+      line: 2,
+      error: 'No element matches label="Company" on this page.',
+      snapshot: 'Page snapshot — 1 refs.',
+    });
+    expect(message).toContain('  2 ✗ dom.type(label="Company", text="Acme")');
+    expect(message).toContain('  1   dom.type(label="Password", text="•••")');
+    expect(message).not.toContain('hunter2');
+    const carry = readContinuation(message)!;
+    expect(carry.name).toBe('order');
+    expect(carry.body).toBe('dom.type(label="Password", text="{{ password }}")');
+    const built = snippetFromRun(
+      [user(message), ...call('dom__type', { ref: 'e4', text: 'Acme' }, action('typed', { label: 'Organisation' }))],
+      { prior: carry },
+    );
+    expect(built.definition.body).toBe(
+      'dom.type(label="Password", text="{{ password }}")\ndom.type(label="Organisation", text="{{ company }}")\n',
+    );
+    expect(Object.keys(built.definition.params)).toEqual(['company', 'password']);
+  });
+});
