@@ -6,6 +6,13 @@ import { runMcp } from './mcp/index.ts';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   mcp: { run: runMcp, help: 'serve Otto’s browser tools to an MCP client (stdio; --http <port>, --no-open)' },
+  // #17: loaded when asked for (it brings Playwright).
+  run: {
+    run: async (argv) => {
+      process.exitCode = await (await import('./run/index.ts')).main(argv);
+    },
+    help: "run '$snippet k=v' (or a task) headless; --each rows.csv, --concurrency N, --browser ws://…",
+  },
 };
 
 function usage(): string {

@@ -15,9 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { parseCsv } from './csv.ts';
-import { findBrowser, INSTALL_HINT } from '../lib/find-browser.mjs';
+import { findBrowser, INSTALL_HINT } from '../../../scripts/lib/find-browser.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 const HELP = `usage: npm run otto -- run '<$snippet k=v | task>' [options]
 
