@@ -13,7 +13,7 @@ import { wrapUntrusted } from '../../../content/untrusted.ts';
 import type { DevLog, DevRequest } from '../../../content/devCapture.ts';
 import type { PageApi } from './page.ts';
 
-const tabId = z.number().int().nonnegative().optional().describe('Tab id; default: the current tab');
+const tabId = z.number().int().nonnegative().optional().describe('Default: the current tab');
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
