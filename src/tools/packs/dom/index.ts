@@ -46,7 +46,7 @@ const ref = z
   .string()
   .regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)')
   .optional()
-  .describe('Element ref (e12)');
+  .describe('Ref (kqe12)');
 const acceptDialog = z
   .string()
   .min(1)
@@ -55,7 +55,7 @@ const acceptDialog = z
   .describe(
     'Exact question of a confirm()/prompt() it will raise (from an earlier report) to answer OK; asks the user first',
   );
-const selector = z.string().min(1).max(2000).optional().describe('CSS selector, when no ref');
+const selector = z.string().min(1).max(2000).optional().describe('CSS selector');
 /**
  * #17: readable locators instead of a ref (what saved snippets use): role + name, a field's label, visible text.
  * Resolved like dom.find searches; exactly one element must match.
@@ -575,7 +575,7 @@ export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
     pack: 'dom',
     name: 'wait_for',
     description:
-      'Wait until text, a ref or a selector appears (or disappears), up to a timeout; says when it was already there and what matched. For results that load later.',
+      'Wait until text, a ref or a selector appears (or disappears); says if it was already there and what matched.',
     parameters: z.object({
       text: z.string().min(1).max(1000).optional().describe('Visible text to wait for'),
       ref,

@@ -31,8 +31,8 @@ const ref = z
   .string()
   .regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)')
   .optional()
-  .describe('Element ref (e12)');
-const selector = z.string().min(1).max(2000).optional().describe('CSS selector, when no ref');
+  .describe('Ref (kqe12)');
+const selector = z.string().min(1).max(2000).optional().describe('CSS selector');
 const fileName = z.string().min(1).max(200).describe('A file name from files.list');
 
 export interface FilesToolsOptions {
@@ -225,7 +225,9 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
       const f = await getStored(args.file);
       // The bytes travel to the page as base64 inside one message (the content protocol caps it at 40 M characters).
       if (f.size > MAX_UPLOAD_BYTES)
-        throw new Error(`${f.name} is ${humanSize(f.size)}: files.upload takes files up to ${MAX_UPLOAD_BYTES / MB} MB.`);
+        throw new Error(
+          `${f.name} is ${humanSize(f.size)}: files.upload takes files up to ${MAX_UPLOAD_BYTES / MB} MB.`,
+        );
       const p = page();
       const tab = await p.resolveTabId(args.tab_id ?? ctx.tabId);
       const t = args.ref ? { ref: args.ref } : { selector: args.selector! };

@@ -20,7 +20,7 @@ export function resultTool(deps: ResolvedDeps) {
       offset: z.number().int().default(1).describe('First line to return, 1-indexed'),
       limit: z.number().int().default(100).describe('Lines to return'),
       search: z.string().default('').describe('Regex (case-insensitive) to filter lines; "" = all lines'),
-      fuzzy: z.boolean().default(false).describe('Treat search as fuzzy text, results best first'),
+      fuzzy: z.boolean().default(false).describe('Fuzzy search, best first'),
       context: z.number().int().default(0).describe('Lines of context around each match'),
       tail: z.number().int().optional().describe('Return the last N lines (of the matches when searching)'),
     }),
