@@ -57,6 +57,8 @@ export type AgentEvent =
         latencyMs: number;
         toolCalls: number;
         totals: UsageTotals;
+        /** The request's size against the context budget (#23): the panel's context meter. */
+        context?: { tokens: number; budget: number; cachedTokens?: number };
       }
     >;
 

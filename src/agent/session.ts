@@ -19,7 +19,13 @@ import type { InlineApprovals } from './inlineApprovals.ts';
 
 /** The part of the config the loop reads (OttoConfig satisfies it). Read at the start of every drive. */
 export interface AgentConfigView {
-  agent: Pick<OttoConfig['agent'], 'max_turns' | 'previous_response_id' | 'instructions'> & { tool_timeout?: number };
+  agent: Pick<OttoConfig['agent'], 'max_turns' | 'previous_response_id' | 'instructions'> & {
+    tool_timeout?: number;
+    /** `agent.context_budget` (#23); absent: auto. */
+    context_budget?: OttoConfig['agent']['context_budget'];
+    /** The model (its known context window sets the automatic budget). */
+    model?: string;
+  };
   approvals: Pick<OttoConfig['approvals'], 'policy' | 'allowed_origins'>;
 }
 
@@ -117,6 +123,10 @@ export class RunSession {
    * so the store need not be read again each turn, and appends need not look up the last seq.
    */
   #records: ItemRecord[] | undefined;
+  /** Characters per token of this model's tokenizer, learnt from the server's counts (context/budget.ts). */
+  charsPerToken: number | undefined;
+  /** A budget the server taught this run: below the request it refused as too long (turn.ts). */
+  budgetCap: number | undefined;
   /** The last state known to be stored (written by this session, or read at its start). */
   #durable: RunState;
   /** Bumped when a write fails: snapshots taken before that are not written any more (see #failed). */
@@ -164,6 +174,7 @@ export class RunSession {
     mutate?: (s: RunState) => void,
     items: ResponseItem[] = [],
     titleIfEmpty?: string,
+    labels?: readonly (readonly string[] | undefined)[],
   ): Promise<ItemRecord[]> {
     const next = this.#next(mutate);
     const recs = await this.#enqueue(next, async () => {
@@ -175,6 +186,7 @@ export class RunSession {
         touch: !!titleIfEmpty || next.status !== 'running',
         ...(titleIfEmpty ? { titleIfEmpty } : {}),
         ...(seq !== undefined && items.length ? { seq } : {}),
+        ...(labels ? { labels } : {}),
       });
       this.#records?.push(...written);
       return written;
@@ -292,6 +304,8 @@ export class RunSession {
         also?.(s);
       },
       [functionCallOutput(callId, result.parts ?? result.output)],
+      undefined,
+      [result.labels],
     );
     this.emitFinished(callId, name, result);
   }

@@ -83,6 +83,11 @@ export interface AgentToolHost {
    * (the transcript keeps them as they were). Optional; identity when absent.
    */
   forModel?(text: string): string;
+  /**
+   * Keeps a text for `ot.result` and returns its handle (#23: an output that leaves the request stays readable).
+   * Optional: without it the stub says the output could not be kept.
+   */
+  keep?(text: string, tool: string): Promise<string | undefined>;
   /** Resolves a name the model sent (API-encoded, or an alias) to a tool; undefined when unknown. */
   lookup(apiName: string): ToolInfo | undefined;
   /** The closest real tool names to an unknown one, best first, at most `n` (for the error sent to the model). */

@@ -9,7 +9,9 @@
  */
 import type { ModelErrorInfo, ModelEvent, ModelRequest, ResponseItem, Usage } from '../models/events.ts';
 import type { RunState } from '../storage/runRecords.ts';
-import { buildInput, isFunctionCall, note, type FunctionCallItem } from './transcript.ts';
+import { isFunctionCall, note, type FunctionCallItem } from './transcript.ts';
+import { compact, learnFromUsage, prepareRequest, type RequestShape } from './context/prepare.ts';
+import { isContextLengthError } from './context/contextError.ts';
 import { abortable } from './timing.ts';
 import { failRun } from './endings.ts';
 import { round2, type AgentConfigView, type Inflight, type RunSession } from './session.ts';
@@ -19,17 +21,23 @@ export type TurnOutcome = 'failed' | 'done' | 'tools';
 /** The longest a completed item waits for the next event or the response's end before it is written by itself. */
 export const HOLD_MS = 25;
 
-export async function modelTurn(session: RunSession, cfg: AgentConfigView): Promise<TurnOutcome> {
+export async function modelTurn(session: RunSession, cfg: AgentConfigView, retried = false): Promise<TurnOutcome> {
   const { deps } = session;
+  const instructions = deps.instructions
+    ? await deps.instructions(session.conversationId, cfg)
+    : cfg.agent.instructions || undefined;
+  const forModel = deps.tools.forModel?.bind(deps.tools);
+  const shape: RequestShape = {
+    tools: deps.tools.definitions(),
+    instructions,
+    forModel: forModel ? (item) => outputForModel(item, forModel) : (item) => item,
+    ...(forModel ? { forText: forModel } : {}),
+  };
+  // #23: superseded observations leave the request; past the budget, the older part is compacted first.
+  const prepared = await prepareRequest(session, cfg, shape);
+  const { input, previousResponseId } = prepared;
   const records = await session.transcript();
   const startSeq = records.length ? records[records.length - 1]!.seq + 1 : 0;
-  const built = buildInput(records, {
-    usePreviousResponseId: cfg.agent.previous_response_id,
-    ...(session.state.chain ? { chain: session.state.chain } : {}),
-  });
-  const { previousResponseId } = built;
-  const forModel = deps.tools.forModel?.bind(deps.tools);
-  const input = forModel ? built.input.map((item) => outputForModel(item, forModel)) : built.input;
   const inflight: Inflight = {
     startSeq,
     nextSeq: startSeq,
@@ -47,12 +55,9 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
     s.status = 'running';
     s.responseStartSeq = startSeq;
   });
-  const instructions = deps.instructions
-    ? await deps.instructions(session.conversationId, cfg)
-    : cfg.agent.instructions || undefined;
   const request: ModelRequest = {
     input,
-    tools: deps.tools.definitions(),
+    tools: shape.tools,
     signal: session.signal,
     ...(instructions ? { instructions } : {}),
     ...(previousResponseId ? { previousResponseId } : {}),
@@ -78,6 +83,17 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
     stopHoldTimer(inflight);
   }
   session.checkAbort(); // a client may report the abort as `failed`
+  if (failure && !retried && !previousResponseId && isContextLengthError(failure)) {
+    // Recover, never die: compact what the server found too long and ask once more (#23).
+    if (inflight.nextSeq > inflight.startSeq) await session.truncate(inflight.startSeq, 'retrying');
+    session.inflight = undefined;
+    session.budgetCap = Math.max(2000, Math.floor(Math.min(prepared.budget, prepared.tokens) * 0.6));
+    session.emit({
+      type: 'notice',
+      message: `The model refused the request as too long for its context (${failure.code ?? 'context length exceeded'}). Otto compacted the earlier turns and asked again.`,
+    });
+    if (await compact(session, cfg, shape, 'context_error', session.budgetCap)) return modelTurn(session, cfg, true);
+  }
   if (failure) {
     await failRun(session, {
       kind: failure.kind,
@@ -122,6 +138,7 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
     ? [note('incomplete', `The API ended this response early (${done.incompleteReason}); the answer may be cut short.`)]
     : [];
   const latencyMs = round2(Number.isFinite(done.latencyMs) ? done.latencyMs : deps.elapsed() - t0);
+  learnFromUsage(session, prepared.size, done.usage?.inputTokens);
   await session.commit(
     (s) => {
       s.turn += 1;
@@ -160,6 +177,11 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView): Prom
     latencyMs,
     toolCalls: calls.length,
     totals: { ...session.state.usage },
+    context: {
+      tokens: done.usage?.inputTokens ?? prepared.tokens,
+      budget: prepared.budget,
+      ...(done.usage?.cachedTokens !== undefined ? { cachedTokens: done.usage.cachedTokens } : {}),
+    },
   });
   return calls.length ? 'tools' : 'done';
 }

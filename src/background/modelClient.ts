@@ -7,7 +7,7 @@
 import { OpenAIResponsesClient } from '../models/OpenAIResponsesClient.ts';
 import { ChatCompletionsClient } from '../models/ChatCompletionsClient.ts';
 import { chatOptionsFromConfig, clientOptionsFromConfig } from '../models/fromConfig.ts';
-import type { ModelClient, ModelEvent, ModelRequest } from '../models/events.ts';
+import type { CompactRequest, CompactResult, ModelClient, ModelEvent, ModelRequest } from '../models/events.ts';
 import { autoTransport, type Transport, type TransportMemory } from '../models/transport.ts';
 import { blockedByConfig, type Settings } from './settings.ts';
 
@@ -61,7 +61,28 @@ export function clientFor(
 }
 
 export function configuredModelClient(settings: () => Promise<Settings>): ModelClient {
+  // Servers found without `/responses/compact` (detected by asking once; remembered while this worker lives).
+  const noCompaction = new Set<string>();
   return {
+    async compact(request: CompactRequest): Promise<CompactResult> {
+      const current = await settings();
+      const base = current.config.agent.base_url;
+      const unsupported = (message: string): CompactResult => ({
+        ok: false,
+        unsupported: true,
+        error: { kind: 'not_found', message, retryable: false },
+      });
+      if (blockedByConfig(current)) return unsupported('The config does not validate: nothing is sent.');
+      if (noCompaction.has(base)) return unsupported(`${base} has no server-side compaction.`);
+      const client = clientFor(current);
+      if (!client.compact) {
+        noCompaction.add(base);
+        return unsupported(`${base} has no server-side compaction.`);
+      }
+      const result = await client.compact(request);
+      if (!result.ok && result.unsupported) noCompaction.add(base);
+      return result;
+    },
     async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
       const current = await settings();
       const { config, secrets } = current;

@@ -18,7 +18,7 @@ import { configStatus } from '../config/status.ts';
 import { CONFIG_VERSION } from '../config/migrations.ts';
 import type { Settings } from './settings.ts';
 import type { OttoConfig } from '../config/schema.ts';
-import { storeIfLarge } from '../storage/results.ts';
+import { resultStore, storeIfLarge } from '../storage/results.ts';
 import { formatOutput } from '../shared/format.ts';
 import { outputParts } from '../agent/transcript.ts';
 
@@ -191,6 +191,12 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
     },
     // Outputs read by the model name tools as it calls them (tools mode only; code mode writes dotted names).
     forModel: (text) => ((deps.mode?.() ?? 'tools') === 'tools' ? wireRewriter(deps.registry())(text) : text),
+    // #23: an output that leaves the request stays readable by handle for as long as the conversation may need it
+    // (no expiry: a run can be resumed days later; deleting the stored results frees it).
+    async keep(text, tool) {
+      const ref = await resultStore().store(text, { result_ttl: 0, tool, statsEnabled: false });
+      return ref.handle;
+    },
     lookup(apiName) {
       const tool = deps.registry().resolve(apiName);
       return tool ? { qualifiedName: `${tool.pack}.${tool.name}`, readOnly: tool.readOnly } : undefined;

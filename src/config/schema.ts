@@ -17,7 +17,13 @@ const AgentConfig = z.strictObject({
   base_url: httpUrl().default('https://api.openai.com/v1'),
   model: z.string().min(1).default('gpt-5-mini'),
   instructions: z.string().default(''),
-  max_turns: z.number().int().min(1).max(1000).default(25),
+  /** Model responses per run; with the context bounded (#23) a long errand needs many. "Continue" goes on past it. */
+  max_turns: z.number().int().min(1).max(1000).default(100),
+  /**
+   * Tokens a request may hold (#23): past it, older turns are compacted. `auto`: from the model's known context window
+   * (src/agent/context/budget.ts), a safe default for unknown models.
+   */
+  context_budget: z.union([z.literal('auto'), z.number().int().min(2000).max(10_000_000)]).default('auto'),
   mode: z.enum(['tools', 'code', 'both']).default('tools'),
   /** Tools sent with each request: `default` = what page work needs (others via ot.help + ot.call), `all` = every tool. */
   tool_set: z.enum(['default', 'all']).default('default'),

@@ -10,7 +10,8 @@
 import OpenAI from 'openai';
 import { apiKeyProblem } from './apiKey.ts';
 import type { ErrorContext } from './errors.ts';
-import type { ModelClient, ModelEvent, ModelRequest } from './events.ts';
+import type { CompactRequest, CompactResult, ModelClient, ModelEvent, ModelRequest } from './events.ts';
+import { compactOnServer } from './compact.ts';
 import { flattenToolsForResponsesApi, type ResponsesApiTool } from './flattenTools.ts';
 import {
   buildRequestBody,
@@ -110,6 +111,11 @@ export class OpenAIResponsesClient implements ModelClient {
   /** The exact body `stream(request)` would send. */
   buildRequestBody(request: ModelRequest): ResponsesRequestBody {
     return buildRequestBody(this.settings, request);
+  }
+
+  /** Server-side compaction (#23); `unsupported` when this server has no `/responses/compact`. */
+  compact(request: CompactRequest): Promise<CompactResult> {
+    return compactOnServer(this.openai, this.options.model, request, this.errorContext);
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent, void, undefined> {

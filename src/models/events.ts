@@ -72,7 +72,24 @@ export interface ModelRequest {
   signal?: AbortSignal;
 }
 
+/** A request to compact the older part of a conversation on the server (`POST /responses/compact`, #23). */
+export interface CompactRequest {
+  input: ResponseItem[];
+  instructions?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The server's compacted window (the user's messages and an opaque `compaction` item), or why there is none:
+ * `unsupported` when the server has no such endpoint (the caller summarises by itself, and may remember it).
+ */
+export type CompactResult =
+  | { ok: true; output: ResponseItem[]; usage?: Usage }
+  | { ok: false; unsupported: boolean; error: ModelErrorInfo };
+
 /** What the agent loop needs of a model. The real one is OpenAIResponsesClient; tests script their own. */
 export interface ModelClient {
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
+  /** Server-side compaction, where the client's wire has it; absent: the loop summarises with `stream`. */
+  compact?(request: CompactRequest): Promise<CompactResult>;
 }

@@ -5,7 +5,7 @@
  * answer is remembered for that base URL (a `TransportMemory`, persisted by the worker) so later turns go straight to
  * it.
  */
-import type { ModelClient, ModelErrorInfo, ModelEvent, ModelRequest } from './events.ts';
+import type { CompactRequest, CompactResult, ModelClient, ModelErrorInfo, ModelEvent, ModelRequest } from './events.ts';
 
 export type Transport = 'responses' | 'chat';
 
@@ -37,6 +37,12 @@ export interface AutoTransportOptions {
 /** A ModelClient for `agent.api: auto` (see the module comment). */
 export function autoTransport(options: AutoTransportOptions): ModelClient {
   return {
+    async compact(request: CompactRequest): Promise<CompactResult> {
+      const chat = (await options.memory.get(options.baseUrl)) === 'chat';
+      const client = chat ? undefined : options.responses();
+      if (client?.compact) return client.compact(request);
+      return { ok: false, unsupported: true, error: { kind: 'not_found', message: 'No server-side compaction over Chat Completions.', retryable: false } };
+    },
     async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
       if ((await options.memory.get(options.baseUrl)) === 'chat') {
         yield* options.chat().stream(request);

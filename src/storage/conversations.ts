@@ -24,6 +24,8 @@ export class ConversationNotFoundError extends Error {
 export interface AppendOptions {
   /** Written in the same transaction as the items. */
   run?: RunState;
+  /** Origin labels per item (same order as the items; data-flow guard, #23): kept on the item's record. */
+  labels?: readonly (readonly string[] | undefined)[];
   /** Sets the conversation's title from this text when it has none yet (first user message). */
   titleIfEmpty?: string;
   /**
@@ -158,8 +160,10 @@ export class ConversationStore {
         const convReq: IDBRequest = touch ? convs.get(conversationId) : convs.getKey(conversationId);
         const add = (first: number) => {
           let seq = first;
-          for (const item of items) {
+          for (const [i, item] of items.entries()) {
             const rec: ItemRecord = { conversationId, seq: seq++, createdAt: now, item };
+            const labels = opts.labels?.[i];
+            if (labels?.length) rec.labels = [...labels];
             store.add(rec);
             written.push(rec);
           }

@@ -20,4 +20,9 @@ export interface ItemRecord {
   createdAt: number;
   /** A Responses API input/output item (message, reasoning, function_call, function_call_output). */
   item: Record<string, unknown>;
+  /**
+   * Origin labels of a tool output (data-flow guard): where its content came from. Kept per item so that what stands
+   * for it later — a stub, a summary — carries them too (#23).
+   */
+  labels?: string[];
 }

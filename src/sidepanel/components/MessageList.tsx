@@ -23,6 +23,12 @@ function EntryView({ entry }: { entry: Entry }) {
       return <ToolGroup cards={entry.cards} turn={entry.turn} />;
     case 'note':
       return <Note text={entry.text} />;
+    case 'compaction':
+      return (
+        <p class="note compaction" data-testid="context-compacted" role="note" title={entry.detail}>
+          {entry.text}
+        </p>
+      );
     case 'command':
       return (
         <CommandCardView

@@ -61,6 +61,25 @@ export function StatusLine({
         </span>
         {t ? ` · ${formatTokens(t.inputTokens + t.outputTokens)} tokens` : ''}
       </span>
+      {chat.context && <ContextMeter {...chat.context} />}
     </div>
+  );
+}
+
+/** Tokens in the last request against the context budget (#23); past it, the next request is compacted first. */
+export function ContextMeter({ tokens, budget, cachedTokens }: { tokens: number; budget: number; cachedTokens?: number }) {
+  const share = budget > 0 ? Math.min(1, tokens / budget) : 0;
+  const pct = Math.round(share * 100);
+  return (
+    <span
+      class="context-meter"
+      data-testid="context-meter"
+      data-tokens={tokens}
+      data-budget={budget}
+      title={`Context: ${tokens} of ${budget} tokens in the last request (${pct}%)${cachedTokens ? `, ${cachedTokens} served from the prompt cache` : ''}. Past the budget, older turns are compacted.`}
+    >
+      <meter min={0} max={1} value={share} high={0.8} optimum={0.2} aria-label="Context used" />
+      {` ${formatTokens(tokens)} / ${formatTokens(budget)}`}
+    </span>
   );
 }

@@ -84,6 +84,8 @@ export interface ChatState {
   /** Items from this seq on belong to the response in flight (for attributing turn.completed). */
   turnStartSeq: number;
   totals?: UsageTotals;
+  /** The last request against the context budget (#23), for the context meter. */
+  context?: { tokens: number; budget: number; cachedTokens?: number };
   /** Events that arrived while the conversation was loading; replayed over the loaded state. */
   buffered: { event: AgentEvent; at: number }[];
 }
@@ -316,6 +318,7 @@ function onEvent(s: ChatState, e: AgentEvent, at: number): ChatState {
         turns: anchor ? { ...s.turns, [anchor]: info } : s.turns,
         turnStartSeq: nextSeq(s.items),
         totals: e.totals,
+        ...(e.context ? { context: e.context } : {}),
       };
     }
     default:

@@ -28,6 +28,8 @@ export type Entry =
   | { kind: 'reasoning'; key: string; text: string; streaming: boolean }
   | { kind: 'tools'; key: string; cards: ToolCardModel[]; turn?: TurnInfo }
   | { kind: 'note'; key: string; text: string }
+  /** Where the context was compacted (#23): what the model sees from here on stands in for what is above. */
+  | { kind: 'compaction'; key: string; text: string; detail: string }
   | { kind: 'command'; key: string; card: CommandCard };
 
 /** The four states of the `run-status` contract, plus the raw status. */
@@ -151,6 +153,10 @@ export function buildEntries(s: ChatState, commands: readonly CommandCard[] = []
     } else if (item.type === 'function_call_output') {
       // Shown on its call's card.
       afterOutput = true;
+    } else if (item.type === 'otto.elision') {
+      // Which outputs left the request: the panel keeps showing them in full.
+    } else if (item.type === 'otto.compaction') {
+      entries.push({ kind: 'compaction', key: `c${seq}`, ...compactionText(item) });
     } else if (item.type.startsWith('otto.')) {
       entries.push({ kind: 'note', key: `n${seq}`, text: typeof item.text === 'string' ? item.text : item.type });
     }
@@ -180,4 +186,24 @@ export function buildEntries(s: ChatState, commands: readonly CommandCard[] = []
     }
   }
   return entries;
+}
+
+/** The compaction marker's line and its detail (hover). */
+export function compactionText(item: Record<string, unknown>): { text: string; detail: string } {
+  const before = Number(item.tokensBefore) || 0;
+  const after = Number(item.tokensAfter) || 0;
+  const how = item.method === 'server' ? "by the server's compaction" : 'into notes written by the model';
+  const why = item.reason === 'context_error' ? 'The model refused the request as too long: ' : '';
+  const k = (n: number) => (n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
+  const labels = Array.isArray(item.labels) ? (item.labels as string[]) : [];
+  const handles = Array.isArray(item.handles) ? item.handles.length : 0;
+  return {
+    text: `${why}Context compacted ${how}: about ${k(before)} → ${k(after)} tokens. Everything above stays here; the model reads it back by handle.`,
+    detail: [
+      `${handles} earlier output${handles === 1 ? '' : 's'} readable with ot.result`,
+      labels.length ? `carries data from ${labels.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  };
 }

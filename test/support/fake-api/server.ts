@@ -18,6 +18,14 @@ import { checkReplay } from './replayChecks.ts';
 import { loadRequestValidator } from './requestSchema.ts';
 import { buildResponseEvents, rotateItemIds, type WireEvent } from './responseEvents.ts';
 import {
+  compactResponse,
+  contextLengthError,
+  PromptCache,
+  promptText,
+  promptTokens,
+  type ContextOptions,
+} from './contextModel.ts';
+import {
   TurnQueue,
   lastInputText,
   openAiError,
@@ -81,6 +89,11 @@ export interface FakeApi {
   agentChatRequests(): RecordedRequest[];
   /** Switch the Responses API off (404, as a Chat-Completions-only server) or back on. */
   setResponsesAvailable(available: boolean): void;
+  /**
+   * Play a model with a context window, a prompt cache and optionally server-side compaction (contextModel.ts);
+   * undefined switches it off again (so does `reset`).
+   */
+  setContext(options: ContextOptions | undefined): void;
   close(): Promise<void>;
 }
 
@@ -144,6 +157,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   const chatQueue = new ChatTurnQueue();
   let closed = false;
   let responsesAvailable = options.responses !== false;
+  let contextOptions: ContextOptions | undefined;
+  const promptCache = new PromptCache();
   const validation =
     options.validate === false ? { validator: undefined, note: 'off: disabled by option' } : loadRequestValidator();
   const log = options.log ?? (() => undefined);
@@ -205,6 +220,16 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       );
       return;
     }
+    let counted: { input_tokens: number; cached_tokens: number } | undefined;
+    if (contextOptions) {
+      const tokens = promptTokens(body);
+      if (contextOptions.window !== undefined && tokens > contextOptions.window) {
+        record.turn = 'context_length_exceeded';
+        sendJson(ctx, 400, contextLengthError(tokens, contextOptions.window));
+        return;
+      }
+      counted = { input_tokens: tokens, cached_tokens: promptCache.cachedTokens(promptText(body).text) };
+    }
     const taken = queue.take(record);
     let turn: Turn;
     if (taken) {
@@ -226,6 +251,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       turn = defaultTurn(record);
       record.turn = 'fallback';
     }
+    if (turn.respond) turn = { ...turn, ...turn.respond(record) };
+    if (counted) turn = { ...turn, usage: { ...counted, ...turn.usage } };
     if (turn.headersDelayMs) await wait(turn.headersDelayMs);
     if (closed || ctx.res.destroyed) return;
     if (turn.http) {
@@ -300,6 +327,15 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   };
 
   const routes: Record<string, Handler> = {
+    // Server-side compaction, only where the test says this server has it (otherwise 404, like most servers).
+    'POST /v1/responses/compact': (ctx) => {
+      if (!contextOptions?.compaction || !ctx.record.body) {
+        sendJson(ctx, 404, openAiError('Invalid URL (POST /v1/responses/compact)', 'invalid_request_error', null));
+        return;
+      }
+      ctx.record.status = 200;
+      sendJson(ctx, 200, compactResponse(ctx.record.body));
+    },
     'POST /v1/responses': (ctx) => {
       if (responsesAvailable) return handleResponses(ctx);
       // What llama.cpp's server answers for an endpoint it does not have.
@@ -453,12 +489,18 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       queue.replace([]);
       chatQueue.replace([]);
       responsesAvailable = options.responses !== false;
+      contextOptions = undefined;
+      promptCache.reset();
     },
     scriptChat: (turns) => chatQueue.replace(turns),
     agentChatRequests: () =>
       requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions' && isAgentChat(r.body)),
     setResponsesAvailable: (available) => {
       responsesAvailable = available;
+    },
+    setContext: (opts) => {
+      contextOptions = opts;
+      promptCache.reset();
     },
     chatRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions'),
     responsesRequests: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/responses'),

@@ -63,6 +63,8 @@ export interface Turn {
   match?: TurnMatcher;
   /** How many requests this turn answers (default 1; `Infinity` for all). */
   times?: number;
+  /** A scripted model: computes this turn's content from the request (merged over the turn; in-process only). */
+  respond?: (request: RecordedRequest) => Omit<Turn, 'respond' | 'match' | 'times'>;
 
   // ── The response content, streamed in this order: reasoning, text, function calls ──
   /** A reasoning item: summary paragraphs (streamed as summary parts) and, when the request asked for it or this
