@@ -106,6 +106,7 @@ export function cloneState(state: RunState): RunState {
   if (state.approval) out.approval = { ...state.approval };
   if (state.lastError) out.lastError = { ...state.lastError };
   if (state.chain) out.chain = { ...state.chain };
+  if (state.context) out.context = { ...state.context };
   return out;
 }
 
@@ -125,6 +126,9 @@ export class RunSession {
   #records: ItemRecord[] | undefined;
   /** Characters per token of this model's tokenizer, learnt from the server's counts (context/budget.ts). */
   charsPerToken: number | undefined;
+  /** The instructions of this drive's requests (turn.ts), once asked. */
+  instructions: string | undefined;
+  instructionsFixed = false;
   /** A budget the server taught this run: below the request it refused as too long (turn.ts). */
   budgetCap: number | undefined;
   /** The last state known to be stored (written by this session, or read at its start). */

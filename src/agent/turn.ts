@@ -23,9 +23,15 @@ export const HOLD_MS = 25;
 
 export async function modelTurn(session: RunSession, cfg: AgentConfigView, retried = false): Promise<TurnOutcome> {
   const { deps } = session;
-  const instructions = deps.instructions
-    ? await deps.instructions(session.conversationId, cfg)
-    : cfg.agent.instructions || undefined;
+  // Fixed for the drive (#23): they open every request, so a change (the system block names the tab, which moves on
+  // each navigation) would cost the whole prompt cache. Asked again at the next drive and after a compaction.
+  if (!session.instructionsFixed) {
+    session.instructions = deps.instructions
+      ? await deps.instructions(session.conversationId, cfg)
+      : cfg.agent.instructions || undefined;
+    session.instructionsFixed = true;
+  }
+  const instructions = session.instructions;
   const forModel = deps.tools.forModel?.bind(deps.tools);
   const shape: RequestShape = {
     tools: deps.tools.definitions(),
@@ -87,7 +93,8 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
     // Recover, never die: compact what the server found too long and ask once more (#23).
     if (inflight.nextSeq > inflight.startSeq) await session.truncate(inflight.startSeq, 'retrying');
     session.inflight = undefined;
-    session.budgetCap = Math.max(2000, Math.floor(Math.min(prepared.budget, prepared.tokens) * 0.6));
+    // What the server refused is past its window: from now on this run stays under it.
+    session.budgetCap = Math.max(2000, Math.floor(Math.min(prepared.budget, prepared.tokens) * 0.9));
     session.emit({
       type: 'notice',
       message: `The model refused the request as too long for its context (${failure.code ?? 'context length exceeded'}). Otto compacted the earlier turns and asked again.`,
@@ -146,6 +153,11 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
       s.chain = { responseId: done.responseId, seq: inflight.nextSeq + held.length };
       s.responseStartSeq = undefined;
       addUsage(s, done.usage);
+      s.context = {
+        tokens: done.usage?.inputTokens ?? prepared.tokens,
+        budget: prepared.budget,
+        ...(done.usage?.cachedTokens !== undefined ? { cachedTokens: done.usage.cachedTokens } : {}),
+      };
       s.phase = calls.length ? 'tools' : 'model';
       // A reply with no calls is the answer: the run ends in this same write, so a worker dying right after it cannot
       // leave a finished run looking like one about to ask the model again.
@@ -177,11 +189,7 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
     latencyMs,
     toolCalls: calls.length,
     totals: { ...session.state.usage },
-    context: {
-      tokens: done.usage?.inputTokens ?? prepared.tokens,
-      budget: prepared.budget,
-      ...(done.usage?.cachedTokens !== undefined ? { cachedTokens: done.usage.cachedTokens } : {}),
-    },
+    ...(session.state.context ? { context: { ...session.state.context } } : {}),
   });
   return calls.length ? 'tools' : 'done';
 }
@@ -282,6 +290,11 @@ function outputForModel(item: ResponseItem, forModel: (text: string) => string):
   const output = (item as { output?: unknown }).output;
   if (typeof output === 'string') return { ...item, output: forModel(output) };
   if (Array.isArray(output))
-    return { ...item, output: output.map((p: { type?: string; text?: string }) => (p && p.type === 'input_text' && typeof p.text === 'string' ? { ...p, text: forModel(p.text) } : p)) };
+    return {
+      ...item,
+      output: output.map((p: { type?: string; text?: string }) =>
+        p && p.type === 'input_text' && typeof p.text === 'string' ? { ...p, text: forModel(p.text) } : p,
+      ),
+    };
   return item;
 }

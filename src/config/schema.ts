@@ -17,8 +17,11 @@ const AgentConfig = z.strictObject({
   base_url: httpUrl().default('https://api.openai.com/v1'),
   model: z.string().min(1).default('gpt-5-mini'),
   instructions: z.string().default(''),
-  /** Model responses per run; with the context bounded (#23) a long errand needs many. "Continue" goes on past it. */
-  max_turns: z.number().int().min(1).max(1000).default(100),
+  /**
+   * Model responses per run. With the context bounded (#23) a long errand needs many: a page read is two (navigate,
+   * snapshot), so a hundred pages are about 200. At the limit the run stops and a new message continues it.
+   */
+  max_turns: z.number().int().min(1).max(1000).default(250),
   /**
    * Tokens a request may hold (#23): past it, older turns are compacted. `auto`: from the model's known context window
    * (src/agent/context/budget.ts), a safe default for unknown models.

@@ -84,8 +84,7 @@ export interface CompactRequest {
  * `unsupported` when the server has no such endpoint (the caller summarises by itself, and may remember it).
  */
 export type CompactResult =
-  | { ok: true; output: ResponseItem[]; usage?: Usage }
-  | { ok: false; unsupported: boolean; error: ModelErrorInfo };
+  { ok: true; output: ResponseItem[]; usage?: Usage } | { ok: false; unsupported: boolean; error: ModelErrorInfo };
 
 /** What the agent loop needs of a model. The real one is OpenAIResponsesClient; tests script their own. */
 export interface ModelClient {

@@ -41,7 +41,11 @@ export function autoTransport(options: AutoTransportOptions): ModelClient {
       const chat = (await options.memory.get(options.baseUrl)) === 'chat';
       const client = chat ? undefined : options.responses();
       if (client?.compact) return client.compact(request);
-      return { ok: false, unsupported: true, error: { kind: 'not_found', message: 'No server-side compaction over Chat Completions.', retryable: false } };
+      return {
+        ok: false,
+        unsupported: true,
+        error: { kind: 'not_found', message: 'No server-side compaction over Chat Completions.', retryable: false },
+      };
     },
     async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
       if ((await options.memory.get(options.baseUrl)) === 'chat') {

@@ -129,6 +129,8 @@ export interface RunState {
    * model's context in this conversation. Grows with each output, in the same write; carried into the next run.
    */
   origins?: string[];
+  /** The last request against the context budget (#23): what the panel's context meter shows. */
+  context?: { tokens: number; budget: number; cachedTokens?: number };
   startedAt: number;
   updatedAt: number;
   /** Refreshed at every write and every keep-alive tick while the run is active. */

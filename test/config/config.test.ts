@@ -25,7 +25,7 @@ describe('config parsing', () => {
   it('fills every default from empty text', () => {
     const r = parseConfigYaml('');
     expect(r.ok && r.value).toEqual(DEFAULT_CONFIG);
-    expect(DEFAULT_CONFIG.agent.max_turns).toBe(100);
+    expect(DEFAULT_CONFIG.agent.max_turns).toBe(250);
     expect(DEFAULT_CONFIG.tool_execution).toEqual({
       enable_validation: true,
       enable_logging: true,
@@ -51,7 +51,7 @@ describe('config parsing', () => {
     const r = parseConfigYaml('agent:\n  model: x\n  max_turnz: 3\n');
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.agent).toMatchObject({ model: 'x', max_turns: 100 });
+    expect(r.value.agent).toMatchObject({ model: 'x', max_turns: 250 });
     expect(r.value.agent).not.toHaveProperty('max_turnz');
     expect(r.warnings).toEqual([
       {

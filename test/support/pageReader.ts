@@ -59,6 +59,12 @@ export function readerAction(input: readonly Item[], pages: number, origin: stri
   if (last.type === 'message' && last.role === 'user') {
     const said = text(last.content);
     if (/working notes/i.test(said)) return { text: NOTES };
+    if (/^continue/i.test(said)) {
+      // Go on after the highest page read so far (named by a snapshot, a stub or a compaction's index).
+      const seen = [...JSON.stringify(input).matchAll(/page-(\d+)\.html/g)].map((m) => Number(m[1]));
+      const next = Math.min(pages, Math.max(0, ...seen) + 1);
+      return { call: { name: 'tabs__navigate', arguments: { url: origin + pagePath(next) } } };
+    }
     return { call: { name: 'tabs__navigate', arguments: { url: origin + pagePath(1) } } };
   }
   if (last.type !== 'function_call_output') return { text: 'Done.' };
@@ -75,9 +81,10 @@ export function readerAction(input: readonly Item[], pages: number, origin: stri
         it.type === 'function_call_output' ? text(it.output) : it.type === 'message' ? text(it.content) : '',
       )
       .join('\n');
-    const h = /page-01\.html\)[^\n]*?result\(handle='([0-9a-f]+)'/.exec(all);
+    // A stub (`…page-01.html) at …; read it back … handle='h'`) or a compaction's index (`page-01.html h`).
+    const h = /page-01\.html\)?[^\n]*?(?:handle='|\s)([0-9a-f]{12})\b/.exec(all);
     if (!h) return { text: 'I cannot find page 1 any more.' };
-    return { call: { name: 'ot__result', arguments: { handle: h[1], offset: 1, limit: 5 } } };
+    return { call: { name: 'ot__result', arguments: { handle: h[1], offset: 1, limit: 20 } } };
   }
   if (name === 'ot__result') {
     const m = /Page 01 marker: [^\n]*/.exec(out);

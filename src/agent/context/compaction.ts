@@ -13,8 +13,11 @@ import type { ElisionEntry } from './elide.ts';
 
 export interface HandleNote {
   handle: string;
-  /** `dom.snapshot of tab 3 (https://…) at 15:02:11Z` */
-  what: string;
+  /** Qualified tool name and the tab (`dom.snapshot`, `tab 3`). */
+  tool: string;
+  tab: string;
+  url?: string;
+  at: number;
 }
 
 export interface CompactionItem extends ResponseItem {
@@ -73,10 +76,21 @@ export function summaryText(notes: string, handles: readonly HandleNote[]): stri
   return `[Otto: the earlier part of this conversation was compacted to fit the context. Notes written then:]\n${notes.trim()}${indexText(handles)}`;
 }
 
+/**
+ * Otto's index of the outputs a window stands for, grouped by tool, tab and URL directory so that a long errand's
+ * index costs about 27 characters a page: `- dom.snapshot of tab 3, https://a.example/items/: 1.html 3f9a0c12b7de; …`.
+ */
 export function indexText(handles: readonly HandleNote[]): string {
   if (!handles.length) return '';
-  const lines = handles.map((h) => `- ${h.what}: ot.result(handle='${h.handle}')`);
-  return `\n[Outputs read before, each readable in full with ot.result:]\n${lines.join('\n')}`;
+  const groups = new Map<string, string[]>();
+  for (const h of handles) {
+    const dir = h.url ? h.url.slice(0, h.url.lastIndexOf('/') + 1) : '';
+    const key = `${h.tool} of ${h.tab}${dir ? `, ${dir}` : ''}`;
+    const name = h.url ? h.url.slice(dir.length) || h.url : new Date(h.at).toISOString().slice(11, 19) + 'Z';
+    groups.set(key, [...(groups.get(key) ?? []), `${name} ${h.handle}`]);
+  }
+  const lines = [...groups].map(([key, entries]) => `- ${key}: ${entries.join('; ')}`);
+  return `\n[Outputs read before; ot.result(handle='…') reads any of them in full:]\n${lines.join('\n')}`;
 }
 
 /** The user's messages among the compacted items, verbatim (they are never summarised). */
@@ -109,8 +123,8 @@ export function serverWindow(output: readonly ResponseItem[], handles: readonly 
     : [...output];
 }
 
-export function entryWhat(e: Pick<ElisionEntry, 'tool' | 'tab' | 'url' | 'at'>): string {
-  return `${e.tool} of ${e.tab}${e.url ? ` (${e.url})` : ''} at ${new Date(e.at).toISOString().slice(11, 19)}Z`;
+export function handleNote(handle: string, e: Pick<ElisionEntry, 'tool' | 'tab' | 'url' | 'at'>): HandleNote {
+  return { handle, tool: e.tool, tab: e.tab, ...(e.url ? { url: e.url } : {}), at: e.at };
 }
 
 /** Everything the transcript sends up to and including `throughSeq` that is not local. */

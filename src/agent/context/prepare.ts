@@ -18,7 +18,7 @@ import {
   type ElisionItem,
 } from './elide.ts';
 import {
-  entryWhat,
+  handleNote,
   latestCompaction,
   sentItems,
   serverWindow,
@@ -176,7 +176,7 @@ export async function compact(
     const e = elided.get(r.item.call_id);
     for (const l of e?.labels ?? []) labels.add(l);
     if (e?.handle) {
-      handles.push({ handle: e.handle, what: entryWhat(e) });
+      handles.push(handleNote(e.handle, e));
       continue;
     }
     const text = outputText(r.item.output);
@@ -186,10 +186,7 @@ export async function compact(
     const handle = await keep(session, text, tool);
     const url = urlIn(text);
     if (handle)
-      handles.push({
-        handle,
-        what: entryWhat({ tool, tab: tabOf(call?.arguments), at: r.createdAt, ...(url ? { url } : {}) }),
-      });
+      handles.push(handleNote(handle, { tool, tab: tabOf(call?.arguments), at: r.createdAt, ...(url ? { url } : {}) }));
   }
   const compacted = [...(prev?.items ?? []), ...items.slice(0, split)];
 
@@ -204,7 +201,10 @@ export async function compact(
     });
     session.checkAbort();
     if (res.ok) {
-      window = serverWindow(res.output, handles);
+      window = serverWindow(
+        res.output.filter((i) => !isOttoMessage(i)),
+        handles,
+      );
       method = 'server';
       if (res.usage) session.stage((s) => addUsage(s.usage, res.usage!));
     }
@@ -238,6 +238,8 @@ export async function compact(
     },
     [item],
   );
+  // The prefix changes here anyway: the next request may bring the instructions up to date.
+  session.instructionsFixed = false;
   return true;
 }
 

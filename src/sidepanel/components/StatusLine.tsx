@@ -67,7 +67,15 @@ export function StatusLine({
 }
 
 /** Tokens in the last request against the context budget (#23); past it, the next request is compacted first. */
-export function ContextMeter({ tokens, budget, cachedTokens }: { tokens: number; budget: number; cachedTokens?: number }) {
+export function ContextMeter({
+  tokens,
+  budget,
+  cachedTokens,
+}: {
+  tokens: number;
+  budget: number;
+  cachedTokens?: number;
+}) {
   const share = budget > 0 ? Math.min(1, tokens / budget) : 0;
   const pct = Math.round(share * 100);
   return (

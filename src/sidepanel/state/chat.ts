@@ -351,6 +351,7 @@ export function chatReducer(s: ChatState, a: ChatAction): ChatState {
         pendingCalls: st?.pendingCalls ?? [],
         turnStartSeq: st?.responseStartSeq ?? nextSeq(items),
         ...(st && st.usage.responses ? { totals: st.usage } : {}),
+        ...(st?.context ? { context: st.context } : {}),
       };
       return replay.reduce((acc, b) => onEvent(acc, b.event, b.at), loaded);
     }

@@ -313,7 +313,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       sendJson(
         ctx,
         status,
-        errorBody ?? openAiError(`fake-api: scripted HTTP ${status}`, status >= 500 ? 'server_error' : 'invalid_request_error', null),
+        errorBody ??
+          openAiError(
+            `fake-api: scripted HTTP ${status}`,
+            status >= 500 ? 'server_error' : 'invalid_request_error',
+            null,
+          ),
         headers,
       );
       return;
