@@ -162,6 +162,7 @@ const runnerOptions = {
         model: event.model ?? 'unknown',
         inputTokens: event.usage.inputTokens,
         outputTokens: event.usage.outputTokens,
+        cachedTokens: event.usage.cachedTokens ?? 0,
         latencyMs: event.latencyMs,
       }).catch(() => undefined);
     }

@@ -103,6 +103,8 @@ export interface ModelContribution {
   requests: number;
   input_tokens: number;
   output_tokens: number;
+  /** Input tokens the provider served from its prompt cache (#23); absent in records from before. */
+  cached_tokens?: number;
   latency_ms: number;
   hist: Record<string, number>;
 }
@@ -141,6 +143,8 @@ export interface ModelTotals {
   requests: number;
   input_tokens: number;
   output_tokens: number;
+  /** Input tokens the provider served from its prompt cache (#23); absent in records from before. */
+  cached_tokens?: number;
   latency_ms: number;
   hist: Record<string, number>;
 }
@@ -214,12 +218,13 @@ export class StatsAggregator {
     } else if (c.kind === 'model') {
       let m = this.#models.get(c.name);
       if (!m) {
-        m = { model: c.name, requests: 0, input_tokens: 0, output_tokens: 0, latency_ms: 0, hist: {} };
+        m = { model: c.name, requests: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, latency_ms: 0, hist: {} };
         this.#models.set(c.name, m);
       }
       m.requests += c.requests;
       m.input_tokens += c.input_tokens;
       m.output_tokens += c.output_tokens;
+      m.cached_tokens = (m.cached_tokens ?? 0) + (c.cached_tokens ?? 0);
       m.latency_ms += c.latency_ms;
       for (const k in c.hist) m.hist[k] = (m.hist[k] ?? 0) + c.hist[k]!;
       if (c.t < this.#first) this.#first = c.t;
@@ -293,6 +298,8 @@ export interface ModelStatsRow {
   requests: number;
   input_tokens: number;
   output_tokens: number;
+  /** Of the input tokens, those served from the provider's prompt cache. */
+  cached_tokens: number;
   median_latency_ms: number | null;
   cost_estimate_usd: number | null;
 }
@@ -385,6 +392,7 @@ export function toReport(agg: StatsAggregate, htmlReport: string | null = null):
         requests: m.requests,
         input_tokens: m.input_tokens,
         output_tokens: m.output_tokens,
+        cached_tokens: m.cached_tokens ?? 0,
         median_latency_ms: med === undefined ? null : Math.round(med),
         cost_estimate_usd: c === undefined ? null : Math.round(c * 10_000) / 10_000,
       };
@@ -452,6 +460,7 @@ export interface ModelRequestStat {
   ts: number;
   input_tokens: number;
   output_tokens: number;
+  cached_tokens?: number;
   latency_ms: number;
 }
 
@@ -487,6 +496,7 @@ export function modelContribution(r: ModelRequestStat): ModelContribution {
     requests: 1,
     input_tokens: r.input_tokens,
     output_tokens: r.output_tokens,
+    cached_tokens: r.cached_tokens ?? 0,
     latency_ms: r.latency_ms,
     hist: { [latencyBin(r.latency_ms)]: 1 },
   };
@@ -518,6 +528,7 @@ export function mergeContribution<C extends Contribution>(into: C, c: C): C {
     into.requests += c.requests;
     into.input_tokens += c.input_tokens;
     into.output_tokens += c.output_tokens;
+    into.cached_tokens = (into.cached_tokens ?? 0) + (c.cached_tokens ?? 0);
     into.latency_ms += c.latency_ms;
     for (const k in c.hist) into.hist[k] = (into.hist[k] ?? 0) + c.hist[k]!;
   } else if (into.kind === 'saving' && c.kind === 'saving') {

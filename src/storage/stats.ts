@@ -1,7 +1,7 @@
 /**
  * Statistics in IndexedDB (issue 6, "Statistics"), recorded only while config `stats.enabled`:
  *   statsToolCalls       every tool call {tool, ts, duration_ms, success, error_type, chars_in, chars_out}
- *   statsModelRequests   every model request {model, ts, input_tokens, output_tokens, latency_ms}
+ *   statsModelRequests   every model request {model, ts, input_tokens, output_tokens, cached_tokens, latency_ms}
  *   statsSavings         what was kept out of the model's context {ts, source, tool, chars_kept_out,
  *                        round_trips_avoided} — the result store today, code mode later
  *   statsRollups         per hour and per UTC day, the sums of each kind and name, updated in the same transaction
@@ -60,6 +60,8 @@ export interface ModelRequestInput {
   model: string;
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens served from the provider's prompt cache (`usage.input_tokens_details.cached_tokens`, #23). */
+  cachedTokens?: number;
   latencyMs: number;
   ts?: number;
 }
@@ -211,6 +213,7 @@ export class StatsStore {
       ts: r.ts ?? now,
       input_tokens: r.inputTokens,
       output_tokens: r.outputTokens,
+      cached_tokens: r.cachedTokens ?? 0,
       latency_ms: r.latencyMs,
     }));
     const savings: SavingStat[] = (batch.savings ?? []).map((r) => ({

@@ -143,8 +143,12 @@ export function StatsView({ data }: { data: DataSlice }) {
                       <code>{m.model}</code>
                     </td>
                     <td>{n(m.requests)}</td>
-                    <td>
+                    <td
+                      data-testid="stats-model-tokens"
+                      title={`${m.cached_tokens} of ${m.input_tokens} input tokens served from the prompt cache`}
+                    >
                       {formatTokens(m.input_tokens)} / {formatTokens(m.output_tokens)}
+                      {m.cached_tokens ? ` (${formatTokens(m.cached_tokens)} cached)` : ''}
                     </td>
                     <td>{m.median_latency_ms === null ? '–' : formatDuration(m.median_latency_ms)}</td>
                   </tr>
