@@ -30,6 +30,7 @@ import * as streamDecode from './stream_decode.bench.ts';
 import * as bridge from './bridge.bench.ts';
 import * as inputPaths from './inputPaths.bench.ts';
 import * as replay from './replay.bench.ts';
+import * as context from './context.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -52,6 +53,7 @@ const MODULES: BenchModule[] = [
   bigpages,
   inputPaths,
   replay,
+  context,
   bundle,
   mcp,
   bridge,

@@ -218,7 +218,15 @@ export class StatsAggregator {
     } else if (c.kind === 'model') {
       let m = this.#models.get(c.name);
       if (!m) {
-        m = { model: c.name, requests: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, latency_ms: 0, hist: {} };
+        m = {
+          model: c.name,
+          requests: 0,
+          input_tokens: 0,
+          output_tokens: 0,
+          cached_tokens: 0,
+          latency_ms: 0,
+          hist: {},
+        };
         this.#models.set(c.name, m);
       }
       m.requests += c.requests;

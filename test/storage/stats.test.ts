@@ -233,10 +233,32 @@ describe('recording', () => {
   it('stores every model request with model, tokens in/out, cached input tokens and latency', async () => {
     const { stats, db } = await fixture();
     await stats.recordModelRequest({ model: 'gpt-5', inputTokens: 10, outputTokens: 20, latencyMs: 300 });
-    await stats.recordModelRequest({ model: 'gpt-5', inputTokens: 4000, outputTokens: 20, cachedTokens: 3072, latencyMs: 300 });
+    await stats.recordModelRequest({
+      model: 'gpt-5',
+      inputTokens: 4000,
+      outputTokens: 20,
+      cachedTokens: 3072,
+      latencyMs: 300,
+    });
     expect(await db.getAll('statsModelRequests')).toEqual([
-      { id: expect.any(Number), model: 'gpt-5', ts: NOW, input_tokens: 10, output_tokens: 20, cached_tokens: 0, latency_ms: 300 },
-      { id: expect.any(Number), model: 'gpt-5', ts: NOW, input_tokens: 4000, output_tokens: 20, cached_tokens: 3072, latency_ms: 300 },
+      {
+        id: expect.any(Number),
+        model: 'gpt-5',
+        ts: NOW,
+        input_tokens: 10,
+        output_tokens: 20,
+        cached_tokens: 0,
+        latency_ms: 300,
+      },
+      {
+        id: expect.any(Number),
+        model: 'gpt-5',
+        ts: NOW,
+        input_tokens: 4000,
+        output_tokens: 20,
+        cached_tokens: 3072,
+        latency_ms: 300,
+      },
     ]);
     // #23: the report says how much of the input the prompt cache served.
     const row = (await stats.computeStats()).models?.find((m) => m.model === 'gpt-5');
