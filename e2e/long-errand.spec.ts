@@ -277,7 +277,7 @@ test("a summary made from tab A's pages carries A's label: sending it to another
   const { page, tabId } = await blankTab(context, panel, longPages.origin);
   const target = `${otherOrigin.origin}/child.html`;
   fakeApi.script([
-    reader(12, (action, r) => {
+    reader(12, (action) => {
       if ('text' in action && action.text.startsWith('Page 1 says')) return { text: 'I have read all twelve pages.' };
       return undefined;
     }),
