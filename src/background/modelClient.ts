@@ -61,26 +61,29 @@ export function clientFor(
 }
 
 export function configuredModelClient(settings: () => Promise<Settings>): ModelClient {
-  // Servers found without `/responses/compact` (detected by asking once; remembered while this worker lives).
-  const noCompaction = new Set<string>();
+  // Servers found without `/responses/compact`: detected by asking once, remembered until the settings change (a
+  // saved config or secret asks again) or the worker restarts.
+  const noCompaction = new WeakMap<Settings, Set<string>>();
   return {
     async compact(request: CompactRequest): Promise<CompactResult> {
       const current = await settings();
       const base = current.config.agent.base_url;
+      const known = noCompaction.get(current) ?? new Set<string>();
+      noCompaction.set(current, known);
       const unsupported = (message: string): CompactResult => ({
         ok: false,
         unsupported: true,
         error: { kind: 'not_found', message, retryable: false },
       });
       if (blockedByConfig(current)) return unsupported('The config does not validate: nothing is sent.');
-      if (noCompaction.has(base)) return unsupported(`${base} has no server-side compaction.`);
+      if (known.has(base)) return unsupported(`${base} has no server-side compaction.`);
       const client = clientFor(current);
       if (!client.compact) {
-        noCompaction.add(base);
+        known.add(base);
         return unsupported(`${base} has no server-side compaction.`);
       }
       const result = await client.compact(request);
-      if (!result.ok && result.unsupported) noCompaction.add(base);
+      if (!result.ok && result.unsupported) known.add(base);
       return result;
     },
     async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
