@@ -18,7 +18,7 @@ import { promptTokens } from '../test/support/fake-api/contextModel.ts';
  * the default tool set a single 10k-character page is 80% of the first request, so "2× the first" would leave no room
  * for anything but that page. The budget is twice the first request's size.
  */
-const ERRAND_CONFIG = '  tool_set: all\n  context_budget: 13000\n';
+const ERRAND_CONFIG = '  tool_set: all\n  context_budget: 16000\n';
 
 let longPages: { origin: string; close(): Promise<void> };
 
@@ -139,7 +139,7 @@ test('60 pages against a 128k-token model: finishes, the largest request at most
     'Context compacted into notes written by the model: about',
   );
   const meter = panel.getByTestId('context-meter');
-  await expect(meter).toHaveAttribute('data-budget', '13000');
+  await expect(meter).toHaveAttribute('data-budget', '16000');
   expect(Number(await meter.getAttribute('data-tokens'))).toBe(sizes.at(-1));
   await page.close();
 });
@@ -273,7 +273,8 @@ test("a summary made from tab A's pages carries A's label: sending it to another
   otherOrigin,
 }) => {
   fakeApi.setContext({ window: 128_000 });
-  await connectToFakeApi(panel, fakeApi, { yaml: ERRAND_CONFIG });
+  // A tight budget, so the twelve pages are summarised.
+  await connectToFakeApi(panel, fakeApi, { yaml: '  tool_set: all\n  context_budget: 13000\n' });
   const { page, tabId } = await blankTab(context, panel, longPages.origin);
   const target = `${otherOrigin.origin}/child.html`;
   fakeApi.script([
@@ -285,7 +286,11 @@ test("a summary made from tab A's pages carries A's label: sending it to another
   const id = await send(panel, ERRAND(12), { tabId });
   await waitForStatus(panel, id, 'completed', 60_000);
   const view = await conversation(panel, id);
-  const comp = view.items.find((i) => i.item.type === 'otto.compaction')!.item;
+  // The first summary that stands for a page read (an earlier one may cover only the user's message).
+  const firstOutput = view.items.find((i) => i.item.type === 'function_call_output')!.seq;
+  const comp = view.items.find(
+    (i) => i.item.type === 'otto.compaction' && Number(i.item.throughSeq) >= firstOutput,
+  )!.item;
   const a = new URL(longPages.origin).origin;
   expect(comp.labels).toEqual([a]);
   // The model now sends its notes (the summary) to another site: the guard asks, naming A.
