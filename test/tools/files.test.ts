@@ -14,6 +14,9 @@ import { nameOf } from '../../src/tools/packs/files/downloads.ts';
 import { captureNote, formatConsole, formatNetwork } from '../../src/tools/packs/dom/devtools.ts';
 import type { DevLog } from '../../src/content/devCapture.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
+import type { ToolContext } from '../../src/tools/context.ts';
+import { resolveCallTarget } from '../../src/tools/callTarget.ts';
+import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 
 const BANK = 'https://bank.example';
 const EVIL = 'https://evil.example';
@@ -158,5 +161,22 @@ describe('what the model reads', () => {
       'FAILED POST https://shop.example/api → 500 · fetch · 31 ms · 24 B',
       'GET https://shop.example/a.js → 200 · script · 20 ms · 2.0 KB',
     ]);
+  });
+});
+
+describe('files.download: its URL is the call target (#31)', () => {
+  const download = createFilesTools().find((t) => t.name === 'download') as AnyTool;
+  const ctx = (localHosts: string[] = []) =>
+    ({
+      config: { ...DEFAULT_CONFIG, approvals: { ...DEFAULT_CONFIG.approvals, local_hosts: localHosts } },
+    }) as unknown as ToolContext;
+  it("a download from the user's own network is named as such (so it asks first); a web URL is not", async () => {
+    const router = await resolveCallTarget(download, { url: 'http://192.168.1.1/backup.cfg' }, ctx());
+    expect(router.url).toBe('http://192.168.1.1/backup.cfg');
+    expect(router.localNetwork).toBeDefined();
+    const web = await resolveCallTarget(download, { url: 'https://example.com/invoice.pdf' }, ctx());
+    expect(web.localNetwork).toBeUndefined();
+    const allowed = await resolveCallTarget(download, { url: 'http://192.168.1.1/backup.cfg' }, ctx(['192.168.1.1']));
+    expect(allowed.localNetwork).toBeUndefined();
   });
 });

@@ -147,6 +147,8 @@ export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
     parameters: z.object({ url: z.string().url().describe('The file to download (http or https)') }),
     readOnly: false,
     flow: FLOW.requestsUrl,
+    // The URL is the call's target (#31): an address on the user's own network asks first, as for web.fetch.
+    target: (args) => ({ url: args.url }),
     isDestructive: () => false,
     examples: ["files.download(url='https://example.com/invoice.pdf')"],
     returns: 'Name, size, type, path, source URL, and the name of the kept copy (or why none was kept).',
