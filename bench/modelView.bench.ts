@@ -287,7 +287,7 @@ async function tool(sw: Worker, name: string, args: Record<string, unknown>): Pr
 function refOn(text: string, needle: string): string | undefined {
   for (const line of text.split('\n')) {
     if (!line.includes(needle)) continue;
-    const m = /\[ref=((?:f\d+)?e\d+)\]/.exec(line);
+    const m = /\[ref=((?:f\d+)?[a-z]*e\d+)\]/.exec(line);
     if (m) return m[1];
   }
   return undefined;

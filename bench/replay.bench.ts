@@ -40,7 +40,7 @@ snippets:
 
 const ref = (s: string, needle: string): string => {
   const line = s.split('\n').find((l) => l.includes(needle));
-  const m = line && /\[ref=(e\d+)\]/.exec(line);
+  const m = line && /\[ref=([a-z]*e\d+)\]/.exec(line);
   if (!m) throw new Error(`replay bench: no ${needle} in the snapshot`);
   return m[1]!;
 };

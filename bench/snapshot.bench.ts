@@ -245,7 +245,7 @@ async function addressability(
   await page.evaluate(() =>
     (window as unknown as { __census: Element[] }).__census.forEach((el) => el.setAttribute('data-otto-census', '')),
   );
-  const refs = [...new Set(Array.from(ai.matchAll(/\[ref=(e\d+)\]/g), (m) => m[1]!))];
+  const refs = [...new Set(Array.from(ai.matchAll(/\[ref=([a-z]*e\d+)\]/g), (m) => m[1]!))];
   let pwAiAddressable = 0;
   for (let i = 0; i < refs.length; i += 300) {
     const chunk = refs.slice(i, i + 300);
