@@ -23,7 +23,7 @@ import { READER_KEY } from './readerKey.ts';
 import { registry } from './refs.ts';
 import { locatorReply } from './locatorReply.ts';
 import { buildSnapshotSliced, indexInParent } from './snapshot.ts';
-import { ActionError, maybeTarget, resolveTarget, selectorToRef } from './targets.ts';
+import { ActionError, maybeTarget, resolveLocator, resolveTarget, selectorToRef, type Target } from './targets.ts';
 import { visibleTextSliced } from './text.ts';
 import { clickElement, hoverElement } from './actions/pointer.ts';
 import { pressKey } from './actions/press.ts';
@@ -243,16 +243,20 @@ const isRef = (s: string) => REF_RE.test(s);
 async function resolveSelectors(req: ContentRequest): Promise<void> {
   if (req.type === 'dom.query' || req.type === 'dom.wait_for') return;
   const deadline = performance.now() + WALK_TIME_MS;
-  const t = req as { ref?: string; selector?: string; root?: string; fields?: { ref?: string; selector?: string }[] };
+  const t = req as Target & { root?: string; fields?: Target[] };
+  // dom.locator's own resolve request answers LocatorError as it is; describing a target needs the element itself.
+  const own = req.type !== 'dom.locator';
+  if (own) await resolveLocator(t, deadline);
   if (t.selector && !t.ref) {
     t.ref = await selectorToRef(t.selector, deadline);
     delete t.selector;
   }
   if (t.root && !isRef(t.root)) t.root = await selectorToRef(t.root, deadline);
   for (const f of Array.isArray(t.fields) ? t.fields : []) {
-    if (!f.selector || f.ref) continue;
+    if (f.ref) continue;
     try {
-      f.ref = await selectorToRef(f.selector, deadline);
+      if (f.selector) f.ref = await selectorToRef(f.selector, deadline);
+      else if (own) await resolveLocator(f, deadline);
     } catch {
       continue; // reported per field by fill_form, as before
     }
@@ -305,7 +309,7 @@ export async function handle(req: ContentRequest): Promise<unknown> {
     case 'dom.boxes':
       return refBoxes(req.limit);
     case 'dom.locator':
-      return locatorReply(req);
+      return await locatorReply(req);
     case 'dom.wait_for': {
       const root = rootElement(req.root);
       const r: WaitReply = await waitFor({

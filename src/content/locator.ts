@@ -8,9 +8,10 @@
  * when nothing matches exactly do partial matches count. Exactly one element must match: none or several is an error
  * that says so (with the candidates), never a guess.
  */
-import { deepQueryAll } from './env.ts';
+import { deepQuerySliced } from './deepQuery.ts';
+import { FIND_OUTLINE_CHARS } from './find.ts';
 import { registry } from './refs.ts';
-import { buildSnapshot, type OutlineNode } from './snapshot.ts';
+import { buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
 import { wrapUntrusted } from './untrusted.ts';
 import { isElementVisible } from './visibility.ts';
 
@@ -59,18 +60,48 @@ interface Candidate {
   ref: string;
 }
 
-function candidates(): Candidate[] {
-  // The same budget a search has, so a locator on a huge page costs what dom.find costs.
-  const snap = buildSnapshot({ commit: false, viewportFirst: false, maxChars: 600_000 });
-  const out: Candidate[] = [];
+/** The elements a locator can name, and whether the search covered the whole page. */
+interface Candidates {
+  all: Candidate[];
+  complete: boolean;
+}
+
+/** The same budget a search has, so a locator on a huge page costs what dom.find costs. */
+const LOCATE_CHARS = FIND_OUTLINE_CHARS;
+/**
+ * Describing an action's target happens before every action, so it gets a smaller budget: a page past it gets a CSS
+ * path, since a readable locator cannot be shown to name one element without seeing the whole page.
+ */
+const DESCRIBE_CHARS = 150_000;
+const DESCRIBE_MS = 400;
+/** Resolving a locator (a replayed step) may search as long as a walking tool does. */
+const LOCATE_MS = 20_000;
+
+function collect(snap: SnapshotResult): Candidates {
+  const all: Candidate[] = [];
   const walk = (nodes: OutlineNode[]): void => {
     for (const n of nodes) {
-      if (n.kind === 'element' && n.ref) out.push({ node: n, ref: n.ref });
+      if (n.kind === 'element' && n.ref) all.push({ node: n, ref: n.ref });
       walk(n.children);
     }
   };
   walk(snap.root.children);
-  return out;
+  return { all, complete: !snap.stopped };
+}
+
+/** Candidates found in slices that yield to the page (a synchronous walk held a 10,000-row page for a second). */
+async function candidates(maxChars: number, deadline: number): Promise<Candidates> {
+  return collect(
+    await buildSnapshotSliced({
+      commit: false,
+      render: false,
+      viewportFirst: false,
+      maxChars,
+      deadline,
+      lane: '',
+      hint: 'Narrow the locator, or act by ref.',
+    }),
+  );
 }
 
 /** How well a candidate fits: 2 exact, 1 partial, 0 not at all. */
@@ -98,7 +129,8 @@ function pick(l: Locator, all: Candidate[]): Candidate[] {
   return (exact.length ? exact : scored).map((x) => x.c);
 }
 
-function noneError(l: Locator, all: Candidate[]): LocatorError {
+function noneError(l: Locator, c: Candidates): LocatorError {
+  const all = c.all;
   // What is there instead, so a person (or the model repairing a replay) sees what changed.
   const role = l.label !== undefined ? undefined : norm(l.role);
   const near = all
@@ -109,24 +141,22 @@ function noneError(l: Locator, all: Candidate[]): LocatorError {
     .map((c) => `- ${c.node.head}`);
   const hint = near.length ? `\nElements of that kind on the page now:\n${wrapUntrusted(near.join('\n'))}` : '';
   return new LocatorError(
-    `No element matches ${describeLocator(l)} on this page. Find it with dom.find or dom.snapshot and act by ref, or fix the locator.${hint}`,
+    `No element matches ${describeLocator(l)} ${c.complete ? 'on this page' : 'in the part of this big page searched'}. Find it with dom.find or dom.snapshot and act by ref, or fix the locator.${hint}`,
     'locator-none',
   );
 }
 
 /** The one visible element the locator names; LocatorError when it names none or several. */
-export function locate(l: Locator): Element {
+export async function locate(l: Locator, deadline = performance.now() + LOCATE_MS): Promise<Element> {
   if (l.selector !== undefined && !l.role && !l.name && !l.label && l.text === undefined) {
-    let found: Element[];
-    try {
-      found = deepQueryAll(l.selector).filter((e) => isElementVisible(e));
-    } catch {
+    const r = await deepQuerySliced(l.selector, { limit: 200, deadline, lane: '' }).catch(() => {
       throw new LocatorError(`Invalid CSS selector ${JSON.stringify(l.selector)} in the locator.`, 'locator-none');
-    }
+    });
+    const found = r.found.filter((e) => isElementVisible(e));
     if (found.length !== 1)
       throw found.length
         ? new LocatorError(
-            `${found.length} visible elements match selector=${JSON.stringify(l.selector)}; a locator must name exactly one. Make it more specific.`,
+            `Several visible elements match selector=${JSON.stringify(l.selector)}; a locator must name exactly one. Make it more specific.`,
             'locator-many',
           )
         : new LocatorError(
@@ -136,9 +166,9 @@ export function locate(l: Locator): Element {
     registry.refFor(found[0]!);
     return found[0]!;
   }
-  const all = candidates();
-  const hits = pick(l, all);
-  if (!hits.length) throw noneError(l, all);
+  const c = await candidates(LOCATE_CHARS, deadline);
+  const hits = pick(l, c.all);
+  if (!hits.length) throw noneError(l, c);
   if (hits.length > 1)
     throw new LocatorError(
       `${hits.length} elements match ${describeLocator(l)}: ${hits
@@ -155,6 +185,8 @@ export function locate(l: Locator): Element {
         ),
       'locator-many',
     );
+  // On a page larger than the search budget, one match in the searched part is taken: locators that name an element
+  // by role or text are only saved after a whole-page check showed them unique (see `locatorFor`).
   return registry.resolve(hits[0]!.ref);
 }
 
@@ -183,21 +215,24 @@ function cssPath(el: Element): string {
 
 /**
  * The most readable locator that names `el` alone on the page now: a field's label, then role and name, then
- * visible text, then a CSS selector. Undefined when the element has no line in the outline and no usable selector.
+ * visible text, then a CSS selector. Readable ones only when the whole page was searched (within a small budget):
+ * otherwise uniqueness is unknown and the CSS path is given. Undefined when there is no usable selector either.
  */
-export function locatorFor(el: Element): Locator | undefined {
-  const all = candidates();
-  const ref = registry.peek(el) ?? registry.refFor(el);
-  const own = all.find((c) => c.ref === ref);
-  const role = own?.node.role;
-  const name = own?.node.name;
-  const tries: Locator[] = [];
-  if (own && role && name) {
-    if (FIELD_ROLES.has(role)) tries.push({ label: name });
-    tries.push({ role, name });
-    tries.push({ text: name });
+export async function locatorFor(el: Element): Promise<Locator | undefined> {
+  const c = await candidates(DESCRIBE_CHARS, performance.now() + DESCRIBE_MS);
+  if (c.complete) {
+    const ref = registry.peek(el) ?? registry.refFor(el);
+    const own = c.all.find((x) => x.ref === ref);
+    const role = own?.node.role;
+    const name = own?.node.name;
+    const tries: Locator[] = [];
+    if (own && role && name) {
+      if (FIELD_ROLES.has(role)) tries.push({ label: name });
+      tries.push({ role, name });
+      tries.push({ text: name });
+    }
+    for (const t of tries) if (names(t, el, c.all)) return t;
   }
-  for (const t of tries) if (names(t, el, all)) return t;
   const selector = cssPath(el);
   return selector ? { selector } : undefined;
 }

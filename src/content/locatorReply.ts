@@ -8,10 +8,10 @@ import { locate, locatorFor } from './locator.ts';
 import { registry } from './refs.ts';
 import { maybeTarget, type Target } from './targets.ts';
 
-function locatorOf(t: Target): Locator | null {
+async function locatorOf(t: Target): Promise<Locator | null> {
   try {
-    const el = maybeTarget(t);
-    const l = el ? locatorFor(el) : undefined;
+    const el = t.locator && !t.ref && !t.selector ? await locate(t.locator) : maybeTarget(t);
+    const l = el ? await locatorFor(el) : undefined;
     if (!l) return null;
     const out: Locator = {};
     for (const k of ['role', 'name', 'label', 'text', 'selector'] as const) if (l[k] !== undefined) out[k] = l[k];
@@ -21,13 +21,16 @@ function locatorOf(t: Target): Locator | null {
   }
 }
 
-export function locatorReply(req: Extract<ContentRequest, { type: 'dom.locator' }>): LocatorReply {
+export async function locatorReply(req: Extract<ContentRequest, { type: 'dom.locator' }>): Promise<LocatorReply> {
   const reply: LocatorReply = { url: location.href };
   // Resolving is strict: LocatorError (none / several) reaches the caller.
-  if (req.resolve && req.locator) return { ...reply, ref: registry.refFor(locate(req.locator)) };
-  if (req.fields) reply.fieldLocators = req.fields.map((f) => locatorOf(f));
-  else {
-    const l = locatorOf(req);
+  if (req.resolve && req.locator) return { ...reply, ref: registry.refFor(await locate(req.locator)) };
+  if (req.fields) {
+    const out: (Locator | null)[] = [];
+    for (const f of req.fields) out.push(await locatorOf(f));
+    reply.fieldLocators = out;
+  } else {
+    const l = await locatorOf(req);
     if (l) reply.locator = l;
   }
   return reply;

@@ -36,7 +36,9 @@ export function resolveTarget(t: Target): Element {
     registry.refFor(el);
     return el;
   }
-  if (t.locator) return locate(t.locator);
+  // Locators are resolved to refs before a request runs (`resolveLocator`): resolving walks the page in slices.
+  if (t.locator)
+    throw unresolved.get(t) ?? new ActionError('The locator was not resolved before the action; act by ref.');
   throw new ActionError('Give a target: ref (from dom.snapshot) or selector (CSS).');
 }
 
@@ -67,4 +69,22 @@ export async function selectorToRef(selector: string, deadline: number): Promise
         : `No element matching selector ${JSON.stringify(selector)} was found before the time limit on this big page. Narrow the selector, or find the element with dom.find.`,
     );
   return registry.refFor(el);
+}
+
+/** Why a target's locator could not be resolved, for the action that then asks for its element. */
+const unresolved = new WeakMap<Target, Error>();
+
+/**
+ * A locator target resolved in slices, before the request runs, to the one element it names: the target then holds
+ * its ref. When it names none or several, the LocatorError is thrown, and kept for `resolveTarget` to throw again.
+ */
+export async function resolveLocator(t: Target, deadline: number): Promise<void> {
+  if (!t.locator || t.ref || t.selector) return;
+  try {
+    t.ref = registry.refFor(await locate(t.locator, deadline));
+    delete t.locator;
+  } catch (e) {
+    unresolved.set(t, e instanceof Error ? e : new ActionError(String(e)));
+    throw e;
+  }
 }

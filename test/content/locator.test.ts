@@ -14,21 +14,23 @@ const PAGE = `
   <button>Add to cart</button><button>Add to cart</button>`;
 
 describe('locator', () => {
-  it('resolves role+name and labels, exact matches before partial ones', () => {
+  it('resolves role+name and labels, exact matches before partial ones', async () => {
     setPage(PAGE);
-    expect(locate({ role: 'button', name: 'log in' }).textContent).toBe('Log in');
-    expect(locate({ label: 'Email' }).id).toBe('a');
-    expect(locate({ label: 'company' }).className).toBe('x1');
-    expect(locate({ role: 'button', name: 'passkey' }).textContent).toBe('Log in with a passkey');
-    expect(locate({ text: 'Log in with' }).textContent).toBe('Log in with a passkey');
+    expect((await locate({ role: 'button', name: 'log in' })).textContent).toBe('Log in');
+    expect((await locate({ label: 'Email' })).id).toBe('a');
+    expect((await locate({ label: 'company' })).className).toBe('x1');
+    expect((await locate({ role: 'button', name: 'passkey' })).textContent).toBe('Log in with a passkey');
+    expect((await locate({ text: 'Log in with' })).textContent).toBe('Log in with a passkey');
   });
 
-  it('says so when a locator names nothing or several elements', () => {
+  it('says so when a locator names nothing or several elements', async () => {
     setPage(PAGE);
-    expect(() => locate({ label: 'Organisation' })).toThrow(LocatorError);
-    expect(() => locate({ label: 'Organisation' })).toThrow(/^No element matches label="Organisation" on this page\./);
+    await expect(locate({ label: 'Organisation' })).rejects.toThrow(LocatorError);
+    await expect(locate({ label: 'Organisation' })).rejects.toThrow(
+      /^No element matches label="Organisation" on this page\./,
+    );
     try {
-      locate({ role: 'button', name: 'Add to cart' });
+      await locate({ role: 'button', name: 'Add to cart' });
       expect.unreachable();
     } catch (e) {
       expect((e as LocatorError).code).toBe('locator-many');
@@ -38,15 +40,31 @@ describe('locator', () => {
     }
   });
 
-  it('describes an element by the most readable locator that names it alone', () => {
+  it('describes an element by the most readable locator that names it alone', async () => {
     setPage(PAGE);
     const [submit] = document.querySelectorAll('button');
-    expect(locatorFor(document.getElementById('a')!)).toEqual({ label: 'Email' });
-    expect(locatorFor(submit!)).toEqual({ role: 'button', name: 'Log in' });
+    expect(await locatorFor(document.getElementById('a')!)).toEqual({ label: 'Email' });
+    expect(await locatorFor(submit!)).toEqual({ role: 'button', name: 'Log in' });
     // Two identical buttons: no readable locator names one alone, so a CSS path does.
     const second = document.querySelectorAll('button')[3]!;
-    const l = locatorFor(second)!;
+    const l = (await locatorFor(second))!;
     expect(l.selector).toBeDefined();
-    expect(locate(l)).toBe(second);
+    expect(await locate(l)).toBe(second);
+  });
+
+  it('on a page past the describing budget, gives a CSS path: uniqueness of a name cannot be checked there', async () => {
+    // About 2,000 rows of a button and a sentence each: far more outline than describing a target may walk.
+    const rows = Array.from(
+      { length: 2000 },
+      (_, i) => `<tr><td><button>Open ${i}</button></td><td>Row ${i} holds a sentence about order ${i}.</td></tr>`,
+    ).join('');
+    setPage(`<table><tbody id="t">${rows}</tbody></table>`);
+    const target = document.querySelectorAll('button')[3]!;
+    const l = (await locatorFor(target))!;
+    expect(l).toEqual({ selector: '#t > tr:nth-of-type(4) > td:nth-of-type(1) > button' });
+    expect(await locate(l)).toBe(target);
+    // A small page still gets the readable locator for the same button.
+    setPage(`<table><tbody id="t">${rows.split('</tr>').slice(0, 10).join('</tr>')}</tr></tbody></table>`);
+    expect(await locatorFor(document.querySelectorAll('button')[3]!)).toEqual({ role: 'button', name: 'Open 3' });
   });
 });

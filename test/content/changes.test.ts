@@ -1,0 +1,43 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { observeChanges } from '../../src/content/changes.ts';
+import { setPage } from './helpers.ts';
+
+describe('change report: text changes', () => {
+  it('a region too big to read as a line reports the text nodes that changed in it, not its whole text', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `<p>Row ${i} holds a short sentence about order ${i}.</p>`);
+    setPage(
+      `<main id="m">Total 5 ${rows.join('')}<p id="end">end</p></main><span id="left"><b>2</b> items left</span>`,
+    );
+    const main = document.getElementById('m')!;
+    const { changes } = await observeChanges(() => {
+      const p = document.createElement('p');
+      p.textContent = 'Opened order 3';
+      document.getElementById('end')!.after(p);
+      main.firstChild!.nodeValue = 'Total 6 ';
+      const b = document.createElement('b');
+      b.textContent = '1';
+      document.querySelector('#left b')!.replaceWith(b);
+      document.getElementById('left')!.lastChild!.nodeValue = ' item left';
+    });
+    expect(changes.added.join('\n')).toContain('Opened order 3');
+    expect(changes.changed).toContainEqual(
+      expect.stringMatching(/^text in main "Total 6 Row 0 [^"]*": "Total 5" → "Total 6"$/),
+    );
+    expect(changes.changed.join('\n')).toMatch(/text of .*"2 items left" → "1 item left"/);
+    // The region's whole text (300 rows) is never quoted as one changed line.
+    expect(changes.changed.join('\n')).not.toMatch(/text of main/);
+  });
+
+  it('an element only added to a big region is listed as added, with no text change for the region', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `<p>Row ${i} holds a short sentence about order ${i}.</p>`);
+    setPage(`<main>${rows.join('')}<p id="end">end</p></main>`);
+    const { changes } = await observeChanges(() => {
+      const p = document.createElement('p');
+      p.textContent = 'Opened order 3';
+      document.getElementById('end')!.after(p);
+    });
+    expect(changes.added.join('\n')).toContain('Opened order 3');
+    expect(changes.changed).toEqual([]);
+  });
+});
