@@ -8,7 +8,7 @@
  * exporting `name` and `async function run(): Promise<BenchMetric[]>`, and add it to MODULES (static imports only,
  * like everything that may end up in the extension).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as interceptor from './interceptor.bench.ts';
 import * as dataflow from './dataflow.bench.ts';
 import * as results from './results.bench.ts';
@@ -145,15 +145,16 @@ async function main(): Promise<void> {
   }
   console.log(lines.join('\n'));
 
+  const file = new URL(quick ? './results.quick.json' : './results.json', import.meta.url);
   const out = {
     generatedAt: new Date().toISOString(),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     rounds,
-    results: summaries,
+    // A run of some modules replaces only their rows: the other modules' last figures stay.
+    results: only.length ? mergeResults(file, summaries) : summaries,
   };
-  const file = quick ? './results.quick.json' : './results.json';
-  writeFileSync(new URL(file, import.meta.url), JSON.stringify(out, null, 2) + '\n');
+  writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   // The published table comes from full runs of every module only.
   if (!quick && !only.length) writeFileSync(new URL('../BENCHMARKS.md', import.meta.url), renderBenchmarksMd(out));
   console.error(`bench: ${selected.length} modules, ${rounds} rounds, ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -168,3 +169,26 @@ main().catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });
+
+/** The file's rows of other modules, with this run's rows in place of the modules it ran (in the file's order). */
+function mergeResults(file: URL, fresh: Summary[]): Summary[] {
+  if (!existsSync(file)) return fresh;
+  let old: Summary[];
+  try {
+    old = (JSON.parse(readFileSync(file, 'utf8')) as { results?: Summary[] }).results ?? [];
+  } catch {
+    return fresh;
+  }
+  const ran = new Set(fresh.map((s) => s.module));
+  const out: Summary[] = [];
+  const placed = new Set<string>();
+  for (const s of old) {
+    if (!ran.has(s.module)) out.push(s);
+    else if (!placed.has(s.module)) {
+      placed.add(s.module);
+      out.push(...fresh.filter((f) => f.module === s.module));
+    }
+  }
+  for (const f of fresh) if (!placed.has(f.module)) out.push(f);
+  return out;
+}
