@@ -70,6 +70,8 @@ export default defineConfig({
     target: 'chrome116',
     sourcemap: false,
   },
+  // The settings page checks its YAML in a module worker (src/options/yamlCheck.worker.ts).
+  worker: { format: 'es' },
   server: { port: 5173, strictPort: true, hmr: { port: 5173 } },
   legacy: {},
 });

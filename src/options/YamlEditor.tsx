@@ -7,28 +7,15 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PortClient } from '../shared/portClient.ts';
-import { checkYaml, defaultsYaml, formatProblem, type ConfigProblem } from './configEdit.ts';
+import { defaultsYaml, formatProblem, type ConfigProblem } from './configEdit.ts';
+import { checkText, type Checked } from './yamlCheck.ts';
+import { YamlChecker } from './yamlChecker.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
 import { downloadText } from '../sidepanel/lib/download.ts';
-import { CONFIG_MAX_CHARS, configTooLarge } from '../shared/limits.ts';
-
-interface Checked {
-  text: string;
-  problems: ConfigProblem[];
-  warnings: ConfigProblem[];
-}
 
 /** The pause in typing before the text is checked: short for a small config, longer for a large one. */
 export function checkDelayMs(chars: number): number {
   return chars < 20_000 ? 150 : chars < 200_000 ? 400 : 800;
-}
-
-/** Problems for this text: the size limit first (no need to parse what cannot be saved), then the parser's. */
-function check(text: string): Checked {
-  if (text.length > CONFIG_MAX_CHARS) {
-    return { text, problems: [{ message: configTooLarge(text.length), line: 1, column: 1, path: '' }], warnings: [] };
-  }
-  return { text, ...checkYaml(text) };
 }
 
 function offsetOf(text: string, p: ConfigProblem): number {
@@ -44,15 +31,26 @@ export function YamlEditor({ client, saved, onSaved }: { client: PortClient; sav
   const file = useRef<HTMLInputElement>(null);
   const saver = useSaver();
   useEffect(() => setText(saved), [saved]);
+  // Checks run on a background thread (a 1 MB config takes about a second to check).
+  const checker = useRef<YamlChecker | undefined>(undefined);
+  checker.current ??= new YamlChecker();
+  useEffect(() => () => checker.current?.dispose(), []);
   // A large saved text is checked after the first paint too, so opening the page never waits on it.
   const [checked, setChecked] = useState<Checked>(() =>
-    saved.length < 20_000 ? check(saved) : { text: '\u0000not checked yet', problems: [], warnings: [] },
+    saved.length < 20_000 ? checkText(saved) : { text: '\u0000not checked yet', problems: [], warnings: [] },
   );
-  // Debounced: each keystroke only re-arms the timer.
+  // Debounced: each keystroke only re-arms the timer; an answer for an older text is dropped.
   useEffect(() => {
     if (checked.text === text) return;
-    const timer = setTimeout(() => setChecked(check(text)), checkDelayMs(text.length));
-    return () => clearTimeout(timer);
+    let live = true;
+    const timer = setTimeout(
+      () => void checker.current!.check(text).then((c) => live && setChecked(c)),
+      checkDelayMs(text.length),
+    );
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, [text]);
   const current = checked.text === text;
   const { problems, warnings } = checked;
@@ -68,7 +66,7 @@ export function YamlEditor({ client, saved, onSaved }: { client: PortClient; sav
 
   const save = () =>
     saver.run(async () => {
-      const now = current ? checked : check(text);
+      const now = current ? checked : await checker.current!.check(text);
       if (!current) setChecked(now);
       if (now.problems.length) throw new Error(now.problems.map(formatProblem).join('\n'));
       await client.request({ type: 'config.save', yaml: text });
