@@ -10,6 +10,8 @@ import { parseMessage, type FramePong } from '../shared/messages.ts';
 import { CONTENT_ERROR, ContentPong, ContentReply, type ContentRequest } from '../shared/contentMessages.ts';
 import contentScript from '../content/index.iife.ts?iife';
 import readerScript from '../content/reader.iife.ts?iife';
+import { LISTENER_REQUEST, listenerRegistry } from '../content/listenerRegistry.ts';
+import { runGoing } from './devCapture.ts';
 
 /** An error from a page operation; `code` is set for the ones callers branch on. */
 export class PageError extends Error {
@@ -62,7 +64,11 @@ function restrictedError(url: string, what: string): PageError {
 export async function resolveTabId(tabId?: number): Promise<number> {
   if (tabId !== undefined) return tabId;
   const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-  if (tab?.id === undefined) throw new PageError('There is no active tab to act on. Open or activate one (tabs.open / tabs.activate), or pass a tab id.', PAGE_ERROR.gone);
+  if (tab?.id === undefined)
+    throw new PageError(
+      'There is no active tab to act on. Open or activate one (tabs.open / tabs.activate), or pass a tab id.',
+      PAGE_ERROR.gone,
+    );
   return tab.id;
 }
 
@@ -74,7 +80,11 @@ export function prefixFor(frameId: number): string {
 /** The frame a ref belongs to: `e12` → 0, `f3e12` → 3. */
 export function frameOfRef(ref: string): number {
   const m = /^(?:f(\d+))?(?:[a-df-z]{2})?e\d+$/.exec(ref.trim());
-  if (!m) throw new PageError(`"${ref}" is not a ref (refs look like kqe12, as dom.snapshot shows them). Take a snapshot (dom.snapshot) and use a ref from it.`, PAGE_ERROR.staleRef);
+  if (!m)
+    throw new PageError(
+      `"${ref}" is not a ref (refs look like kqe12, as dom.snapshot shows them). Take a snapshot (dom.snapshot) and use a ref from it.`,
+      PAGE_ERROR.staleRef,
+    );
   return m[1] ? Number(m[1]) : 0;
 }
 
@@ -94,7 +104,13 @@ export interface RequestOptions {
 function send(tabId: number, frameId: number, request: ContentRequest, timeoutMs: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new PageError(`The page did not answer within ${Math.round(timeoutMs / 1000)} s (tab ${tabId}, frame ${frameId}); it may be busy or frozen. Try again, or reload it with tabs.reload.`, PAGE_ERROR.timeout)),
+      () =>
+        reject(
+          new PageError(
+            `The page did not answer within ${Math.round(timeoutMs / 1000)} s (tab ${tabId}, frame ${frameId}); it may be busy or frozen. Try again, or reload it with tabs.reload.`,
+            PAGE_ERROR.timeout,
+          ),
+        ),
       timeoutMs,
     );
     chrome.tabs.sendMessage(tabId, request, { frameId }).then(
@@ -111,7 +127,12 @@ function send(tabId: number, frameId: number, request: ContentRequest, timeoutMs
 }
 
 /** Sends one request to the content script of a frame and returns its validated data (or throws a PageError). */
-export async function requestContent(tabId: number, frameId: number, request: ContentRequest, opts: RequestOptions = {}): Promise<unknown> {
+export async function requestContent(
+  tabId: number,
+  frameId: number,
+  request: ContentRequest,
+  opts: RequestOptions = {},
+): Promise<unknown> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let raw: unknown;
   try {
@@ -120,14 +141,24 @@ export async function requestContent(tabId: number, frameId: number, request: Co
     if (err instanceof PageError) throw err;
     const message = (err as Error).message ?? String(err);
     if (GONE.test(message))
-      throw new PageError(`The page in tab ${tabId} navigated or its frame ${frameId} closed before answering (${message}). Take a new snapshot.`, PAGE_ERROR.gone);
-    if (!NO_RECEIVER.test(message) || opts.inject === false) throw new PageError(`No Otto content script answers in tab ${tabId}, frame ${frameId}: ${message}`, PAGE_ERROR.noReceiver);
+      throw new PageError(
+        `The page in tab ${tabId} navigated or its frame ${frameId} closed before answering (${message}). Take a new snapshot.`,
+        PAGE_ERROR.gone,
+      );
+    if (!NO_RECEIVER.test(message) || opts.inject === false)
+      throw new PageError(
+        `No Otto content script answers in tab ${tabId}, frame ${frameId}: ${message}`,
+        PAGE_ERROR.noReceiver,
+      );
     await injectContentScripts(tabId, frameId === 0 ? undefined : [frameId]);
     try {
       raw = await send(tabId, frameId, request, timeoutMs);
     } catch (again) {
       if (again instanceof PageError) throw again;
-      throw new PageError(`No Otto content script answers in tab ${tabId}, frame ${frameId} even after injecting it: ${(again as Error).message}`, PAGE_ERROR.noReceiver);
+      throw new PageError(
+        `No Otto content script answers in tab ${tabId}, frame ${frameId} even after injecting it: ${(again as Error).message}`,
+        PAGE_ERROR.noReceiver,
+      );
     }
   }
   const parsed = parseMessage(ContentReply, raw);
@@ -145,9 +176,15 @@ export async function ensureContentScript(tabId: number): Promise<void> {
 }
 
 /** Sends a request to the frame a ref lives in (adding that frame's prefix). */
-export function requestForRef(tabId: number, ref: string, request: ContentRequest, opts?: RequestOptions): Promise<unknown> {
+export function requestForRef(
+  tabId: number,
+  ref: string,
+  request: ContentRequest,
+  opts?: RequestOptions,
+): Promise<unknown> {
   const frameId = frameOfRef(ref);
-  const withPrefix = 'prefix' in request || request.type.startsWith('dom.') ? { ...request, prefix: prefixFor(frameId) } : request;
+  const withPrefix =
+    'prefix' in request || request.type.startsWith('dom.') ? { ...request, prefix: prefixFor(frameId) } : request;
   return requestContent(tabId, frameId, withPrefix as ContentRequest, opts);
 }
 
@@ -157,7 +194,8 @@ export function requestForRef(tabId: number, ref: string, request: ContentReques
  */
 export async function injectContentScripts(tabId: number, frameIds?: number[]): Promise<void> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-  if (!tab) throw new PageError(`Tab ${tabId} does not exist (it was closed). List tabs with tabs.list.`, PAGE_ERROR.gone);
+  if (!tab)
+    throw new PageError(`Tab ${tabId} does not exist (it was closed). List tabs with tabs.list.`, PAGE_ERROR.gone);
   const url = tab.url ?? tab.pendingUrl ?? '';
   const what = restrictedReason(url);
   if (what) throw restrictedError(url, what);
@@ -165,11 +203,35 @@ export async function injectContentScripts(tabId: number, frameIds?: number[]): 
   // A run works on this tab now: its console and requests are captured from its next page's start (#19).
   if (!frameIds) injectionObserver?.(tabId);
   try {
-    await chrome.scripting.executeScript({ target, files: [contentScript], world: 'ISOLATED', injectImmediately: true });
+    // The page-world listener registry (#14), only while a run goes — as for #19's capture, a page Otto reads
+    // outside a run stays as clean as before (e2e/dialogs.spec.ts). Into the same frames, now: it sees the
+    // listeners added from here on (the snapshot says the earlier ones are unseen). Its failure does not stop the
+    // content script.
+    if (runGoing())
+      await chrome.scripting
+        .executeScript({
+          target,
+          world: 'MAIN',
+          injectImmediately: true,
+          func: listenerRegistry,
+          args: ['late', LISTENER_REQUEST],
+        })
+        .catch(() => undefined);
+    await chrome.scripting.executeScript({
+      target,
+      files: [contentScript],
+      world: 'ISOLATED',
+      injectImmediately: true,
+    });
   } catch (err) {
     const message = (err as Error).message ?? String(err);
-    if (/Cannot access|cannot be scripted|extensions gallery|chrome:\/\//i.test(message)) throw restrictedError(url, 'this page');
-    if (/file:/.test(url)) throw new PageError(`Otto cannot run on local files unless "Allow access to file URLs" is on for it (chrome://extensions → Otto → Details).`, PAGE_ERROR.restricted);
+    if (/Cannot access|cannot be scripted|extensions gallery|chrome:\/\//i.test(message))
+      throw restrictedError(url, 'this page');
+    if (/file:/.test(url))
+      throw new PageError(
+        `Otto cannot run on local files unless "Allow access to file URLs" is on for it (chrome://extensions → Otto → Details).`,
+        PAGE_ERROR.restricted,
+      );
     throw new PageError(`Could not inject Otto's content script into tab ${tabId}: ${message}`, PAGE_ERROR.noReceiver);
   }
 }
@@ -182,7 +244,11 @@ export function observeInjections(fn: (tabId: number) => void): void {
 
 /** Loads the article reader (Readability) into a frame; dom.read calls it. */
 export async function ensureReader(tabId: number, frameId: number): Promise<void> {
-  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: [readerScript], injectImmediately: true });
+  await chrome.scripting.executeScript({
+    target: { tabId, frameIds: [frameId] },
+    files: [readerScript],
+    injectImmediately: true,
+  });
 }
 
 /** Pings our content script in every frame of a tab (top, same-origin and cross-origin iframes alike). */
@@ -191,7 +257,9 @@ export async function pingFrames(tabId: number): Promise<FramePong[]> {
   const pongs = await Promise.all(
     frames.map(async (f) => {
       try {
-        const data = ContentPong.parse(await requestContent(tabId, f.frameId, { type: 'content.ping' }, { inject: false, timeoutMs: 5000 }));
+        const data = ContentPong.parse(
+          await requestContent(tabId, f.frameId, { type: 'content.ping' }, { inject: false, timeoutMs: 5000 }),
+        );
         return { frameId: f.frameId, ...data };
       } catch {
         return undefined;

@@ -17,11 +17,16 @@
  *    timing still lists the page's earlier requests; earlier console messages are lost). Reloading the tab then
  *    captures from the start.
  *
+ * The same registration and fallback carry the listener registry (#14, content/listenerRegistry.ts), which finds
+ * controls clickable only by a script listener; the content router injects it late, with the content script, into
+ * a tab a run first works on.
+ *
  * An idle Otto (no run going) injects nothing on any navigation, and a tab no run touched never gets anything.
  * The watched set lives in `chrome.storage.session`, so it survives the worker being stopped mid-run.
  */
 import { devCapture, devRead, type DevLog } from '../content/devCapture.ts';
 import devCaptureScript from '../content/devCapture.iife.ts?iife';
+import { LISTENER_REQUEST, listenerRegistry } from '../content/listenerRegistry.ts';
 
 const STORE_KEY = 'otto.devWatch';
 const watched = new Set<number>();
@@ -127,6 +132,15 @@ export async function onCommitted(d: { tabId: number; frameId: number; url: stri
       injectImmediately: true,
       func: devCapture,
       args: ['load'],
+    })
+    .catch(() => undefined);
+  await chrome.scripting
+    .executeScript({
+      target: { tabId: d.tabId, frameIds: [0] },
+      world: 'MAIN',
+      injectImmediately: true,
+      func: listenerRegistry,
+      args: ['load', LISTENER_REQUEST],
     })
     .catch(() => undefined);
 }

@@ -67,6 +67,8 @@ export interface PageSnapshot {
   note?: string;
   scroll: { y: number; height: number; viewport: number };
   ms: number;
+  /** Since when the top frame's click listeners are known (content/listeners.ts). */
+  listeners?: 'load' | 'late' | 'none';
 }
 
 interface Stitched {
@@ -218,9 +220,21 @@ export async function snapshotPage(tabId: number, opts: SnapshotOptions = {}): P
     scroll: reply.scroll,
     ms: Math.round(performance.now() - t0),
   };
+  if (reply.listeners) result.listeners = reply.listeners;
   if (notes.length) result.note = notes.join(' ');
   return result;
 }
+
+/**
+ * What the snapshot says when the page's click listeners are not all known (content/listenerRegistry.ts): the
+ * registry came after the page loaded (`late`: it cannot see the past), or there is none (`none`: Otto reads pages
+ * outside a run without putting anything in their world). A load during a run gets it before the page's scripts
+ * (background/devCapture.ts).
+ */
+export const LISTENERS_NOTE = {
+  late: '; listeners the page added before Otto came are unseen: a control with only such a listener has no ref (tabs.navigate to this URL during the run shows them)',
+  none: "; the page's script listeners are unseen (Otto records them in a page loaded during a run): a control with only such a listener has no ref",
+} as const;
 
 /** The snapshot as the model should see it: a line of facts, then the page-derived outline inside a boundary. */
 export function formatSnapshot(s: PageSnapshot): string {
@@ -228,7 +242,9 @@ export function formatSnapshot(s: PageSnapshot): string {
   const facts =
     `${s.refs} refs${s.newRefs ? ` (${s.newRefs} new since the last snapshot, marked [new])` : ''}` +
     `${s.frames ? `, ${s.frames} frame${s.frames === 1 ? '' : 's'} included` : ''}; scrolled to ${s.scroll.y} of ${s.scroll.height}px${more}` +
-    `${s.truncated ? '; TRUNCATED (see the note at the end)' : ''}.`;
+    `${s.truncated ? '; TRUNCATED (see the note at the end)' : ''}` +
+    (s.listeners === 'late' || s.listeners === 'none' ? LISTENERS_NOTE[s.listeners] : '') +
+    '.';
   return `Page snapshot — ${facts}\n${wrapUntrusted(`title: ${s.title}\nurl: ${s.url}\n${s.text}`)}`;
 }
 

@@ -1,7 +1,10 @@
 /**
  * Registered for one page load of a tab a run works on (background/devCapture.ts), at `document_start` in the
- * page's MAIN world: installs the console and request capture before any of the page's own scripts run (#19).
+ * page's MAIN world, before any of the page's own scripts run: installs the console and request capture (#19) and
+ * the listener registry that finds controls clickable only by a listener (#14, content/listenerRegistry.ts).
  */
 import { devCapture } from './devCapture.ts';
+import { LISTENER_REQUEST, listenerRegistry } from './listenerRegistry.ts';
 
 devCapture('load');
+listenerRegistry('load', LISTENER_REQUEST);

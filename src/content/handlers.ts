@@ -16,6 +16,7 @@ import {
 } from '../shared/contentMessages.ts';
 import { describeTarget } from './targetFacts.ts';
 import { observeChanges } from './changes.ts';
+import { readListeners } from './listeners.ts';
 import { describeElement } from './describe.ts';
 import { findSliced, query } from './find.ts';
 import type { Article } from './read.ts';
@@ -71,6 +72,7 @@ async function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>):
     scroll: { y: Math.round(scrollY), height: se?.scrollHeight ?? 0, viewport: innerHeight },
     ms: Math.round((performance.now() - t0) * 100) / 100,
     ...(snap.notes.length ? { notes: snap.notes } : {}),
+    listeners: readListeners().mode,
   };
 }
 

@@ -3,6 +3,7 @@
  * needs), and which roles are interactive (get a ref) or structural (get a line of their own).
  */
 import { styleOf } from './visibility.ts';
+import { clickableByListener } from './listeners.ts';
 
 /** Roles a person acts on: these get refs. */
 export const INTERACTIVE_ROLES = new Set([
@@ -77,7 +78,16 @@ export const STRUCTURAL_ROLES = new Set([
   'treegrid',
 ]);
 
-export const LANDMARK_ROLES = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo', 'region', 'search', 'form']);
+export const LANDMARK_ROLES = new Set([
+  'banner',
+  'navigation',
+  'main',
+  'complementary',
+  'contentinfo',
+  'region',
+  'search',
+  'form',
+]);
 
 const INPUT_ROLES: Record<string, string> = {
   button: 'button',
@@ -178,7 +188,8 @@ export function implicitRole(el: Element): string | undefined {
       return scope === 'row' || scope === 'rowgroup' ? 'rowheader' : 'columnheader';
     }
     default:
-      if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable) return 'textbox';
+      if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable)
+        return 'textbox';
       return TAG_ROLES[tag];
   }
 }
@@ -194,31 +205,42 @@ const NATIVE_INTERACTIVE = new Set(['button', 'select', 'textarea', 'summary']);
 
 /**
  * The role an element is acted on as, or undefined when it is not interactive: native controls, interactive ARIA
- * roles, contenteditable roots, `tabindex >= 0`, `onclick`, `<a>` without href, and (cheap heuristic) where
- * `cursor: pointer` starts.
+ * roles, contenteditable roots, `tabindex >= 0`, `onclick`, `<a>` without href, a click listener seen by the
+ * page-world registry (listeners.ts), and (cheap heuristic) where `cursor: pointer` starts.
  */
 const DRAG_CURSOR = /^(?:grab|move|(?:[nsew]{1,2}|nesw|nwse|col|row)-resize)$/;
 
-export function interactiveRole(el: Element, role: string | undefined, parentCursor: string | undefined): string | undefined {
+export function interactiveRole(
+  el: Element,
+  role: string | undefined,
+  parentCursor: string | undefined,
+): string | undefined {
   if (role && INTERACTIVE_ROLES.has(role)) {
     if (role === 'gridcell' && !el.hasAttribute('tabindex')) return undefined;
     return role;
   }
   const tag = el.localName;
   if (tag === 'input') return (el as HTMLInputElement).type === 'hidden' ? undefined : (role ?? 'textbox');
-  if (NATIVE_INTERACTIVE.has(tag)) return tag === 'select' ? (role === 'listbox' ? 'listbox' : 'combobox') : tag === 'textarea' ? 'textbox' : 'button';
-  if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable) return 'textbox';
+  if (NATIVE_INTERACTIVE.has(tag))
+    return tag === 'select' ? (role === 'listbox' ? 'listbox' : 'combobox') : tag === 'textarea' ? 'textbox' : 'button';
+  if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable)
+    return 'textbox';
   const tabindex = el.getAttribute('tabindex');
-  if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'iframe') return role && role !== 'none' ? role : 'clickable';
+  if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'iframe')
+    return role && role !== 'none' ? role : 'clickable';
   if (el.hasAttribute('onclick')) return role && role !== 'none' ? role : 'clickable';
   // An <a> without href is a script-driven button (datepicker Prev/Next, "Load more"); empty anchors have no box.
   if (tag === 'a' && !el.hasAttribute('href')) return role && role !== 'none' ? role : 'clickable';
+  // A pointer or key listener the page-world registry saw (span buttons with addEventListener and nothing else).
+  if (clickableByListener(el)) return role && role !== 'none' ? role : 'clickable';
   const cursor = styleOf(el)?.cursor;
-  if (cursor === 'pointer' && parentCursor !== 'pointer' && tag !== 'label' && tag !== 'html' && tag !== 'body') return role && role !== 'none' ? role : 'clickable';
+  if (cursor === 'pointer' && parentCursor !== 'pointer' && tag !== 'label' && tag !== 'html' && tag !== 'body')
+    return role && role !== 'none' ? role : 'clickable';
   // Things a person drags (dom.drag): HTML5 draggables, and where a grab, move or resize cursor starts (sortable
   // items, resize handles). Images and links are draggable by default but are already images and links.
   if (el.getAttribute('draggable') === 'true') return 'draggable';
-  if (cursor && DRAG_CURSOR.test(cursor) && parentCursor !== cursor && tag !== 'html' && tag !== 'body') return 'draggable';
+  if (cursor && DRAG_CURSOR.test(cursor) && parentCursor !== cursor && tag !== 'html' && tag !== 'body')
+    return 'draggable';
   return undefined;
 }
 

@@ -261,6 +261,8 @@ export const SnapshotReply = z.object({
   ms: z.number(),
   /** What the walk left out (budget, time, the part above the viewport); absent when nothing. */
   notes: z.optional(z.array(z.string())),
+  /** Since when the page's click listeners are known (content/listeners.ts); absent from older content scripts. */
+  listeners: z.optional(z.enum(['load', 'late', 'none'])),
 });
 export type SnapshotReply = z.infer<typeof SnapshotReply>;
 
