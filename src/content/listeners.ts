@@ -74,9 +74,10 @@ const TEXT_MAX = 80;
 export function oneControl(el: Element): boolean {
   const tag = el.localName;
   if (tag === 'html' || tag === 'body') return false;
-  if ((el.textContent ?? '').replace(/\s+/g, ' ').trim().length > TEXT_MAX) return false;
+  // The bounded count first: a big container's textContent would cost a walk of all of it.
   let n = 0;
   for (let d = el.firstElementChild; d; d = nextInside(d, el)) if (++n > DESCENDANTS_MAX) return false;
+  if ((el.textContent ?? '').replace(/\s+/g, ' ').trim().length > TEXT_MAX) return false;
   let texty = 0;
   for (let c = el.firstElementChild; c; c = c.nextElementSibling)
     if (/\S/.test(c.textContent ?? '') && ++texty > 2) return false;
