@@ -26,7 +26,6 @@
  */
 import { devCapture, devRead, type DevLog } from '../content/devCapture.ts';
 import devCaptureScript from '../content/devCapture.iife.ts?iife';
-import { LISTENER_REQUEST, listenerRegistry } from '../content/listenerRegistry.ts';
 
 const STORE_KEY = 'otto.devWatch';
 const watched = new Set<number>();
@@ -125,22 +124,14 @@ export async function clearStaleRegistrations(): Promise<void> {
 export async function onCommitted(d: { tabId: number; frameId: number; url: string }): Promise<void> {
   if (d.frameId !== 0 || !runGoing() || !/^(https?|file):/i.test(d.url)) return;
   if (!(await isWatched(d.tabId))) return;
+  // The registered script's own file: the capture and the listener registry in one injection (two would leave the
+  // page's scripts a second round trip to run in between).
   await chrome.scripting
     .executeScript({
       target: { tabId: d.tabId, frameIds: [0] },
       world: 'MAIN',
       injectImmediately: true,
-      func: devCapture,
-      args: ['load'],
-    })
-    .catch(() => undefined);
-  await chrome.scripting
-    .executeScript({
-      target: { tabId: d.tabId, frameIds: [0] },
-      world: 'MAIN',
-      injectImmediately: true,
-      func: listenerRegistry,
-      args: ['load', LISTENER_REQUEST],
+      files: [devCaptureScript],
     })
     .catch(() => undefined);
 }
