@@ -359,9 +359,7 @@ export async function observeChanges<T>(
       const now = normalize(box.textContent ?? '');
       const before = normalize(textBefore(box, oldText, removedText, addedText, added));
       if (now === before) continue;
-      c.changed.push(
-        `text of ${describeElement(box)}: ${JSON.stringify(truncate(before, 80))} → ${JSON.stringify(truncate(now, 80))}`,
-      );
+      c.changed.push(`text of ${describeElement(box)}: ${textDiff(before, now)}`);
     }
     if (location.href !== urlBefore) c.navigated = { from: urlBefore, to: location.href };
     if (unloading) c.unloading = true;
@@ -504,6 +502,21 @@ function textBox(el: Element): Element {
 }
 
 /**
+ * `"before" → "after"`, each cut to 80 characters around where they first differ: two long texts that differ past
+ * their 80th character would otherwise read the same (`"Posts: Ada… " → "Posts: Ada… "`).
+ */
+export function textDiff(before: string, after: string): string {
+  let p = 0;
+  while (p < before.length && p < after.length && before[p] === after[p]) p++;
+  const cut = (s: string): string => {
+    if (s.length <= 80 || p < 60) return truncate(s, 80);
+    const from = Math.max(0, p - 30);
+    return `…${truncate(s.slice(from), 79)}`;
+  };
+  return `${JSON.stringify(cut(before))} → ${JSON.stringify(cut(after))}`;
+}
+
+/**
  * Whether the element holds more than `max` characters of text (or more text nodes than a line has), read only as far
  * as needed: `textContent` on a big table's container reads the whole table.
  */
@@ -539,7 +552,7 @@ function regionTextChange(
   const a = normalize(before.join(' '));
   const b = normalize(now.join(' '));
   if (a === b) return undefined;
-  return `text in ${describeElement(region)}: ${JSON.stringify(truncate(a, 80))} → ${JSON.stringify(truncate(b, 80))}`;
+  return `text in ${describeElement(region)}: ${textDiff(a, b)}`;
 }
 
 /** The element's text as it was before: changed text nodes' old values, added ones left out, removed ones put back. */

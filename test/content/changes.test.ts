@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { observeChanges } from '../../src/content/changes.ts';
+import { observeChanges, textDiff } from '../../src/content/changes.ts';
 import { setPage } from './helpers.ts';
 
 describe('change report: text changes', () => {
@@ -39,5 +39,13 @@ describe('change report: text changes', () => {
     });
     expect(changes.added.join('\n')).toContain('Opened order 3');
     expect(changes.changed).toEqual([]);
+  });
+
+  it('two long texts that differ past their 80th character are shown where they differ', () => {
+    const head = 'Posts by Ada Lovelace, Charles Babbage and friends, newest first, as of this morning: ';
+    expect(textDiff(`${head}3 posts`, `${head}4 posts`)).toBe(
+      '"…st first, as of this morning: 3 posts" → "…st first, as of this morning: 4 posts"',
+    );
+    expect(textDiff('2 items left', '1 item left')).toBe('"2 items left" → "1 item left"');
   });
 });
