@@ -31,6 +31,7 @@ import * as bridge from './bridge.bench.ts';
 import * as inputPaths from './inputPaths.bench.ts';
 import * as replay from './replay.bench.ts';
 import * as context from './context.bench.ts';
+import * as webfetch from './webfetch.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -54,6 +55,7 @@ const MODULES: BenchModule[] = [
   inputPaths,
   replay,
   context,
+  webfetch,
   bundle,
   mcp,
   bridge,
