@@ -62,10 +62,10 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     // Extension pages the manifest does not name: the live tool reference (ot.help links MCP packs to it), the
-    // offscreen document that reads PDFs with pdf.js (#19; loaded only when a PDF is read), and the connect page an
-    // MCP client's user answers (#29).
+    // offscreen document that parses fetched pages (#15) and reads PDFs with pdf.js (#19; pdf.js is a chunk of its
+    // own, loaded on the first PDF), and the connect page an MCP client's user answers (#29).
     rollupOptions: {
-      input: { docs: 'src/docs/index.html', pdf: 'src/offscreen/pdf.html', connect: 'src/connect/index.html' },
+      input: { docs: 'src/docs/index.html', offscreen: 'src/offscreen/index.html', connect: 'src/connect/index.html' },
     },
     target: 'chrome116',
     sourcemap: false,

@@ -1,14 +1,13 @@
 /**
- * The main article of the page as Markdown: Mozilla Readability on a clone of the document (the page is never
- * touched), its HTML parsed inertly and converted with markdown.ts. Pages without an article fall back to the
+ * The main article of the page as Markdown: Otto's one extractor (readable.ts: Mozilla Readability, then
+ * markdown.ts) on a clone of the document, so the page is never touched. Pages without an article fall back to the
  * visible text of `main` (or the body).
  *
  * Readability is ~35 kB, so it is not in the always-injected content script: the worker injects reader.iife.ts
  * into the frame on the first `dom.read`, which registers `readArticle` here under READER_KEY.
  */
-import { Readability } from '@mozilla/readability';
 import { countElementsUpTo } from './env.ts';
-import { htmlToMarkdown } from './markdown.ts';
+import { articleMarkdown, readable, type Readable } from './readable.ts';
 import { visibleText } from './text.ts';
 
 export { READER_KEY } from './readerKey.ts';
@@ -35,27 +34,16 @@ export interface Article {
 export const READER_MAX_ELEMENTS = 25_000;
 
 export function readArticle(maxChars: number): Article {
-  let parsed: ReturnType<Readability<string>['parse']> = null;
   const tooBig = countElementsUpTo(document, READER_MAX_ELEMENTS + 1) > READER_MAX_ELEMENTS;
-  try {
-    if (!tooBig) {
-      const clone = document.cloneNode(true) as Document;
-      parsed = new Readability(clone, { charThreshold: 250 }).parse();
-    }
-  } catch {
-    parsed = null;
-  }
-  if (parsed?.content && (parsed.textContent ?? '').trim().length > 100) {
-    const body = new DOMParser().parseFromString(parsed.content, 'text/html').body;
-    const md = htmlToMarkdown(body);
-    const head = parsed.title ? `# ${parsed.title.trim()}\n\n` : '';
-    const full = md.startsWith('# ') ? md : head + md;
+  const article: Readable | null = tooBig ? null : readable(document.cloneNode(true) as Document);
+  if (article) {
+    const full = articleMarkdown(article);
     return {
-      title: parsed.title ?? document.title,
-      byline: parsed.byline ?? '',
-      siteName: parsed.siteName ?? '',
-      excerpt: parsed.excerpt ?? '',
-      lang: parsed.lang ?? document.documentElement.lang ?? '',
+      title: article.title,
+      byline: article.byline,
+      siteName: article.siteName,
+      excerpt: article.excerpt,
+      lang: article.lang,
       markdown: full.length > maxChars ? full.slice(0, maxChars) : full,
       readerable: true,
       truncated: full.length > maxChars,

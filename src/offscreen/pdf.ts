@@ -1,5 +1,5 @@
 /**
- * Otto's PDF reader (#19): an offscreen document the worker opens when it needs the text of a PDF. pdf.js parses
+ * Otto's PDF reader (#19), in the offscreen document (main.ts loads this module on the first PDF). pdf.js parses
  * in its own Web Worker (the service worker cannot start one, and the library is too big for the worker's bundle);
  * pdf.js 6 has no `isEvalSupported` option any more because it builds no functions from strings at all (MV3 forbids
  * eval; test/build/pdfNoEval.test.ts checks the library files). Nothing is rendered: only each page's text layer is
@@ -7,7 +7,7 @@
  */
 import { getDocument, GlobalWorkerOptions, OPS, PDFWorker } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-import { PDF_TARGET, PdfRequest, type PdfPage, type PdfReply } from '../shared/pdfMessages.ts';
+import type { PdfPage, PdfReply, PdfRequest } from '../shared/offscreenMessages.ts';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
@@ -23,7 +23,7 @@ const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXO
 // One pdf.js worker for the document's life: starting one per PDF cost as much as the parse itself.
 let worker: PDFWorker | undefined;
 
-async function extract(req: PdfRequest): Promise<PdfReply> {
+export async function readPdf(req: PdfRequest): Promise<PdfReply> {
   worker ??= PDFWorker.create({});
   const task = getDocument({
     worker,
@@ -63,17 +63,3 @@ async function extract(req: PdfRequest): Promise<PdfReply> {
     await task.destroy();
   }
 }
-
-chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse: (r: PdfReply) => void) => {
-  if ((raw as { target?: unknown } | null)?.target !== PDF_TARGET) return false;
-  if (sender.id !== chrome.runtime.id) return false;
-  const parsed = PdfRequest.safeParse(raw);
-  if (!parsed.success) {
-    sendResponse({ ok: false, error: 'malformed PDF request' });
-    return false;
-  }
-  extract(parsed.data).then(sendResponse, (e: unknown) =>
-    sendResponse({ ok: false, error: (e as Error)?.message ?? String(e) }),
-  );
-  return true;
-});

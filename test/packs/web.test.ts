@@ -1,8 +1,11 @@
 /**
  * The `web` pack (built only with the SDK): web.fetch and web.fetch_many against loopback pages, through the
- * registry and the interceptor as the model would call them.
+ * registry and the interceptor as the model would call them. The worker parses HTML in Otto's offscreen document
+ * (#15); here `chrome.runtime.sendMessage` hands the request to the document's own handler, on happy-dom's
+ * DOMParser (e2e/web.spec.ts runs the real document).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Window } from 'happy-dom';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WEB_PACK, WEB_TOOLS } from '../../src/tools/packs/web/index.ts';
@@ -10,6 +13,8 @@ import { buildRegistry } from '../../src/background/registry.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { configureSdk, requirementsOf, resetSdk, checkDeps } from '../../src/sdk/index.ts';
 import { harness } from '../sdk/helpers.ts';
+import { handleOffscreen } from '../../src/offscreen/handle.ts';
+import { OffscreenRequest } from '../../src/shared/offscreenMessages.ts';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>Otters hold hands | River News</title>
 <meta name="author" content="A. Writer"></head><body>
@@ -70,9 +75,31 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-afterEach(() => resetSdk());
+afterEach(() => {
+  resetSdk();
+  vi.unstubAllGlobals();
+});
+
+/** An offscreen document that is already open, answering with its real handler. */
+function offscreenDocument(): string[] {
+  const seen: string[] = [];
+  vi.stubGlobal('DOMParser', new Window().DOMParser);
+  vi.stubGlobal('chrome', {
+    runtime: {
+      getURL: (p: string) => `chrome-extension://otto/${p}`,
+      getContexts: async () => [{ contextType: 'OFFSCREEN_DOCUMENT' }],
+      sendMessage: async (message: unknown) => {
+        const req = OffscreenRequest.parse(message);
+        seen.push(req.type);
+        return handleOffscreen(req);
+      },
+    },
+  });
+  return seen;
+}
 
 function web(granted = true) {
+  offscreenDocument();
   const h = harness({ register: (r) => r.registerPack(WEB_PACK, WEB_TOOLS) });
   configureSdk({ permissions: { contains: async () => granted } });
   return h;
@@ -85,7 +112,10 @@ const body = (out: string): string =>
 
 describe('web.fetch', () => {
   it('returns the article as Markdown: title, content, absolute links; navigation, footer and scripts left out', async () => {
-    const out = String(await web().call('web.fetch', { url: `${base}/article` }));
+    const h = web();
+    const requests = offscreenDocument();
+    const out = String(await h.call('web.fetch', { url: `${base}/article` }));
+    expect(requests).toEqual(['html.article']);
     expect(out.split('\n')[0]).toMatch(new RegExp(`^Source: ${base}/article \\(text/html, \\d+ characters\\)$`));
     expect(out).toMatch(/\n<external-content-[0-9a-f]{8}>\n# Otters hold hands\n/);
     const md = body(out);

@@ -1,45 +1,15 @@
 /**
- * The text of a PDF, page by page (#19), from the worker: pdf.js runs in an offscreen document (src/offscreen/pdf.ts)
- * that the worker opens on first use and closes again after a minute without PDFs, so neither the worker's bundle
- * nor an idle browser carries the library. `pdfText` formats what the model receives: a head line (pages, which
- * have no text layer), then each page under its number inside an untrusted-content boundary.
+ * The text of a PDF, page by page (#19), from the worker: pdf.js runs in Otto's offscreen document
+ * (src/offscreen/, opened on first use and closed by itself after a minute without requests), so neither the
+ * worker's bundle nor an idle browser carries the library. `pdfText` formats what the model receives: a head line
+ * (pages, which have no text layer), then each page under its number inside an untrusted-content boundary.
  */
 import { wrapUntrusted } from '../../../content/untrusted.ts';
-import { PDF_TARGET, PdfReply, type PdfPage } from '../../../shared/pdfMessages.ts';
+import { askOffscreen } from '../../../offscreen/client.ts';
+import type { PdfPage } from '../../../shared/offscreenMessages.ts';
 import { toBase64 } from './bytes.ts';
 
-const OFFSCREEN_PATH = 'src/offscreen/pdf.html';
-const IDLE_CLOSE_MS = 60_000;
 export const MAX_PDF_PAGES = 2000;
-
-let creating: Promise<void> | undefined;
-let idleTimer: ReturnType<typeof setTimeout> | undefined;
-
-async function ensureOffscreen(): Promise<void> {
-  const url = chrome.runtime.getURL(OFFSCREEN_PATH);
-  const contexts = await chrome.runtime.getContexts?.({
-    contextTypes: ['OFFSCREEN_DOCUMENT' as chrome.runtime.ContextType],
-    documentUrls: [url],
-  });
-  if (contexts?.length) return;
-  creating ??= chrome.offscreen
-    .createDocument({
-      url: OFFSCREEN_PATH,
-      reasons: [chrome.offscreen.Reason.WORKERS],
-      justification: 'Reads the text of PDF files with pdf.js in a Web Worker.',
-    })
-    .catch((e: unknown) => {
-      // Another call created it first.
-      if (!/single offscreen document|already/i.test((e as Error).message ?? '')) throw e;
-    })
-    .finally(() => (creating = undefined));
-  await creating;
-}
-
-function closeWhenIdle(): void {
-  if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => void chrome.offscreen.closeDocument().catch(() => undefined), IDLE_CLOSE_MS);
-}
 
 export interface PdfText {
   numPages: number;
@@ -49,19 +19,9 @@ export interface PdfText {
 
 /** Parses a PDF's bytes in the offscreen reader. Throws a clear error when it is no readable PDF. */
 export async function extractPdf(bytes: ArrayBuffer | Uint8Array, maxPages = MAX_PDF_PAGES): Promise<PdfText> {
-  await ensureOffscreen();
-  closeWhenIdle();
-  const raw: unknown = await chrome.runtime.sendMessage({
-    target: PDF_TARGET,
-    type: 'pdf.text',
-    data: toBase64(bytes),
-    maxPages,
-  });
-  closeWhenIdle();
-  const reply = PdfReply.safeParse(raw);
-  if (!reply.success) throw new Error('The PDF reader sent no usable answer.');
-  if (!reply.data.ok) throw new Error(`This PDF could not be read: ${reply.data.error}`);
-  const { ok: _ok, ...text } = reply.data;
+  const reply = await askOffscreen({ type: 'pdf.text', data: toBase64(bytes), maxPages });
+  if (!reply.ok) throw new Error(`This PDF could not be read: ${reply.error}`);
+  const { ok: _ok, ...text } = reply;
   return text;
 }
 

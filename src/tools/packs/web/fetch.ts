@@ -2,8 +2,9 @@
  * `web.fetch(url, format, max_chars)`: one page over HTTP from the worker, built only with the SDK — `safeRequest`
  * for the request and its error messages, `requires(hostOf('url'))` for the host permission (a site Otto may not
  * read fails with a message naming the permission, not an opaque network error). HTML is reduced to its article
- * (extract.ts) as Markdown or text, or returned raw; JSON, XML and plain text come back as they are; binary content
- * is summarised. The page text is delimited as untrusted. Output longer than config `output.max_inline_size` is
+ * as Markdown or text, or returned raw; JSON, XML and plain text come back as they are; binary content is
+ * summarised. The worker has no DOMParser: the page is parsed, and its article found, in Otto's offscreen document
+ * by the extractor `dom.read` uses (src/offscreen/article.ts). The page text is delimited as untrusted. Output longer than config `output.max_inline_size` is
  * kept in the result store by the tool host, and the model pages through it with `ot.result`.
  */
 import { z } from '../../../shared/zod.ts';
@@ -12,7 +13,7 @@ import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
 import { wrapUntrusted } from '../../../content/untrusted.ts';
 import { hostOf, requires, safeRequest, type FullResponse } from '../../../sdk/index.ts';
-import { extractArticle } from './extract.ts';
+import { askOffscreen } from '../../../offscreen/client.ts';
 import { fetchPdf } from '../files/fetchPdf.ts';
 import { localDestination, requireWebUrl, webUrlParam } from '../../urlPolicy.ts';
 
@@ -76,16 +77,19 @@ function isHtml(contentType: string, text: string): boolean {
   return !contentType && /^\s*(<!doctype html|<html)/i.test(text);
 }
 
+/** The article of an HTML page, as Markdown or text, found in the offscreen document. */
+async function readArticle(html: string, url: string, format: 'markdown' | 'text'): Promise<string> {
+  const reply = await askOffscreen({ type: 'html.article', html, url, format });
+  if (!reply.ok) throw new Error(`web.fetch could not parse the page at ${url}: ${reply.error}`);
+  return reply.content;
+}
+
 /** The page as the requested format, cut to `max`, with a first line naming the source. */
-export function renderPage(res: FullResponse, format: FetchFormat, max: number): string {
+export async function renderPage(res: FullResponse, format: FetchFormat, max: number): Promise<string> {
   const type = res.contentType.split(';')[0]!.trim() || 'unknown type';
   if (res.binary) return `Source: ${res.url}\n[Binary content: ${type}, ${res.bytes} bytes]`;
   const raw = res.text ?? '';
-  let body: string;
-  if (format !== 'html' && isHtml(res.contentType, raw)) {
-    const article = extractArticle(raw, res.url);
-    body = format === 'text' ? article.text : article.markdown;
-  } else body = raw;
+  const body = format !== 'html' && isHtml(res.contentType, raw) ? await readArticle(raw, res.url, format) : raw;
   const total = body.length;
   const cut = total > max ? body.slice(0, max) : body;
   const head = `Source: ${res.url} (${type}, ${total} characters${res.truncated ? `, page cut at ${FETCH_MAX_BYTES} bytes` : ''})`;

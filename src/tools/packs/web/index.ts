@@ -17,5 +17,3 @@ export const WEB_TOOLS: readonly AnyTool[] = [webFetch as AnyTool, webFetchMany 
 
 export { webFetch, webFetchMany };
 export { fetchPage, renderPage, checkUrl } from './fetch.ts';
-export { extractArticle, plainText, type Extracted } from './extract.ts';
-export { parseHtml, decodeEntities } from './html.ts';
