@@ -1,11 +1,15 @@
 /**
  * Issue 8 e2e: the `web` pack (built only with the SDK) in the real service worker — no DOMParser there, so pages
- * are parsed by the pack's light parser — against loopback pages: the `pages` fixture and a small article server.
+ * are parsed in Otto's offscreen document (#15: DOMParser, Readability, dom.read's Markdown converter) — against
+ * loopback pages: the `pages` fixture, a small article server, and the saved pages of corpora/readability.
  */
 import http from 'node:http';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { test, expect, panelRequest } from './support/fixtures.ts';
+import { startStaticServer } from './support/staticServer.ts';
 import { connectToFakeApi, conversation, send, waitForStatus } from './support/agent.ts';
 
 interface RunReply {
@@ -79,7 +83,9 @@ test('web.fetch on the pages fixture, and errors that say what happened', async 
   const refused = await run(panel, 'web.fetch(url="http://127.0.0.1:9/")');
   expect(refused.error!.message).toContain('Request failed: Failed to fetch');
   const scheme = await run(panel, 'web.fetch(url="chrome://settings")');
-  expect(scheme.error!.message).toContain('web.fetch only opens web pages (http: or https:), not chrome: URLs: chrome://settings.');
+  expect(scheme.error!.message).toContain(
+    'web.fetch only opens web pages (http: or https:), not chrome: URLs: chrome://settings.',
+  );
 });
 
 test('web.fetch_many fetches several pages into labelled sections, in order', async ({ panel, pages }) => {
@@ -111,4 +117,68 @@ test('the model calls web.fetch through the agent loop', async ({ panel, fakeApi
   const output = items.find((i) => i.type === 'function_call_output') as unknown as { output: string };
   expect(output.output).toContain('# Tide tables explained');
   expect(items.at(-1)).toMatchObject({ type: 'message', role: 'assistant' });
+});
+
+test('HTML pages and PDFs share one offscreen document, opened on demand', async ({ panel, pages, serviceWorker }) => {
+  const offscreen = () =>
+    serviceWorker.evaluate(async () =>
+      (await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT' as chrome.runtime.ContextType] })).map(
+        (c) => new URL(c.documentUrl!).pathname,
+      ),
+    );
+  expect((await run(panel, `web.fetch(url="${origin}/tides")`)).ok).toBe(true);
+  expect(await offscreen()).toEqual(['/src/offscreen/index.html']);
+  const pdf = await run(panel, `web.fetch(url="${pages.origin}/files/report.pdf")`);
+  expect(pdf.output).toContain('PDF ');
+  expect(await offscreen()).toEqual(['/src/offscreen/index.html']);
+  expect((await run(panel, `web.fetch(url="${origin}/tides", format="text")`)).output).toContain('Tides rise and fall');
+});
+
+// The saved pages of Readability's own test corpus, through the real worker and offscreen document: Readability's
+// expected article is the yardstick (most of its words found, not much more text than it).
+const CORPUS = path.resolve(
+  process.env.OTTO_CORPORA_DIR ?? path.resolve(import.meta.dirname, '../../shared/corpora'),
+  'readability',
+);
+const corpus = existsSync(CORPUS)
+  ? readdirSync(CORPUS)
+      .filter((d) => existsSync(`${CORPUS}/${d}/source.html`))
+      .sort()
+  : [];
+
+test('real pages (corpora/readability): web.fetch finds the article Readability expects', async ({ panel }) => {
+  test.skip(!corpus.length, `${CORPUS} is absent`);
+  test.setTimeout(300_000);
+  const server = await startStaticServer(CORPUS);
+  const words = (t: string) =>
+    t
+      .replace(/<[^>]+>/g, ' ')
+      .split(/\s+/)
+      .filter((w) => w.length > 3);
+  let good = 0;
+  const poor: string[] = [];
+  try {
+    for (const name of corpus) {
+      const r = await run(
+        panel,
+        `web.fetch(url="${server.origin}/${name}/source.html", format="text", max_chars=2000000)`,
+      );
+      expect(r.ok, name).toBe(true);
+      const text = r
+        .output!.replace(/^Source: .*\n<external-content-[0-9a-f]+>\n/, '')
+        .replace(/\n<\/external-content-[0-9a-f]+>$/, '');
+      const expected = words(readFileSync(`${CORPUS}/${name}/expected.html`, 'utf8'));
+      const got = new Set(text.split(/\s+/));
+      const recall = expected.filter((w) => got.has(w)).length / Math.max(1, expected.length);
+      const ratio = words(text).length / Math.max(1, expected.length);
+      if (recall >= 0.85 && ratio <= 1.5) good++;
+      else poor.push(`${name} (recall ${recall.toFixed(2)}, size ${ratio.toFixed(2)})`);
+    }
+  } finally {
+    await server.close();
+  }
+  console.info(
+    `web.fetch extraction: ${good}/${corpus.length} pages with recall >= 0.85 and at most 1.5x the words; others: ${poor.join(', ')}`,
+  );
+  expect(good / corpus.length).toBeGreaterThanOrEqual(0.95);
 });
