@@ -58,7 +58,7 @@ export type AgentEvent =
         toolCalls: number;
         totals: UsageTotals;
         /** The request's size against the context budget (#23): the panel's context meter. */
-        context?: { tokens: number; budget: number; cachedTokens?: number };
+        context?: { tokens: number; budget: number; cachedTokens?: number; fixedTokens?: number };
       }
     >;
 

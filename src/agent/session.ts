@@ -131,6 +131,8 @@ export class RunSession {
   instructionsFixed = false;
   /** A budget the server taught this run: below the request it refused as too long (turn.ts). */
   budgetCap: number | undefined;
+  /** The transcript already says this run is over its budget with nothing worth compacting (context/prepare.ts). */
+  contextNoted = false;
   /** The last state known to be stored (written by this session, or read at its start). */
   #durable: RunState;
   /** Bumped when a write fails: snapshots taken before that are not written any more (see #failed). */

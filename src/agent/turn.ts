@@ -99,7 +99,8 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
       type: 'notice',
       message: `The model refused the request as too long for its context (${failure.code ?? 'context length exceeded'}). Otto compacted the earlier turns and asked again.`,
     });
-    if (await compact(session, cfg, shape, 'context_error', session.budgetCap)) return modelTurn(session, cfg, true);
+    const done = await compact(session, cfg, shape, 'context_error', session.budgetCap);
+    if (done.outcome === 'compacted') return modelTurn(session, cfg, true);
   }
   if (failure) {
     await failRun(session, {
@@ -156,6 +157,7 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
       s.context = {
         tokens: done.usage?.inputTokens ?? prepared.tokens,
         budget: prepared.budget,
+        ...(prepared.fixed !== undefined ? { fixedTokens: prepared.fixed } : {}),
         ...(done.usage?.cachedTokens !== undefined ? { cachedTokens: done.usage.cachedTokens } : {}),
       };
       s.phase = calls.length ? 'tools' : 'model';

@@ -130,7 +130,7 @@ export interface RunState {
    */
   origins?: string[];
   /** The last request against the context budget (#23): what the panel's context meter shows. */
-  context?: { tokens: number; budget: number; cachedTokens?: number };
+  context?: { tokens: number; budget: number; cachedTokens?: number; fixedTokens?: number };
   startedAt: number;
   updatedAt: number;
   /** Refreshed at every write and every keep-alive tick while the run is active. */

@@ -50,10 +50,19 @@ function withPageTools(h: Harness): Map<string, string> {
   return kept;
 }
 
-async function errand(pages: number, opts: { window?: number; serverCompaction?: boolean; budget?: number } = {}) {
+async function errand(
+  pages: number,
+  opts: { window?: number; serverCompaction?: boolean; budget?: number; instructions?: string } = {},
+) {
   const model = new ReaderModel(pages, ORIGIN, opts);
   const h = await setup({
-    config: config({ agent: { max_turns: 1000, ...(opts.budget ? { context_budget: opts.budget } : {}) } }),
+    config: config({
+      agent: {
+        max_turns: 1000,
+        ...(opts.budget ? { context_budget: opts.budget } : {}),
+        ...(opts.instructions ? { instructions: opts.instructions } : {}),
+      },
+    }),
   });
   h.model = model as never;
   h.runner = h.newRunner({ model });
@@ -120,7 +129,9 @@ describe('a context budget, compaction and recovery', () => {
     const notes = JSON.stringify(after.input[1]);
     expect(notes).toContain(NOTES);
     expect(notes).toContain("[Outputs read before; ot.result(handle='…') reads any of them in full:]");
-    expect(notes).toContain("- dom.snapshot of the run's tab, https://pages.example/long/: page-01.html 000000000001; page-02.html 000000000002;");
+    expect(notes).toContain(
+      "- dom.snapshot of the run's tab, https://pages.example/long/: page-01.html 000000000001; page-02.html 000000000002;",
+    );
     // Bounded: no main request passes the budget by more than one page.
     const main = model.requests.filter((r) => !r.summary);
     expect(Math.max(...main.map((r) => r.tokens))).toBeLessThan(9000 + 3000);
@@ -155,6 +166,49 @@ describe('a context budget, compaction and recovery', () => {
     expect(items.find((i) => i.type === 'otto.compaction')).toMatchObject({ reason: 'context_error' });
     // Never died: every request after a refusal succeeded.
     for (const [i, r] of model.requests.entries()) if (r.refused) expect(model.requests[i + 1]?.refused).toBeFalsy();
+  });
+
+  it('does not thrash when the fixed prefix is near the budget: compacts only when it saves a tenth of it, and says so', async () => {
+    // Instructions of 28,000 characters (7,000 tokens, as a large tool set would be) against a budget of 9,000: each
+    // page alone brings a request over the budget, and compacting one or two turns saves nothing.
+    const { h, model, state } = await errand(30, { budget: 9000, instructions: 'i'.repeat(28_000) });
+    expect(state.stopReason).toBe('completed');
+    const items = await h.items();
+    const compactions = items.filter((i) => i.type === 'otto.compaction') as unknown as {
+      tokensBefore: number;
+      tokensAfter: number;
+      fixedTokens: number;
+    }[];
+    // Bounded: 30 pages add about 5,700 tokens of stubs and calls, so at most one compaction per 900 tokens saved.
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions.length).toBeLessThanOrEqual(6);
+    expect(model.requests.filter((r) => r.summary).length).toBe(compactions.length);
+    for (const c of compactions) {
+      expect(c.tokensBefore - c.tokensAfter).toBeGreaterThanOrEqual(900);
+      expect(c.fixedTokens).toBeGreaterThan(7000);
+    }
+    // The transcript says once that the request went over the budget, and why.
+    const notes = items.filter((i) => i.type === 'otto.context_note').map((i) => String(i.text));
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes.length).toBeLessThanOrEqual(compactions.length + 1);
+    expect(notes[0]).toMatch(
+      /^Over the context budget: this request is about [\d,]+ tokens against a budget of 9,000, and compacting the earlier turns now would save (only about [\d,]+|nothing)\. The instructions and tool definitions alone take about 7,\d{3} tokens\. Otto sends the request as it is and compacts once enough earlier turns have built up; a larger agent\.context_budget or a smaller tool set fits it\.$/,
+    );
+    expect((await h.state())!.context).toMatchObject({ budget: 9000 });
+    expect((await h.state())!.context!.fixedTokens).toBeGreaterThan(7000);
+    // The run went on and the model still read page 1 back through the index.
+    expect(JSON.stringify(items.at(-1))).toContain('Page 1 says: Page 01 marker');
+  });
+
+  it('still recovers from a real context error when the prefix is near the budget', async () => {
+    // The server's window is below what a request with a page reaches, the budget above it: Otto learns from the refusal.
+    const { h, model, state } = await errand(12, { budget: 200_000, window: 11_000, instructions: 'i'.repeat(28_000) });
+    expect(state.stopReason).toBe('completed');
+    expect(model.requests.filter((r) => r.refused).length).toBeGreaterThan(0);
+    for (const [i, r] of model.requests.entries()) if (r.refused) expect(model.requests[i + 1]?.refused).toBeFalsy();
+    const items = await h.items();
+    expect(items.find((i) => i.type === 'otto.compaction')).toMatchObject({ reason: 'context_error' });
+    expect(JSON.stringify(items.at(-1))).toContain('Page 1 says: Page 01 marker');
   });
 
   it('a fresh worker builds the same request across a compaction (resume)', async () => {

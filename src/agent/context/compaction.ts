@@ -34,6 +34,34 @@ export interface CompactionItem extends ResponseItem {
   handles: HandleNote[];
   tokensBefore: number;
   tokensAfter: number;
+  /** Tokens of the instructions and tool definitions then: what no compaction can shrink. */
+  fixedTokens?: number;
+}
+
+/** Otto's record that a request went over the budget because compacting would have saved too little (#23). */
+export interface ContextNoteItem extends ResponseItem {
+  type: 'otto.context_note';
+  text: string;
+  tokens: number;
+  budget: number;
+  fixedTokens: number;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+export function contextNote(tokens: number, budget: number, fixed: number, compacted: number): ContextNoteItem {
+  const saved = tokens - compacted;
+  return {
+    type: 'otto.context_note',
+    text:
+      `Over the context budget: this request is about ${fmt(tokens)} tokens against a budget of ${fmt(budget)}, and ` +
+      `compacting the earlier turns now would save ${saved > 0 ? `only about ${fmt(saved)}` : 'nothing'}. The ` +
+      `instructions and tool definitions alone take about ${fmt(fixed)} tokens. Otto sends the request as it is and ` +
+      'compacts once enough earlier turns have built up; a larger agent.context_budget or a smaller tool set fits it.',
+    tokens,
+    budget,
+    fixedTokens: fixed,
+  };
 }
 
 export function latestCompaction(records: readonly ItemRecord[]): CompactionItem | undefined {

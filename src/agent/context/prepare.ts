@@ -18,7 +18,10 @@ import {
   type ElisionItem,
 } from './elide.ts';
 import {
+  contextNote,
   handleNote,
+  indexText,
+  userMessages,
   latestCompaction,
   sentItems,
   serverWindow,
@@ -52,6 +55,8 @@ export interface PreparedRequest {
   size: { chars: number; images: number };
   tokens: number;
   budget: number;
+  /** Tokens of the instructions and tool definitions (see `fixedTokens`). */
+  fixed?: number;
 }
 
 /** The budget in force: the configured or automatic one, lowered for this run once the server refused a request. */
@@ -69,9 +74,25 @@ export async function prepareRequest(
   const budget = budgetOf(session, cfg);
   let prepared = await measure(session, cfg, shape, budget);
   if (prepared.tokens > budget && !prepared.previousResponseId) {
-    if (await compact(session, cfg, shape, 'budget', budget)) prepared = await measure(session, cfg, shape, budget);
+    const done = await compact(session, cfg, shape, 'budget', budget);
+    if (done.outcome === 'compacted') prepared = await measure(session, cfg, shape, budget);
+    else if (done.outcome === 'futile') await noteOverBudget(session, prepared, done);
   }
-  return prepared;
+  return { ...prepared, fixed: fixedTokens(shape, session.charsPerToken) };
+}
+
+/**
+ * Over the budget with nothing worth compacting: the request is sent as it is, and the transcript says so once
+ * (until a compaction happens): the budget is not met, and why. A real context error is still recovered (turn.ts).
+ */
+async function noteOverBudget(
+  session: RunSession,
+  prepared: PreparedRequest,
+  futile: Extract<CompactOutcome, { outcome: 'futile' }>,
+): Promise<void> {
+  if (session.contextNoted) return;
+  session.contextNoted = true;
+  await session.commit(undefined, [contextNote(prepared.tokens, prepared.budget, futile.fixed, futile.after)]);
 }
 
 async function measure(
@@ -129,9 +150,38 @@ async function keep(session: RunSession, text: string, tool: string): Promise<st
   }
 }
 
+/** A compaction that makes the request smaller by less than this (share of the budget) is not worth its request. */
+export const MIN_GAIN_SHARE = 0.1;
+export const MIN_GAIN_TOKENS = 256;
+/** What a window's notes are expected to take (SUMMARY_INSTRUCTIONS asks for about 300 words). */
+export const NOTES_TOKENS = 500;
+
+/**
+ * The least a compaction must save to be made: a tenth of the budget under the budget (anything less would be
+ * repeated every turn, each time with its own request, while the request stays as large — the "thrash" of #23), and
+ * anything at all after a context error (the server refused the request: any room helps, and failing is honest).
+ */
+export function minGain(budget: number, reason: CompactionItem['reason']): number {
+  return reason === 'context_error' ? 1 : Math.max(MIN_GAIN_TOKENS, Math.ceil(budget * MIN_GAIN_SHARE));
+}
+
+/** What a compaction did: made one, found nothing to compact, or found it would not save `minGain`. */
+export type CompactOutcome =
+  | { outcome: 'compacted'; before: number; after: number }
+  | { outcome: 'nothing' }
+  | { outcome: 'futile'; before: number; after: number; fixed: number };
+
+/** The tokens of the instructions and tool definitions: the part of every request no compaction can shrink. */
+export function fixedTokens(shape: Pick<RequestShape, 'instructions' | 'tools'>, charsPerToken?: number): number {
+  return estimateTokens(requestSize([], [shape.instructions ?? '', shape.tools]), charsPerToken);
+}
+
+const PLACEHOLDER_HANDLE = '0'.repeat(12);
+
 /**
  * Replaces the older part of the context by a compact window (the server's, or a summary by the model) and records
- * it. False when there was nothing to compact (the whole context is the latest turn).
+ * it — unless there is nothing to compact (the whole context is the latest turn) or the window would not make the
+ * request `minGain` smaller (then nothing is asked and nothing recorded: see `futile`).
  */
 export async function compact(
   session: RunSession,
@@ -139,7 +189,7 @@ export async function compact(
   shape: RequestShape,
   reason: CompactionItem['reason'],
   budget: number,
-): Promise<boolean> {
+): Promise<CompactOutcome> {
   const records = await session.transcript();
   const prev = latestCompaction(records);
   const sent = sentItems(records, prev?.throughSeq ?? -1);
@@ -149,9 +199,13 @@ export async function compact(
     elided,
   ).map(shape.forModel);
   const points = splitPoints(items);
-  if (!points.length) return false;
+  if (!points.length) return { outcome: 'nothing' };
   const charsPerToken = session.charsPerToken;
-  const keepTokens = budget * KEEP_SHARE;
+  const extra = [shape.instructions ?? '', shape.tools];
+  const fixed = fixedTokens(shape, charsPerToken);
+  // The tail kept verbatim: at most KEEP_SHARE of the budget, and no more than leaves room for the fixed prefix and
+  // the window's notes (with a prefix near the budget, a tail of KEEP_SHARE would leave the request over it).
+  const keepTokens = Math.max(0, Math.min(budget * KEEP_SHARE, budget - fixed - NOTES_TOKENS));
   let split = points[points.length - 1]!;
   for (const p of points) {
     if (estimateTokens(requestSize(items.slice(p)), charsPerToken) <= keepTokens) {
@@ -161,13 +215,13 @@ export async function compact(
   }
   const covered = sent.slice(0, split);
   const throughSeq = covered[covered.length - 1]!.seq;
-  const before = estimateTokens(
-    requestSize([...(prev?.items ?? []), ...items], [shape.instructions ?? '', shape.tools]),
-    charsPerToken,
-  );
+  const before = estimateTokens(requestSize([...(prev?.items ?? []), ...items], extra), charsPerToken);
+  const compacted = [...(prev?.items ?? []), ...items.slice(0, split)];
 
-  // What the window stands for: handles (to read each output back) and origin labels.
+  // What the window stands for: handles (to read each output back) and origin labels. Outputs without a handle yet
+  // are kept only once the compaction is known to be worth it.
   const handles: HandleNote[] = [...(prev?.handles ?? [])];
+  const toKeep: { at: number; text: string; tool: string; tab: string; createdAt: number; url?: string }[] = [];
   const labels = new Set<string>([...(prev?.labels ?? [])]);
   const calls = callsById(records);
   for (const r of covered) {
@@ -182,13 +236,25 @@ export async function compact(
     const text = outputText(r.item.output);
     if (text.length < MIN_ELIDE_CHARS) continue;
     const call = calls.get(r.item.call_id);
-    const tool = call ? session.displayName(call.name) : 'tool';
-    const handle = await keep(session, text, tool);
     const url = urlIn(text);
-    if (handle)
-      handles.push(handleNote(handle, { tool, tab: tabOf(call?.arguments), at: r.createdAt, ...(url ? { url } : {}) }));
+    const tool = call ? session.displayName(call.name) : 'tool';
+    const tab = tabOf(call?.arguments);
+    toKeep.push({ at: handles.length, text, tool, tab, createdAt: r.createdAt, ...(url ? { url } : {}) });
+    handles.push(handleNote(PLACEHOLDER_HANDLE, { tool, tab, at: r.createdAt, ...(url ? { url } : {}) }));
   }
-  const compacted = [...(prev?.items ?? []), ...items.slice(0, split)];
+
+  // Worth it? The window holds the user's messages, the notes and the index; the tail goes on as it is.
+  const expected =
+    estimateTokens(requestSize([...userMessages(compacted), ...items.slice(split)], extra), charsPerToken) +
+    NOTES_TOKENS +
+    estimateTokens(requestSize([], [indexText(handles)]), charsPerToken);
+  if (before - expected < minGain(budget, reason)) return { outcome: 'futile', before, after: expected, fixed };
+
+  for (const k of toKeep) {
+    const handle = await keep(session, k.text, k.tool);
+    if (handle) handles[k.at] = { ...handles[k.at]!, handle };
+  }
+  const kept = handles.filter((h) => h.handle !== PLACEHOLDER_HANDLE);
 
   let window: ResponseItem[] | undefined;
   let method: CompactionItem['method'] = 'summary';
@@ -203,7 +269,7 @@ export async function compact(
     if (res.ok) {
       window = serverWindow(
         res.output.filter((i) => !isOttoMessage(i)),
-        handles,
+        kept,
       );
       method = 'server';
       if (res.usage) session.stage((s) => addUsage(s.usage, res.usage!));
@@ -211,14 +277,11 @@ export async function compact(
   }
   if (!window) {
     const notes = await summarise(session, shape, compacted, budget);
-    window = summaryWindow(compacted, notes, handles);
+    window = summaryWindow(compacted, notes, kept);
   }
   const forText = shape.forText;
   if (forText) window = window.map((w) => (isOttoMessage(w) ? userMessage(forText(ottoText(w))) : w));
-  const after = estimateTokens(
-    requestSize([...window, ...items.slice(split)], [shape.instructions ?? '', shape.tools]),
-    charsPerToken,
-  );
+  const after = estimateTokens(requestSize([...window, ...items.slice(split)], extra), charsPerToken);
   const item: CompactionItem = {
     type: 'otto.compaction',
     throughSeq,
@@ -226,9 +289,10 @@ export async function compact(
     reason,
     items: window,
     labels: [...labels].sort(),
-    handles,
+    handles: kept,
     tokensBefore: before,
     tokensAfter: after,
+    fixedTokens: fixed,
   };
   await session.commit(
     (s) => {
@@ -240,7 +304,8 @@ export async function compact(
   );
   // The prefix changes here anyway: the next request may bring the instructions up to date.
   session.instructionsFixed = false;
-  return true;
+  session.contextNoted = false;
+  return { outcome: 'compacted', before, after };
 }
 
 function addUsage(

@@ -66,25 +66,36 @@ export function StatusLine({
   );
 }
 
-/** Tokens in the last request against the context budget (#23); past it, the next request is compacted first. */
+/**
+ * Tokens in the last request against the context budget (#23); past it, the next request is compacted first — unless
+ * compacting would save too little (the instructions and tool definitions alone near the budget): then it says so.
+ */
 export function ContextMeter({
   tokens,
   budget,
   cachedTokens,
+  fixedTokens,
 }: {
   tokens: number;
   budget: number;
   cachedTokens?: number;
+  fixedTokens?: number;
 }) {
   const share = budget > 0 ? Math.min(1, tokens / budget) : 0;
-  const pct = Math.round(share * 100);
+  const pct = Math.round((budget > 0 ? tokens / budget : 0) * 100);
+  const over = tokens > budget;
+  const fixed = fixedTokens ? ` Instructions and tool definitions take ${fixedTokens} of them.` : '';
+  const then = over
+    ? ' Over the budget: compacting the earlier turns would not save enough yet, so the request went as it was.'
+    : ' Past the budget, older turns are compacted.';
   return (
     <span
       class="context-meter"
       data-testid="context-meter"
       data-tokens={tokens}
       data-budget={budget}
-      title={`Context: ${tokens} of ${budget} tokens in the last request (${pct}%)${cachedTokens ? `, ${cachedTokens} served from the prompt cache` : ''}. Past the budget, older turns are compacted.`}
+      data-over={over ? 'true' : undefined}
+      title={`Context: ${tokens} of ${budget} tokens in the last request (${pct}%)${cachedTokens ? `, ${cachedTokens} served from the prompt cache` : ''}.${fixed}${then}`}
     >
       <meter min={0} max={1} value={share} high={0.8} optimum={0.2} aria-label="Context used" />
       {` ${formatTokens(tokens)} / ${formatTokens(budget)}`}

@@ -85,7 +85,7 @@ export interface ChatState {
   turnStartSeq: number;
   totals?: UsageTotals;
   /** The last request against the context budget (#23), for the context meter. */
-  context?: { tokens: number; budget: number; cachedTokens?: number };
+  context?: { tokens: number; budget: number; cachedTokens?: number; fixedTokens?: number };
   /** Events that arrived while the conversation was loading; replayed over the loaded state. */
   buffered: { event: AgentEvent; at: number }[];
 }

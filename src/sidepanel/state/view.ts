@@ -198,7 +198,7 @@ export function compactionText(item: Record<string, unknown>): { text: string; d
   const labels = Array.isArray(item.labels) ? (item.labels as string[]) : [];
   const handles = Array.isArray(item.handles) ? item.handles.length : 0;
   return {
-    text: `${why}Context compacted ${how}: about ${k(before)} → ${k(after)} tokens. Everything above stays here; the model reads it back by handle.`,
+    text: `${why}Context compacted ${how}: about ${k(before)} → ${k(after)} tokens${after >= before ? ' (it saved nothing: the notes took as much as what they replaced)' : ''}. Everything above stays here; the model reads it back by handle.`,
     detail: [
       `${handles} earlier output${handles === 1 ? '' : 's'} readable with ot.result`,
       labels.length ? `carries data from ${labels.join(', ')}` : '',
