@@ -5,7 +5,8 @@
  * about 10,000 characters, with Otto's real tool definitions (default tool set) and system block, against a model
  * that counts tokens and caches prefixes as the fake API does (characters ÷ 4; 1,024+ tokens, in steps of 128).
  *
- * - bounded, auto budget: the default for a 128k-token model (`agent.context_budget: auto` → 96k): elision only.
+ * - bounded, auto budget: the default for a 128k-token model (`agent.context_budget: auto` → 96k): elision and
+ *   digests of settled steps (no model request), never a summary.
  * - bounded, budget 13k: a budget that also compacts (summaries written by the model), as the e2e does.
  * - unbounded: what the same requests weighed when every output stayed in every request (Otto before #23), computed
  *   from the run's own stored transcript: the model decides from the last item alone, so its choices are the same.

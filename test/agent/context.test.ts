@@ -115,12 +115,12 @@ describe('superseded observations leave the request', () => {
 
 describe('a context budget, compaction and recovery', () => {
   it('compacts with a summary by the model when a request would pass the budget; the largest request stays bounded', async () => {
-    const { h, model, state } = await errand(30, { budget: 9000 });
+    const { h, model, state } = await errand(30, { budget: 6000 });
     expect(state.stopReason).toBe('completed');
     const summaries = model.requests.filter((r) => r.summary);
     expect(summaries.length).toBeGreaterThan(0);
     const items = await h.items();
-    const compactions = items.filter((i) => i.type === 'otto.compaction');
+    const compactions = items.filter((i) => i.type === 'otto.compaction' && i.method !== 'digest');
     expect(compactions.length).toBe(summaries.length);
     expect(compactions[0]).toMatchObject({ method: 'summary', reason: 'budget', labels: [] });
     // After a compaction the request starts with the user's message verbatim, then the notes and the index.
@@ -134,18 +134,18 @@ describe('a context budget, compaction and recovery', () => {
     );
     // Bounded: no main request passes the budget by more than one page.
     const main = model.requests.filter((r) => !r.summary);
-    expect(Math.max(...main.map((r) => r.tokens))).toBeLessThan(9000 + 3000);
+    expect(Math.max(...main.map((r) => r.tokens))).toBeLessThan(6000 + 3000);
     // And the model read page 1 back at the end, through the index.
     expect(JSON.stringify(items.at(-1))).toContain('Page 1 says: Page 01 marker');
   });
 
   it("uses the server's compaction where the server offers it", async () => {
-    const { h, model, state } = await errand(20, { budget: 9000, serverCompaction: true });
+    const { h, model, state } = await errand(20, { budget: 6000, serverCompaction: true });
     expect(state.stopReason).toBe('completed');
     expect(model.compactions.length).toBeGreaterThan(0);
     expect(model.requests.some((r) => r.summary)).toBe(false);
     const items = await h.items();
-    const c = items.find((i) => i.type === 'otto.compaction')!;
+    const c = items.find((i) => i.type === 'otto.compaction' && i.method !== 'digest')!;
     expect(c).toMatchObject({ method: 'server' });
     const after = model.requests.find((r) => r.input.some((i) => i.type === 'compaction'))!;
     expect(after.input.map((i) => i.type).slice(0, 3)).toEqual(['message', 'compaction', 'message']);
@@ -166,6 +166,38 @@ describe('a context budget, compaction and recovery', () => {
     expect(items.find((i) => i.type === 'otto.compaction')).toMatchObject({ reason: 'context_error' });
     // Never died: every request after a refusal succeeded.
     for (const [i, r] of model.requests.entries()) if (r.refused) expect(model.requests[i + 1]?.refused).toBeFalsy();
+  });
+
+  it('condenses settled steps into a digest without a model request; page 1 is read back through its line', async () => {
+    // The default budget (auto; 24,576 for the harness's model, which no table knows) is far from reached, yet the
+    // stubs and calls of settled pages are condensed.
+    const { h, model, state } = await errand(30);
+    expect(state.stopReason).toBe('completed');
+    expect(model.requests.some((r) => r.summary)).toBe(false);
+    const items = await h.items();
+    const digests = items.filter((i) => i.type === 'otto.compaction');
+    expect(digests.length).toBeGreaterThan(0);
+    expect(digests.every((d) => d.method === 'digest' && d.reason === 'history')).toBe(true);
+    const last = model.requests.at(-1)!;
+    // The user's message verbatim, then Otto's lines: each call with its arguments and what it returned.
+    expect(last.input[0]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: ERRAND(30) }] });
+    const digest = JSON.stringify(last.input[1]);
+    expect(digest).toContain(
+      "[Otto: earlier steps, condensed to fit the context: each call, its arguments and what it returned; ot.result(handle='…') reads a long output back in full.]",
+    );
+    expect(digest).toContain(
+      '- tabs__navigate {\\"url\\":\\"https://pages.example/long/page-01.html\\"} → Navigated to https://pages.example/long/page-01.html\\n',
+    );
+    expect(digest).toMatch(
+      /- dom__snapshot → \[10,\d{3} chars of https:\/\/pages\.example\/long\/page-01\.html; handle 0+1\]/,
+    );
+    // Settled steps are not re-sent as items: page 1's stub and call are a line of the digest now.
+    const outputs = last.input.filter((i) => i.type === 'function_call_output').map((i) => String(i.output));
+    // (the last output is page 1 read back through the handle)
+    expect(outputs.slice(0, -1).some((o) => o.includes('page-01.html'))).toBe(false);
+    expect(outputs.at(-1)).toContain('Page 01 marker');
+    expect(last.input.length).toBeLessThan(2 + 4 * 30);
+    expect(JSON.stringify(items.at(-1))).toContain('Page 1 says: Page 01 marker');
   });
 
   it('does not thrash when the fixed prefix is near the budget: compacts only when it saves a tenth of it, and says so', async () => {

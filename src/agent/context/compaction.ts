@@ -24,9 +24,13 @@ export interface CompactionItem extends ResponseItem {
   type: 'otto.compaction';
   /** Items up to this seq are represented by `items`; later ones are sent as they are. */
   throughSeq: number;
-  method: 'server' | 'summary';
-  /** `budget`: the request would pass the budget; `context_error`: the server refused it as too long. */
-  reason: 'budget' | 'context_error';
+  /** `digest`: Otto's lines for settled steps, without a model request (digest.ts). */
+  method: 'server' | 'summary' | 'digest';
+  /**
+   * `budget`: the request would pass the budget; `context_error`: the server refused it as too long; `history`: the
+   * settled steps reached DIGEST_TOKENS.
+   */
+  reason: 'budget' | 'context_error' | 'history';
   /** The replacement window, sent in place of everything up to `throughSeq`. */
   items: ResponseItem[];
   /** Origin labels of everything the window stands for. */

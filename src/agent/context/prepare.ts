@@ -33,6 +33,7 @@ import {
   type HandleNote,
 } from './compaction.ts';
 import { contextView } from './view.ts';
+import { DIGEST_TOKENS, digestibleRun, digestWindow } from './digest.ts';
 import { tabOf, urlIn } from './observations.ts';
 
 /** The tail kept verbatim after a compaction: at most this share of the budget. */
@@ -71,6 +72,8 @@ export async function prepareRequest(
   shape: RequestShape,
 ): Promise<PreparedRequest> {
   await elideSuperseded(session);
+  // With a server-side chain the server holds the context: only the new items are sent, and nothing is condensed.
+  if (!(cfg.agent.previous_response_id && session.state.chain)) await digestSettled(session, shape);
   const budget = budgetOf(session, cfg);
   let prepared = await measure(session, cfg, shape, budget);
   if (prepared.tokens > budget && !prepared.previousResponseId) {
@@ -126,6 +129,64 @@ export function learnFromUsage(
   if (inputTokens === undefined) return;
   const ratio = calibrate(size, inputTokens);
   if (ratio !== undefined) session.charsPerToken = ratio;
+}
+
+/**
+ * Condenses the settled steps into a digest (digest.ts) once they weigh DIGEST_TOKENS, recorded as a compaction
+ * (`method: 'digest'`) with the handles and origin labels of what it stands for, like any other.
+ */
+export async function digestSettled(session: RunSession, shape: RequestShape): Promise<boolean> {
+  const records = await session.transcript();
+  const prev = latestCompaction(records);
+  const sent = sentItems(records, prev?.throughSeq ?? -1);
+  const elided = recordedElisions(records);
+  const items = applyElisions(
+    sent.map((r) => r.item as ResponseItem),
+    elided,
+  ).map(shape.forModel);
+  const run = digestibleRun(items, elided);
+  // The last split point inside the run: calls stay with their outputs, and the latest item is never digested.
+  const split = splitPoints(items)
+    .filter((p) => p <= run)
+    .at(-1);
+  if (split === undefined) return false;
+  const part = items.slice(0, split);
+  if (estimateTokens(requestSize(part), session.charsPerToken) < DIGEST_TOKENS) return false;
+  const covered = sent.slice(0, split);
+  const handles: HandleNote[] = [...(prev?.handles ?? [])];
+  const labels = new Set<string>([...(prev?.labels ?? [])]);
+  for (const r of covered) {
+    for (const l of r.labels ?? []) labels.add(l);
+    const e = isFunctionCallOutput(r.item) ? elided.get(r.item.call_id) : undefined;
+    for (const l of e?.labels ?? []) labels.add(l);
+    if (e?.handle) handles.push(handleNote(e.handle, e));
+  }
+  const extra = [shape.instructions ?? '', shape.tools];
+  const window = [...(prev?.items ?? []), ...digestWindow(part, elided)];
+  const rest = items.slice(split);
+  const before = estimateTokens(requestSize([...(prev?.items ?? []), ...items], extra), session.charsPerToken);
+  const after = estimateTokens(requestSize([...window, ...rest], extra), session.charsPerToken);
+  if (after >= before) return false; // lines longer than what they stand for (never with stubs): leave it
+  const item: CompactionItem = {
+    type: 'otto.compaction',
+    throughSeq: covered[covered.length - 1]!.seq,
+    method: 'digest',
+    reason: 'history',
+    items: window,
+    labels: [...labels].sort(),
+    handles,
+    tokensBefore: before,
+    tokensAfter: after,
+    fixedTokens: fixedTokens(shape, session.charsPerToken),
+  };
+  await session.commit(
+    (s) => {
+      s.chain = undefined;
+      if (labels.size) s.origins = [...new Set([...(s.origins ?? []), ...labels])].sort();
+    },
+    [item],
+  );
+  return true;
 }
 
 /** Records the superseded observations not elided yet, as one batch, with a handle for each. */

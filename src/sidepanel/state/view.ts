@@ -192,7 +192,12 @@ export function buildEntries(s: ChatState, commands: readonly CommandCard[] = []
 export function compactionText(item: Record<string, unknown>): { text: string; detail: string } {
   const before = Number(item.tokensBefore) || 0;
   const after = Number(item.tokensAfter) || 0;
-  const how = item.method === 'server' ? "by the server's compaction" : 'into notes written by the model';
+  const how =
+    item.method === 'server'
+      ? "by the server's compaction"
+      : item.method === 'digest'
+        ? 'into a digest of the earlier steps (one line per call, no model request)'
+        : 'into notes written by the model';
   const why = item.reason === 'context_error' ? 'The model refused the request as too long: ' : '';
   const k = (n: number) => (n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
   const labels = Array.isArray(item.labels) ? (item.labels as string[]) : [];
