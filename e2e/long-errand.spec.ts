@@ -95,13 +95,13 @@ test('60 pages against a 128k-token model: finishes, the largest request at most
   panel,
   fakeApi,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(300_000); // a 60-page run on a loaded machine
   fakeApi.setContext({ window: 128_000 });
   await connectToFakeApi(panel, fakeApi, { yaml: ERRAND_CONFIG });
   const { page, tabId } = await blankTab(context, panel, longPages.origin);
   fakeApi.script([reader(60)]);
   const id = await send(panel, ERRAND(60), { tabId });
-  await waitForStatus(panel, id, 'completed', 75_000);
+  await waitForStatus(panel, id, 'completed', 270_000);
 
   const reqs = agentRequests(fakeApi);
   const refused = fakeApi.responsesRequests().filter((r) => r.status === 400);
@@ -165,13 +165,13 @@ test("the same errand against a server that offers compaction uses the server's"
   panel,
   fakeApi,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(300_000); // a 60-page run on a loaded machine
   fakeApi.setContext({ window: 128_000, compaction: true });
   await connectToFakeApi(panel, fakeApi, { yaml: ERRAND_CONFIG });
   const { page, tabId } = await blankTab(context, panel, longPages.origin);
   fakeApi.script([reader(60)]);
   const id = await send(panel, ERRAND(60), { tabId });
-  await waitForStatus(panel, id, 'completed', 75_000);
+  await waitForStatus(panel, id, 'completed', 270_000);
   const compactions = fakeApi.requests.filter((r) => r.path === '/v1/responses/compact');
   expect(compactions.length).toBeGreaterThan(0);
   expect(compactions.every((r) => r.status === 200)).toBe(true);
@@ -191,7 +191,7 @@ test('a context error is recovered by compaction; Stop, Resume after a worker ki
   fakeApi,
   pages,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(300_000); // a 60-page run on a loaded machine
   // The budget is set far too high on purpose: only the server's refusal can tell Otto the request is too long.
   fakeApi.setContext({ window: 9000 });
   await connectToFakeApi(panel, fakeApi, { yaml: '  context_budget: 1000000\n' });
@@ -238,7 +238,7 @@ test('a context error is recovered by compaction; Stop, Resume after a worker ki
   const before = (await events(panel, id)).filter((e) => e.type === 'tool.finished').length;
   await send(panel, 'continue', { conversationId: id, tabId });
   await expect
-    .poll(async () => (await events(panel, id)).filter((e) => e.type === 'tool.finished').length)
+    .poll(async () => (await events(panel, id)).filter((e) => e.type === 'tool.finished').length, { timeout: 60_000 })
     .toBeGreaterThan(before + 2);
   // Kill the worker mid-run; Resume goes on from what was saved, across the compaction.
   await stopServiceWorker(context, panel);
@@ -288,6 +288,7 @@ test("a summary made from tab A's pages carries A's label: sending it to another
   fakeApi,
   otherOrigin,
 }) => {
+  test.setTimeout(240_000); // twelve pages on a loaded machine
   fakeApi.setContext({ window: 128_000 });
   // A tight budget, so the twelve pages are summarised.
   await connectToFakeApi(panel, fakeApi, { yaml: '  tool_set: all\n  context_budget: 13000\n' });
@@ -300,7 +301,7 @@ test("a summary made from tab A's pages carries A's label: sending it to another
     }),
   ]);
   const id = await send(panel, ERRAND(12), { tabId });
-  await waitForStatus(panel, id, 'completed', 60_000);
+  await waitForStatus(panel, id, 'completed', 180_000);
   const view = await conversation(panel, id);
   // The first summary that stands for a page read (an earlier one may cover only the user's message).
   const firstOutput = view.items.find((i) => i.item.type === 'function_call_output')!.seq;

@@ -8,6 +8,7 @@
  * Everything needed to continue lives in IndexedDB: the transcript and the RunState, written together in one
  * transaction at every step boundary (session.ts). See README.md in this folder for the retry and resume rules.
  */
+import { keptHandles } from './context/kept.ts';
 import type { ModelClient } from '../models/events.ts';
 import { ConversationNotFoundError, type ConversationStore } from '../storage/conversations.ts';
 import type { SitePermissions } from '../storage/sitePermissions.ts';
@@ -325,7 +326,13 @@ export class AgentRunner {
       slot.controller.abort();
       await slot.done?.catch(() => undefined);
     }
-    return this.#deps.store.delete(conversationId);
+    // #23: the outputs behind its stubs go with it (they would otherwise wait for their expiry).
+    const handles = this.#deps.tools.forget
+      ? keptHandles(await this.#deps.store.transcript(conversationId).catch(() => []))
+      : [];
+    const deleted = await this.#deps.store.delete(conversationId);
+    if (handles.length) await this.#deps.tools.forget?.(handles).catch(() => undefined);
+    return deleted;
   }
 
   // ---- the loop --------------------------------------------------------------------------------------------------
@@ -333,6 +340,11 @@ export class AgentRunner {
   async #drive(session: RunSession): Promise<RunState> {
     try {
       const cfg = await this.#config();
+      // #23: what this conversation's stubs stand for stays readable while its runs go on (context/kept.ts).
+      if (this.#deps.tools.renew) {
+        const handles = keptHandles(await session.transcript());
+        if (handles.length) await this.#deps.tools.renew(handles).catch(() => undefined);
+      }
       // The config's tool timeout (seconds) wins over the constructor's default, so a settings change applies.
       if (cfg.agent.tool_timeout !== undefined) this.#deps.toolTimeoutMs = cfg.agent.tool_timeout * 1000;
       for (;;) {

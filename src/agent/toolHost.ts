@@ -88,6 +88,10 @@ export interface AgentToolHost {
    * Optional: without it the stub says the output could not be kept.
    */
   keep?(text: string, tool: string): Promise<string | undefined>;
+  /** Renews the expiry of kept texts (a run of their conversation is driven again: context/kept.ts). */
+  renew?(handles: readonly string[]): Promise<void>;
+  /** Deletes kept texts (their conversation was deleted). */
+  forget?(handles: readonly string[]): Promise<void>;
   /** Resolves a name the model sent (API-encoded, or an alias) to a tool; undefined when unknown. */
   lookup(apiName: string): ToolInfo | undefined;
   /** The closest real tool names to an unknown one, best first, at most `n` (for the error sent to the model). */

@@ -19,6 +19,7 @@ import { CONFIG_VERSION } from '../config/migrations.ts';
 import type { Settings } from './settings.ts';
 import type { OttoConfig } from '../config/schema.ts';
 import { resultStore, storeIfLarge } from '../storage/results.ts';
+import { keptTtl } from '../agent/context/kept.ts';
 import { formatOutput } from '../shared/format.ts';
 import { outputParts } from '../agent/transcript.ts';
 
@@ -191,11 +192,23 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
     },
     // Outputs read by the model name tools as it calls them (tools mode only; code mode writes dotted names).
     forModel: (text) => ((deps.mode?.() ?? 'tools') === 'tools' ? wireRewriter(deps.registry())(text) : text),
-    // #23: an output that leaves the request stays readable by handle for as long as the conversation may need it
-    // (no expiry: a run can be resumed days later; deleting the stored results frees it).
+    // #23: an output that leaves the request stays readable by handle for the run that made it and a day after its
+    // conversation was last driven (the result store's expiry, at least a day, renewed per drive: context/kept.ts).
     async keep(text, tool) {
-      const ref = await resultStore().store(text, { result_ttl: 0, tool, statsEnabled: false });
+      const { config } = await deps.settings();
+      const ref = await resultStore().store(text, {
+        result_ttl: keptTtl(config.output.result_ttl),
+        tool,
+        statsEnabled: false,
+      });
       return ref.handle;
+    },
+    async renew(handles) {
+      const ttl = keptTtl((await deps.settings()).config.output.result_ttl);
+      if (ttl > 0) await resultStore().renew(handles, ttl);
+    },
+    async forget(handles) {
+      for (const h of handles) await resultStore().delete(h);
     },
     lookup(apiName) {
       const tool = deps.registry().resolve(apiName);

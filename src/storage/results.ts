@@ -369,6 +369,28 @@ export class ResultStore {
     return existed;
   }
 
+  /**
+   * Moves the expiry of these results to at least `ttlSeconds` from now (#23: the outputs behind a conversation's
+   * stubs live on while its runs do). Results already expired, missing, still being written or kept forever are left
+   * as they are: an expired result is not brought back. Returns the handles renewed.
+   */
+  async renew(handles: readonly string[], ttlSeconds: number): Promise<string[]> {
+    if (!handles.length || !(ttlSeconds > 0)) return [];
+    const now = this.#now();
+    const until = now + ttlSeconds * 1000;
+    const tx = (await this.#db).transaction('results', 'readwrite');
+    const renewed: string[] = [];
+    for (const handle of new Set(handles)) {
+      const meta = await tx.store.get(handle);
+      if (!meta || meta.state !== 'ready' || meta.expiresAt === null || meta.expiresAt < now) continue;
+      if (meta.expiresAt >= until) continue;
+      await tx.store.put({ ...meta, expiresAt: until });
+      renewed.push(handle);
+    }
+    await tx.done;
+    return renewed;
+  }
+
   /** Removes every result that expired before `now` (and only those). Returns the handles removed. */
   async sweepExpired(now = this.#now()): Promise<string[]> {
     const tx = (await this.#db).transaction(['results', 'resultChunks'], 'readwrite');

@@ -12,6 +12,7 @@ import { contextBudget, knownWindow } from '../../src/agent/context/budget.ts';
 import { isContextLengthError } from '../../src/agent/context/contextError.ts';
 import { splitPoints } from '../../src/agent/context/compaction.ts';
 import { contextView } from '../../src/agent/context/view.ts';
+import { keptHandles, keptTtl } from '../../src/agent/context/kept.ts';
 import type { ResponseItem } from '../../src/models/events.ts';
 
 const ORIGIN = 'https://pages.example';
@@ -274,6 +275,40 @@ describe('provenance survives compaction', () => {
     const stubs = items.filter((i) => i.type === 'otto.elision').flatMap((i) => i.entries as { labels?: string[] }[]);
     expect(stubs[0]!.labels).toEqual([ORIGIN]);
     expect((await h.state())!.origins).toEqual([ORIGIN]);
+  });
+});
+
+describe("kept outputs follow the result store's expiry (#23)", () => {
+  it('at least a day, 0 for ever', () => {
+    expect(keptTtl(3600)).toBe(86_400);
+    expect(keptTtl(172_800)).toBe(172_800);
+    expect(keptTtl(0)).toBe(0);
+  });
+
+  it("each drive renews the handles the conversation's stubs and compactions stand on; deleting it forgets them", async () => {
+    const model = new ReaderModel(12, ORIGIN);
+    const h = await setup({ config: config({ agent: { max_turns: 1000, context_budget: 6000 } }) });
+    h.runner = h.newRunner({ model });
+    const kept = withPageTools(h);
+    const renewed: string[][] = [];
+    const forgotten: string[][] = [];
+    const host = h.host as unknown as { renew: (x: string[]) => Promise<void>; forget: (x: string[]) => Promise<void> };
+    host.renew = async (handles) => void renewed.push([...handles]);
+    host.forget = async (handles) => void forgotten.push([...handles]);
+    await h.runner.send(h.conversationId, ERRAND(12));
+    // The first drive had no stubs yet; the second (a new message) renews every one of them, pages 1 to 12.
+    expect(renewed).toEqual([]);
+    const first = keptHandles(await h.store.transcript(h.conversationId));
+    expect(first.length).toBeGreaterThanOrEqual(11);
+    await h.runner.send(h.conversationId, 'thanks');
+    expect(renewed.length).toBe(1);
+    expect(renewed[0]!.sort()).toEqual([...first].sort());
+    // (the reader reads the pages again on any new message: more stubs)
+    const all = keptHandles(await h.store.transcript(h.conversationId));
+    for (const handle of all) expect(kept.has(handle)).toBe(true);
+    expect(await h.runner.deleteConversation(h.conversationId)).toBe(true);
+    expect(forgotten.map((f) => f.sort())).toEqual([[...all].sort()]);
+    expect(all.length).toBeGreaterThan(first.length);
   });
 });
 

@@ -308,6 +308,25 @@ describe('TTL sweep', () => {
     expect((await store.queryResult(never.handle)).returned).toBe(100);
   });
 
+  it("renew (#23) moves an unexpired result's expiry later; expired, never-expiring and unknown handles stay as they are", async () => {
+    let now = 1_000_000;
+    const { store } = await fixture({ now: () => now });
+    const a = await stored(store, numbered(10), { result_ttl: 60 });
+    const gone = await stored(store, numbered(10), { result_ttl: 10 });
+    const never = await stored(store, numbered(10), { result_ttl: 0 });
+    now += 30_000;
+    expect(await store.renew([a.handle, gone.handle, never.handle, '0123456789ab', a.handle], 120)).toEqual([a.handle]);
+    const expiry = async () => Object.fromEntries((await store.list()).map((r) => [r.handle, r.expiresAt]));
+    expect(await expiry()).toEqual({ [a.handle]: now + 120_000, [gone.handle]: 1_010_000, [never.handle]: null });
+    // A shorter renewal never shortens it.
+    expect(await store.renew([a.handle], 10)).toEqual([]);
+    now += 119_000; // 149 s after storing with a TTL of 60: still readable
+    expect((await store.queryResult(a.handle)).returned).toBe(10);
+    expect((await rejection(store.queryResult(gone.handle))).message).toBe(`Result expired: ${gone.handle}`);
+    now += 1_001;
+    expect((await rejection(store.queryResult(a.handle))).message).toBe(`Result expired: ${a.handle}`);
+  });
+
   it('sweeps expired results on every 10th store', async () => {
     let now = 1_000;
     const { store } = await fixture({ now: () => now });
