@@ -3,8 +3,10 @@
  *
  * Counting: characters ÷ a ratio, where the ratio starts at 4 and is corrected by what the server reports for the
  * previous request (`usage.input_tokens` is the server's own tokenizer's count of exactly what was sent). A bundled
- * tokenizer would know one family's vocabulary (OpenAI's), cost megabytes of rank tables in the worker, and still
- * be wrong for the local and third-party models Otto talks to; the server's count is right for all of them.
+ * tokenizer would know one family's vocabulary (OpenAI's) and still be wrong for the local and third-party models
+ * Otto talks to; the server's count is right for all of them. Measured (docs/decisions.md, #23 continued):
+ * gpt-tokenizer's o200k_base is 2.7 MB minified (1.07 MB gzip), 3.3× the whole worker (806 KB), and a service worker cannot
+ * load it lazily (no `import()` there); on the corpus pages chars ÷ 4 is off by 4% on a whole request.
  * Images are counted as a fixed cost per image, not by the length of their data URL.
  */
 import type { ResponseItem } from '../../models/events.ts';
