@@ -56,13 +56,18 @@ function oneLine(text: string): string {
  * The window that stands for `part` (a digestible run): the user's and the model's messages verbatim, in order, and
  * between them Otto's lines for the calls. Reasoning items are left out, as a summary leaves them out.
  */
-export function digestWindow(part: readonly ResponseItem[], elided: ReadonlyMap<string, ElisionEntry>): ResponseItem[] {
+export function digestWindow(
+  part: readonly ResponseItem[],
+  elided: ReadonlyMap<string, ElisionEntry>,
+  /** The head in the names the model calls (`ot__result` over the wire); the lines already are. */
+  head = DIGEST_HEAD,
+): ResponseItem[] {
   const outputs = new Map<string, ResponseItem>();
   for (const item of part) if (isFunctionCallOutput(item)) outputs.set(item.call_id, item);
   const window: ResponseItem[] = [];
   let lines: string[] = [];
   const flush = () => {
-    if (lines.length) window.push(userMessage(`${DIGEST_HEAD}\n${lines.join('\n')}`));
+    if (lines.length) window.push(userMessage(`${head}\n${lines.join('\n')}`));
     lines = [];
   };
   for (const item of part) {

@@ -33,7 +33,7 @@ import {
   type HandleNote,
 } from './compaction.ts';
 import { contextView } from './view.ts';
-import { DIGEST_TOKENS, digestibleRun, digestWindow } from './digest.ts';
+import { DIGEST_HEAD, DIGEST_TOKENS, digestibleRun, digestWindow } from './digest.ts';
 import { tabOf, urlIn } from './observations.ts';
 
 /** The tail kept verbatim after a compaction: at most this share of the budget. */
@@ -162,7 +162,8 @@ export async function digestSettled(session: RunSession, shape: RequestShape): P
     if (e?.handle) handles.push(handleNote(e.handle, e));
   }
   const extra = [shape.instructions ?? '', shape.tools];
-  const window = [...(prev?.items ?? []), ...digestWindow(part, elided)];
+  const head = shape.forText ? shape.forText(DIGEST_HEAD) : DIGEST_HEAD;
+  const window = [...(prev?.items ?? []), ...digestWindow(part, elided, head)];
   const rest = items.slice(split);
   const before = estimateTokens(requestSize([...(prev?.items ?? []), ...items], extra), session.charsPerToken);
   const after = estimateTokens(requestSize([...window, ...rest], extra), session.charsPerToken);
