@@ -14,7 +14,7 @@ import {
   type PageDialog,
   REF_RE,
 } from '../shared/contentMessages.ts';
-import { wrapUntrusted } from '../content/untrusted.ts';
+import { wrapUntrusted } from '../shared/untrusted.ts';
 import { frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent } from './contentRouter.ts';
 import { guardDialogs, takeArmedDialog, type DialogAcceptance } from './pageDialogs.ts';
 

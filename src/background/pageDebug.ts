@@ -7,7 +7,7 @@
 import { frameOfRef, injectContentScripts, pingFrames, prefixFor, requestContent, requestForRef, resolveTabId, restrictedReason } from './contentRouter.ts';
 import { act, locateInPage, formatAction, pageDialogs, waitFor, waitForLoad } from './pageActions.ts';
 import { describeInPage, findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './pageSnapshot.ts';
-import { wrapUntrusted } from '../content/untrusted.ts';
+import { wrapUntrusted } from '../shared/untrusted.ts';
 import { readDevLog } from './devCapture.ts';
 import { refBoxes } from './pageBoxes.ts';
 

@@ -15,8 +15,8 @@ import {
   type ContentRequest,
   type FrameSlot,
 } from '../shared/contentMessages.ts';
-import { FRAME_MARKER, indentText, truncateOutline } from '../content/outline.ts';
-import { wrapUntrusted } from '../content/untrusted.ts';
+import { FRAME_MARKER, indentText, truncateOutline } from '../shared/outline.ts';
+import { wrapUntrusted } from '../shared/untrusted.ts';
 import {
   ensureContentScript,
   ensureReader,

@@ -6,7 +6,7 @@
  * It stays the same from turn to turn while the tab does (the boundary tag is chosen once per conversation), so a
  * provider's prompt cache keeps hitting.
  */
-import { UNTRUSTED_TAG_PREFIX } from '../content/untrusted.ts';
+import { UNTRUSTED_TAG_PREFIX } from '../shared/untrusted.ts';
 
 export const BLOCK_MAX = 1500;
 

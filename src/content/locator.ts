@@ -12,7 +12,7 @@ import { deepQuerySliced } from './deepQuery.ts';
 import { FIND_OUTLINE_CHARS } from './find.ts';
 import { registry } from './refs.ts';
 import { buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
-import { wrapUntrusted } from './untrusted.ts';
+import { wrapUntrusted } from '../shared/untrusted.ts';
 import { isElementVisible } from './visibility.ts';
 
 export interface Locator {

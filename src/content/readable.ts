@@ -6,7 +6,7 @@
  * Readability changes the document it reads: callers pass a document they own (a clone, or a freshly parsed one).
  */
 import { Readability } from '@mozilla/readability';
-import { htmlToMarkdown } from './markdown.ts';
+import { htmlToMarkdown } from '../shared/markdown.ts';
 
 export interface Readable {
   title: string;

@@ -22,7 +22,7 @@ import { log as sharedLog, type Logger } from '../shared/log.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { AnyTool } from '../tools/Tool.ts';
 import type { ToolContext } from '../tools/context.ts';
-import { untrustedTag, wrapUntrusted } from '../content/untrusted.ts';
+import { untrustedTag, wrapUntrusted } from '../shared/untrusted.ts';
 import { buildToolDefinition } from '../tools/definition.ts';
 import { planDeferral, toolBudget as sharedBudget, type ToolBudget } from '../tools/toolBudget.ts';
 import { originPattern } from '../sdk/deps.ts';

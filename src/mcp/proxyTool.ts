@@ -10,7 +10,7 @@ import { defineTool } from '../tools/defineTool.ts';
 import { FLOW } from '../tools/guard/flow.ts';
 import type { AnyTool } from '../tools/Tool.ts';
 import type { ToolContext } from '../tools/context.ts';
-import { untrustedTag, wrapUntrusted } from '../content/untrusted.ts';
+import { untrustedTag, wrapUntrusted } from '../shared/untrusted.ts';
 import { modelSchema, proxyParameters } from './schema.ts';
 import type { McpToolInfo } from './client.ts';
 import { CAPS, clean, cleanSchemaText, type CleanReport } from './sanitize.ts';

@@ -7,7 +7,7 @@
 import { z } from '../shared/zod.ts';
 import { defineTool } from '../tools/defineTool.ts';
 import type { AnyTool } from '../tools/Tool.ts';
-import { wrapUntrusted } from '../content/untrusted.ts';
+import { wrapUntrusted } from '../shared/untrusted.ts';
 import { searchTools } from '../tools/toolBudget.ts';
 import { paramDocs, signatureOf } from '../tools/packs/ot/signature.ts';
 

@@ -9,7 +9,7 @@
  * `articleOf` with that parse; unit tests call it with happy-dom's.
  */
 import { articleMarkdown, readable } from '../content/readable.ts';
-import { htmlToMarkdown } from '../content/markdown.ts';
+import { htmlToMarkdown } from '../shared/markdown.ts';
 import type { Article, ArticleRequest } from '../shared/offscreenMessages.ts';
 import { plainText } from './plainText.ts';
 

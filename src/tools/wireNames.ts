@@ -11,7 +11,7 @@ import type { ToolRegistry } from './ToolRegistry.ts';
 
 export type Rewrite = (text: string) => string;
 
-/** An untrusted-content block (`<external-content-1a2b3c4d>…</external-content-1a2b3c4d>`, see content/untrusted.ts). */
+/** An untrusted-content block (`<external-content-1a2b3c4d>…</external-content-1a2b3c4d>`, see shared/untrusted.ts). */
 const BOUNDARY = /<(external-content-[0-9a-f]{8})>[\s\S]*?<\/\1>/g;
 
 const cache = new WeakMap<ToolRegistry, { key: string; rewrite: Rewrite }>();

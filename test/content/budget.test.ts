@@ -4,7 +4,7 @@ import { buildSnapshot, buildSnapshotSliced } from '../../src/content/snapshot.t
 import { findSliced } from '../../src/content/find.ts';
 import { visibleTextSliced } from '../../src/content/text.ts';
 import { runSliced, Slicer, Superseded } from '../../src/content/slices.ts';
-import { truncateOutline } from '../../src/content/outline.ts';
+import { truncateOutline } from '../../src/shared/outline.ts';
 import { setPage } from './helpers.ts';
 
 function table(rows: number): string {

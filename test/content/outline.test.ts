@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_MARKER, indentText, lineKind, truncateOutline } from '../../src/content/outline.ts';
-import { wrapUntrusted } from '../../src/content/untrusted.ts';
+import { FRAME_MARKER, indentText, lineKind, truncateOutline } from '../../src/shared/outline.ts';
+import { wrapUntrusted } from '../../src/shared/untrusted.ts';
 
 function outline(nText: number, nRefs: number): string {
   const lines: string[] = ['- main:'];

@@ -9,7 +9,7 @@ import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
 import type { AnyTool } from '../../Tool.ts';
-import { wrapUntrusted } from '../../../content/untrusted.ts';
+import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import type { DevLog, DevRequest } from '../../../content/devCapture.ts';
 import type { PageApi } from './page.ts';
 

@@ -13,7 +13,7 @@ import type {
   WaitReply,
 } from '../../../shared/contentMessages.ts';
 import { REF_RE } from '../../../shared/contentMessages.ts';
-import { wrapUntrusted } from '../../../content/untrusted.ts';
+import { wrapUntrusted } from '../../../shared/untrusted.ts';
 
 /** Refs are Otto's own tokens (validated), so they may stand outside the boundary. */
 function refList(refs: (string | undefined)[]): string {

@@ -11,7 +11,7 @@ import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
-import { wrapUntrusted } from '../../../content/untrusted.ts';
+import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import { fileStore, type FileInfo } from '../../../storage/files.ts';
 import type { FileRecord } from '../../../storage/resultRecords.ts';
 import { configuredPage, type PageApi } from '../dom/page.ts';

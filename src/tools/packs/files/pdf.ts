@@ -4,7 +4,7 @@
  * worker's bundle nor an idle browser carries the library. `pdfText` formats what the model receives: a head line
  * (pages, which have no text layer), then each page under its number inside an untrusted-content boundary.
  */
-import { wrapUntrusted } from '../../../content/untrusted.ts';
+import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import { askOffscreen } from '../../../offscreen/client.ts';
 import type { PdfPage } from '../../../shared/offscreenMessages.ts';
 import { toBase64 } from './bytes.ts';

@@ -1,6 +1,6 @@
 /** The few chrome.tabs operations the tabs pack needs, waiting for loads and honouring the run's abort signal. */
 
-import { wrapUntrustedInline } from '../../../content/untrusted.ts';
+import { wrapUntrustedInline } from '../../../shared/untrusted.ts';
 
 /** A tab as tools report it. The title is set by the page, so it is marked as untrusted data. */
 export function describeTab(t: chrome.tabs.Tab) {

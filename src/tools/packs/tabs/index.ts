@@ -14,7 +14,7 @@ import { scaleForModel } from './scaleImage.ts';
 import { drawOverlay, gridStep } from './overlay.ts';
 import { configuredPage } from '../dom/page.ts';
 import type { BoxesReply } from '../../../shared/contentMessages.ts';
-import { wrapUntrusted } from '../../../content/untrusted.ts';
+import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import type { ToolContext } from '../../context.ts';
 import { localDestination, requireWebUrl, webUrlParam } from '../../urlPolicy.ts';
 
