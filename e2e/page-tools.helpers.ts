@@ -1,5 +1,5 @@
 /**
- * Drives the worker's page-tool router (`globalThis.otto.page`, see src/background/pageDebug.ts) from e2e tests:
+ * Drives the worker's page-tool router (`globalThis.otto.page`, see src/page/index.ts) from e2e tests:
  * the same calls the dom/tabs tools make, through the real service worker and content scripts.
  */
 import type { BrowserContext, Page, Worker } from '@playwright/test';

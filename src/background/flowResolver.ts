@@ -6,8 +6,8 @@
  */
 import { labelsOf, NO_LABELS, urlLabel } from '../tools/guard/labels.ts';
 import type { ElementTarget, OriginResolver } from '../tools/guard/resolver.ts';
-import { frameOfRef, resolveTabId } from './contentRouter.ts';
-import { queryPage } from './pageSnapshot.ts';
+import { frameOfRef, resolveTabId } from '../page/contentRouter.ts';
+import { queryPage } from '../page/snapshot.ts';
 
 /**
  * A label for a frame or tab URL. Documents without an origin of their own (about:blank, about:srcdoc) and the

@@ -4,8 +4,8 @@
  */
 import '../shared/zod.ts';
 import { acceptPanelPort, type Handlers } from './panelPort.ts';
-import { observeInjections, pingFrames } from './contentRouter.ts';
-import { pageApi } from './pageDebug.ts';
+import { observeInjections, pingFrames } from '../page/contentRouter.ts';
+import { pageApi } from '../page/debug.ts';
 import { reject, traffic } from './traffic.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
 import { loadConfig, saveConfig, saveSecrets } from '../config/store.ts';
@@ -40,7 +40,7 @@ import {
   onLoadSettled,
   onTabRemoved,
   watchTab,
-} from './devCapture.ts';
+} from '../page/devCapture.ts';
 import { runOrigin, runTab } from './runTabs.ts';
 import { TabScope } from './tabScope.ts';
 import { callTargets } from './tabTargets.ts';

@@ -6,8 +6,8 @@
 import { CommandError, expandSnippet, parseSnippetInvocation } from '../command/index.ts';
 import { continuationMessage } from '../replay/continue.ts';
 import type { Handlers } from './panelPort.ts';
-import { resolveTabId } from './contentRouter.ts';
-import { formatSnapshot, snapshotPage } from './pageSnapshot.ts';
+import { resolveTabId } from '../page/contentRouter.ts';
+import { formatSnapshot, snapshotPage } from '../page/snapshot.ts';
 import { runTab } from './runTabs.ts';
 import type { Settings } from './settings.ts';
 

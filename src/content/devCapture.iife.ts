@@ -1,5 +1,5 @@
 /**
- * Registered for one page load of a tab a run works on (background/devCapture.ts), at `document_start` in the
+ * Registered for one page load of a tab a run works on (page/devCapture.ts), at `document_start` in the
  * page's MAIN world, before any of the page's own scripts run: installs the console and request capture (#19) and
  * the listener registry that finds controls clickable only by a listener (#14, content/listenerRegistry.ts).
  */

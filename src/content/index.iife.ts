@@ -2,7 +2,7 @@
  * Content script (isolated world): answers the worker's requests in this frame and nothing else. Only messages from
  * our own extension are handled; it never acts on `window.postMessage` or page events, and it adds nothing a page
  * can see. It is not in the manifest: the worker injects it (chrome.scripting.executeScript, files) into the frames
- * of a tab when a run first reads or acts on that tab (background/contentRouter.ts), so pages Otto is not working on
+ * of a tab when a run first reads or acts on that tab (page/contentRouter.ts), so pages Otto is not working on
  * never run any of it. Built as a self-contained IIFE so one `files` injection is enough.
  */
 import { parseMessage } from '../shared/parseMessage.ts';

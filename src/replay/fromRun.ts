@@ -5,7 +5,7 @@
  * - Dropped (each with a reason the user sees): failed calls, and exploratory ones (snapshots, searches, listings,
  *   Otto's own help) — they only looked for what the kept calls then used.
  * - Refs (`e12`) do not survive a reload: each action's stored output carries the readable locator its target had
- *   at the time (`locator: {...}` lines, background/pageActions.ts), which replaces the ref.
+ *   at the time (`locator: {...}` lines, page/actions.ts), which replaces the ref.
  * - Literal values that came from the user's message become parameters whose defaults are this run's values;
  *   values typed into password fields become parameters without a default, so no secret lands in the config.
  * - The page the first action ran on becomes a first `tabs.navigate(url="{{ url }}")`, so the snippet starts there.

@@ -13,8 +13,8 @@ import { isDestructiveCall, type AnyTool } from '../../src/tools/Tool.ts';
 import { buildRegistry } from '../../src/background/registry.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import type { ActionRequest, ContentRequest, WaitReply } from '../../src/shared/contentMessages.ts';
-import type { ActionResult } from '../../src/background/pageActions.ts';
-import type { PageSnapshot } from '../../src/background/pageSnapshot.ts';
+import type { ActionResult } from '../../src/page/actions.ts';
+import type { PageSnapshot } from '../../src/page/snapshot.ts';
 import { makeCtx } from '../tools/helpers.ts';
 
 const PAGE_URL = 'http://127.0.0.1:4000/login.html';

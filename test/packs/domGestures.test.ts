@@ -8,7 +8,7 @@ import { createDomTools, type PageApi } from '../../src/tools/packs/dom/index.ts
 import { ottoClipboard } from '../../src/tools/packs/dom/clipboard.ts';
 import { isDestructiveCall, type AnyTool } from '../../src/tools/Tool.ts';
 import type { ActionRequest } from '../../src/shared/contentMessages.ts';
-import type { ActionResult } from '../../src/background/pageActions.ts';
+import type { ActionResult } from '../../src/page/actions.ts';
 import { makeCtx } from '../tools/helpers.ts';
 
 function setup(details: Record<string, unknown> = {}) {

@@ -3,7 +3,7 @@
  * from the page inside an untrusted-content boundary (`wrapUntrusted`). Snapshots and action reports use the
  * router's own `formatSnapshot` / `formatAction`, which follow the same rule.
  */
-import type { DialogsReply } from '../../../background/pageDialogs.ts';
+import type { DialogsReply } from '../../../page/dialogs.ts';
 import type {
   FindReply,
   PageDialog,

@@ -5,7 +5,7 @@
  */
 import { z } from '../../../shared/zod.ts';
 import { REF_RE, type ActionRequest, type ClipboardEntry } from '../../../shared/contentMessages.ts';
-import type { ActionResult } from '../../../background/pageActions.ts';
+import type { ActionResult } from '../../../page/actions.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';

@@ -12,7 +12,7 @@ import type { ToolContext } from '../../context.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { configuredPage, type PageApi } from './page.ts';
-import type { ActionResult } from '../../../background/pageActions.ts';
+import type { ActionResult } from '../../../page/actions.ts';
 import { createGestureTools, pointArgs, rememberCopy } from './gestures.ts';
 import { ottoClipboard, PASTE_KEY } from './clipboard.ts';
 import {

@@ -7,10 +7,10 @@
  *
  * Only types are imported from background/: they are erased at build time.
  */
-import type { frameOfRef, resolveTabId } from '../../../background/contentRouter.ts';
-import type { readDevLog } from '../../../background/devCapture.ts';
-import type { act, formatAction, locateInPage, pageDialogs, waitFor } from '../../../background/pageActions.ts';
-import type { refBoxes } from '../../../background/pageBoxes.ts';
+import type { frameOfRef, resolveTabId } from '../../../page/contentRouter.ts';
+import type { readDevLog } from '../../../page/devCapture.ts';
+import type { act, formatAction, locateInPage, pageDialogs, waitFor } from '../../../page/actions.ts';
+import type { refBoxes } from '../../../page/boxes.ts';
 import type {
   describeInPage,
   findInPage,
@@ -19,7 +19,7 @@ import type {
   queryPage,
   readPage,
   snapshotPage,
-} from '../../../background/pageSnapshot.ts';
+} from '../../../page/snapshot.ts';
 
 export interface PageApi {
   resolveTabId: typeof resolveTabId;

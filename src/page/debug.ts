@@ -1,15 +1,15 @@
 /**
  * Exposes the page-tool router on `globalThis.otto.page` for DevTools and the e2e suite (the worker's global is not
- * reachable from web pages). Import it from the worker's composition root: `import './pageDebug.ts';` — it attaches
+ * reachable from web pages). Import it from the worker's composition root: `import './debug.ts';` — it attaches
  * both now and after the importing module has finished evaluating, so it survives an `Object.assign(globalThis,
  * { otto: {...} })` that runs later in index.ts.
  */
 import { frameOfRef, injectContentScripts, pingFrames, prefixFor, requestContent, requestForRef, resolveTabId, restrictedReason } from './contentRouter.ts';
-import { act, locateInPage, formatAction, pageDialogs, waitFor, waitForLoad } from './pageActions.ts';
-import { describeInPage, findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './pageSnapshot.ts';
+import { act, locateInPage, formatAction, pageDialogs, waitFor, waitForLoad } from './actions.ts';
+import { describeInPage, findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './snapshot.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
 import { readDevLog } from './devCapture.ts';
-import { refBoxes } from './pageBoxes.ts';
+import { refBoxes } from './boxes.ts';
 
 export const pageApi = {
   snapshot: snapshotPage,

@@ -16,9 +16,9 @@ import {
 } from '../shared/contentMessages.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
 import { frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent } from './contentRouter.ts';
-import { guardDialogs, takeArmedDialog, type DialogAcceptance } from './pageDialogs.ts';
+import { guardDialogs, takeArmedDialog, type DialogAcceptance } from './dialogs.ts';
 
-export { pageDialogs } from './pageDialogs.ts';
+export { pageDialogs } from './dialogs.ts';
 
 export interface ActionResult extends ActionReply {
   /** #17: readable locators of the target(s) and the page, asked before the action (locatorsBefore). */
@@ -64,7 +64,7 @@ function emptyChanges(): Changes {
 /**
  * Runs an action (`dom.click`, `dom.type`, `dom.fill_form`, `dom.select`, `dom.check`, `dom.press`, `dom.hover`,
  * `dom.scroll`) in the tab. `frameId` applies to selector targets (refs carry their frame). The page's
- * alert/confirm/prompt are guarded in that frame for the action's duration only (pageDialogs.ts): cancelled, unless
+ * alert/confirm/prompt are guarded in that frame for the action's duration only (dialogs.ts): cancelled, unless
  * `acceptDialog` (or an acceptance armed with dom.dialogs) names the page's exact question.
  */
 export async function act(

@@ -237,7 +237,7 @@ export async function injectContentScripts(tabId: number, frameIds?: number[]): 
 }
 
 let injectionObserver: ((tabId: number) => void) | undefined;
-/** Told of every tab the content script is injected into (background/devCapture.ts watches them). */
+/** Told of every tab the content script is injected into (page/devCapture.ts watches them). */
 export function observeInjections(fn: (tabId: number) => void): void {
   injectionObserver = fn;
 }
