@@ -5,7 +5,7 @@
 import '../shared/zod.ts';
 import { acceptPanelPort, type Handlers } from './panelPort.ts';
 import { observeInjections, pingFrames } from '../page/contentRouter.ts';
-import { pageApi } from '../page/debug.ts';
+import { pageApi, pageDebug } from '../page/index.ts';
 import { reject, traffic } from './traffic.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
 import { loadConfig, saveConfig, saveSecrets } from '../config/store.ts';
@@ -30,7 +30,6 @@ import type { AgentMode } from './codeMode.ts';
 import { configureOtRuntime } from '../tools/packs/ot/index.ts';
 import { snippetStore } from './snippetStore.ts';
 import { replayHandlers } from './replayHandlers.ts';
-import { configureDomPage } from '../tools/packs/dom/index.ts';
 import { addPanel, broadcast } from './panelHub.ts';
 import {
   clearStaleRegistrations,
@@ -84,13 +83,12 @@ configureResultStore(
 );
 const recordToolCall = toolCallRecorder();
 
-// The dom pack's tools reach pages through the content router.
-configureDomPage(pageApi);
 // Tools: the registry and interceptor follow the config; both are rebuilt when it changes.
 // llm.transform's requests count in the statistics like the agent's own.
 const onTransformUsage = (u: { model: string; inputTokens: number; outputTokens: number; latencyMs: number }): void =>
   void recordModelRequest(u).catch(() => undefined);
-let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG, { onTransformUsage });
+// The dom, tabs and files packs reach pages through the page module (src/page/).
+let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG, { page: pageApi, onTransformUsage });
 let interceptor = ToolInterceptor.fromConfig(DEFAULT_CONFIG, { onRecord: recordToolCall, redact });
 let agentMode: AgentMode = DEFAULT_CONFIG.agent.mode;
 let toolSet: ToolSetMode = DEFAULT_CONFIG.agent.tool_set;
@@ -100,7 +98,7 @@ async function refreshTools(opts: { reconnect?: boolean | readonly string[] } = 
   statsEnabled = config.stats.enabled;
   // MCP servers first (bounded wait), so their proxy packs are in the registry built next.
   await syncMcp(current, opts.reconnect);
-  registry = buildRegistry(config, { proxies: mcp, onTransformUsage });
+  registry = buildRegistry(config, { page: pageApi, proxies: mcp, onTransformUsage });
   interceptor = ToolInterceptor.fromConfig(config, { onRecord: recordToolCall, redact });
   agentMode = config.agent.mode;
   toolSet = config.agent.tool_set;
@@ -290,5 +288,6 @@ Object.assign(globalThis, {
     registry: () => registry,
     tabScope,
     bridge: bridge.sessions,
+    page: pageDebug,
   },
 });

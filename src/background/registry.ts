@@ -1,14 +1,17 @@
 /** Builds the tool registry from the packs Otto ships, with the aliases from config. */
 import { ToolRegistry } from '../tools/ToolRegistry.ts';
-import { TABS_PACK, TABS_TOOLS } from '../tools/packs/tabs/index.ts';
+import { TABS_PACK, createTabsTools } from '../tools/packs/tabs/index.ts';
 import { LLM_PACK, createLlmTools, type LlmToolsDeps } from '../tools/packs/llm/index.ts';
 import { OT_PACK, createOtTools } from '../tools/packs/ot/index.ts';
 import { DOM_PACK, createDomTools } from '../tools/packs/dom/index.ts';
 import { WEB_PACK, WEB_TOOLS } from '../tools/packs/web/index.ts';
 import { FILES_PACK, createFilesTools } from '../tools/packs/files/index.ts';
 import type { OttoConfig } from '../config/schema.ts';
+import { noPage, type PageApi } from '../page/api.ts';
 
 export interface BuildRegistryOptions {
+  /** The page the dom, tabs and files packs drive (src/page/); default `noPage` (unit tests, the docs, the CLI). */
+  page?: PageApi;
   /** Proxy packs (MCP servers, src/mcp/), registered after Otto's own packs so built-in names win a clash. */
   proxies?: { registerPacks(registry: ToolRegistry): void };
   /** Where `llm.transform` reports its requests' usage (statistics). */
@@ -17,13 +20,13 @@ export interface BuildRegistryOptions {
 
 export function buildRegistry(config: OttoConfig, options: BuildRegistryOptions = {}): ToolRegistry {
   const registry = new ToolRegistry();
-  registry.registerPack(TABS_PACK, TABS_TOOLS);
-  // The dom tools reach the page through the router the worker configures (configureDomPage in index.ts).
-  registry.registerPack(DOM_PACK, createDomTools());
+  const page = options.page ? () => options.page! : noPage;
+  registry.registerPack(TABS_PACK, createTabsTools({ page }));
+  registry.registerPack(DOM_PACK, createDomTools({ page }));
   registry.registerPack(LLM_PACK, createLlmTools({ onUsage: options.onTransformUsage }));
   registry.registerPack(OT_PACK, createOtTools({ registry: () => registry }));
   registry.registerPack(WEB_PACK, WEB_TOOLS);
-  registry.registerPack(FILES_PACK, createFilesTools());
+  registry.registerPack(FILES_PACK, createFilesTools({ page }));
   options.proxies?.registerPacks(registry);
   for (const [name, spec] of Object.entries(config.packs)) {
     if (spec.instructions && registry.pack(name)) registry.setPackInstructions(name, spec.instructions);

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { Window } from 'happy-dom';
-import { createDomTools, DOM_PACK, type PageApi } from '../../src/tools/packs/dom/index.ts';
+import { createDomTools, DOM_PACK } from '../../src/tools/packs/dom/index.ts';
+import type { PageApi } from '../../src/page/api.ts';
 import { crossOriginLinks, splitKey } from '../../src/tools/packs/dom/destructive.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
@@ -142,7 +143,6 @@ function stubPage(opts: { url?: string; frames?: Record<number, string> } = {}) 
       log: [{ type: 'confirm' as const, message: 'Delete?', answer: false, at: 0, url: PAGE_URL }],
       total: 1,
     })),
-    tabUrl: vi.fn(async () => opts.url ?? PAGE_URL),
   };
   return { api, byId, page: api as unknown as PageApi };
 }

@@ -4,7 +4,8 @@
  * touched, in words a model can act on.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createDomTools, type PageApi } from '../../src/tools/packs/dom/index.ts';
+import { createDomTools } from '../../src/tools/packs/dom/index.ts';
+import type { PageApi } from '../../src/page/api.ts';
 import { ottoClipboard } from '../../src/tools/packs/dom/clipboard.ts';
 import { isDestructiveCall, type AnyTool } from '../../src/tools/Tool.ts';
 import type { ActionRequest } from '../../src/shared/contentMessages.ts';

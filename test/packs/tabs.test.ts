@@ -3,7 +3,8 @@
  * as the function_call_output, valid against the Responses API schema the fake API checks.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TABS_TOOLS } from '../../src/tools/packs/tabs/index.ts';
+import { createTabsTools } from '../../src/tools/packs/tabs/index.ts';
+import { noPage } from '../../src/page/api.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { isDestructiveCall, type AnyTool } from '../../src/tools/Tool.ts';
 import { functionCallOutput, outputParts, partsText } from '../../src/agent/transcript.ts';
@@ -72,7 +73,7 @@ function stubImaging(width: number, height: number) {
   return drawn;
 }
 
-const screenshot = TABS_TOOLS.find((t) => t.name === 'screenshot') as AnyTool;
+const screenshot = createTabsTools({ page: noPage }).find((t) => t.name === 'screenshot') as AnyTool;
 const run = (args: Record<string, unknown>, ctx = makeCtx({ tabId: 5 })) =>
   Promise.resolve(screenshot.execute(screenshot.parameters.parse(args), ctx));
 
@@ -172,7 +173,7 @@ describe('content parts as a function_call_output', () => {
 });
 
 describe('tabs.list', () => {
-  const list = TABS_TOOLS.find((t) => t.name === 'list') as AnyTool;
+  const list = createTabsTools({ page: noPage }).find((t) => t.name === 'list') as AnyTool;
 
   it('marks each page-set title as untrusted data, on one line, with forged boundaries defused', async () => {
     (globalThis as unknown as { chrome: { tabs: { query: unknown } } }).chrome.tabs.query = async () => [

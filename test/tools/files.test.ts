@@ -9,6 +9,7 @@ import { FileStore, safeFileName } from '../../src/storage/files.ts';
 import { FlowGuard } from '../../src/tools/guard/guard.ts';
 import type { OriginResolver } from '../../src/tools/guard/resolver.ts';
 import { createFilesTools } from '../../src/tools/packs/files/index.ts';
+import { noPage } from '../../src/page/api.ts';
 import { formatPdf } from '../../src/tools/packs/files/pdf.ts';
 import { nameOf } from '../../src/tools/packs/files/downloads.ts';
 import { captureNote, formatConsole, formatNetwork } from '../../src/tools/packs/dom/devtools.ts';
@@ -60,7 +61,7 @@ describe('an upload carries its file’s origin to the guard', () => {
     allTabOrigins: async () => [EVIL],
   };
   const policy = { origins: [] as string[], pairAllowed: () => false, userWrote: () => false, seenUrl: () => false };
-  const upload = createFilesTools().find((t) => t.name === 'upload') as AnyTool;
+  const upload = createFilesTools({ page: noPage }).find((t) => t.name === 'upload') as AnyTool;
 
   it('a file downloaded from the bank may not go to another site without asking, even when nothing was read', async () => {
     const withOrigin = { ...upload, carries: () => [BANK] } as AnyTool;
@@ -165,7 +166,7 @@ describe('what the model reads', () => {
 });
 
 describe('files.download: its URL is the call target (#31)', () => {
-  const download = createFilesTools().find((t) => t.name === 'download') as AnyTool;
+  const download = createFilesTools({ page: noPage }).find((t) => t.name === 'download') as AnyTool;
   const ctx = (localHosts: string[] = []) =>
     ({
       config: { ...DEFAULT_CONFIG, approvals: { ...DEFAULT_CONFIG.approvals, local_hosts: localHosts } },

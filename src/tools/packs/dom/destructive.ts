@@ -13,7 +13,7 @@
  * failure propagates, and the agent counts an error as "ask".
  */
 import type { Locator } from '../../../shared/contentMessages.ts';
-import type { PageApi } from './page.ts';
+import type { PageApi } from '../../../page/api.ts';
 
 export interface Target {
   ref?: string | undefined;

@@ -11,7 +11,7 @@ import { FLOW } from '../../guard/flow.ts';
 import type { AnyTool } from '../../Tool.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import type { DevLog, DevRequest } from '../../../content/devCapture.ts';
-import type { PageApi } from './page.ts';
+import type { PageApi } from '../../../page/api.ts';
 
 const tabId = z.number().int().nonnegative().optional().describe('Default: the current tab');
 

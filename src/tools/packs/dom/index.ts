@@ -1,6 +1,6 @@
 /**
  * The `dom` pack: read the page as a person sees it and act on it, through the content script. Each tool is a thin
- * wrapper over the worker's page router (see page.ts): it resolves the tab (the `tab_id` argument, else the run's
+ * wrapper over the page module's `PageApi` (src/page/api.ts): it resolves the tab (the `tab_id` argument, else the run's
  * tab, else the active tab), turns arguments into a content request, and returns text in which everything taken
  * from the page sits inside an untrusted-content boundary. Which calls need approval: destructive.ts and README.md.
  */
@@ -11,7 +11,7 @@ import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
-import { configuredPage, type PageApi } from './page.ts';
+import type { PageApi } from '../../../page/api.ts';
 import type { ActionResult } from '../../../page/actions.ts';
 import { createGestureTools, pointArgs, rememberCopy } from './gestures.ts';
 import { ottoClipboard, PASTE_KEY } from './clipboard.ts';
@@ -26,8 +26,6 @@ import {
 import { readTabPdf } from '../files/tabPdf.ts';
 import { createDevTools } from './devtools.ts';
 import { formatDialogs, formatFind, formatQuery, formatRead, formatText, formatWait } from './format.ts';
-
-export { configureDomPage, type PageApi } from './page.ts';
 
 export const DOM_PACK: PackSpec = {
   name: 'dom',
@@ -69,8 +67,8 @@ const textLocator = z.string().optional();
 const locatorParams = { role, name, label };
 
 export interface DomToolsOptions {
-  /** The page router; default the one the worker configured (`configureDomPage`). */
-  page?: () => PageApi;
+  /** The page (src/page/): the worker passes the real one, tests a stub, places without a browser `noPage`. */
+  page: () => PageApi;
 }
 
 type LocatorArgs = Target & {
@@ -112,8 +110,8 @@ function target(args: Target): { ref?: string; selector?: string; locator?: Loca
         : {};
 }
 
-export function createDomTools(opts: DomToolsOptions = {}): AnyTool[] {
-  const page = opts.page ?? configuredPage;
+export function createDomTools(opts: DomToolsOptions): AnyTool[] {
+  const { page } = opts;
   const tab = (args: { tab_id?: number | undefined }, ctx: ToolContext): Promise<number> =>
     page().resolveTabId(args.tab_id ?? ctx.tabId);
   const act = async (

@@ -2,7 +2,7 @@
  * The `files` pack (#19): Otto's file store — what ot.stats and ot.notify write, downloads, PDFs fetched with
  * web.fetch, files the user picked in the panel — and moving files across the page's edges: downloads (a URL, or a
  * click that starts one) waited for and kept, uploads into a file input or a drop zone. Reading a stored PDF gives
- * its text page by page (pdf.ts). The page itself is reached through the dom pack's router (dom/page.ts).
+ * its text page by page (pdf.ts). The page itself is reached through the `PageApi` (src/page/api.ts).
  */
 import { z } from '../../../shared/zod.ts';
 import { REF_RE } from '../../../shared/contentMessages.ts';
@@ -14,7 +14,7 @@ import type { PackSpec } from '../../ToolRegistry.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import { fileStore, type FileInfo } from '../../../storage/files.ts';
 import type { FileRecord } from '../../../storage/resultRecords.ts';
-import { configuredPage, type PageApi } from '../dom/page.ts';
+import type { PageApi } from '../../../page/api.ts';
 import { humanSize, isTextType, looksLikePdf, toBase64 } from './bytes.ts';
 import { downloadStartedBy, finishDownload, type DownloadDone } from './downloads.ts';
 import { pdfText } from './pdf.ts';
@@ -36,7 +36,8 @@ const selector = z.string().min(1).max(2000).optional().describe('CSS selector')
 const fileName = z.string().min(1).max(200).describe('A file name from files.list');
 
 export interface FilesToolsOptions {
-  page?: () => PageApi;
+  /** The page (src/page/api.ts), for files.upload and the console/network capture. */
+  page: () => PageApi;
   /** Test seams: the PDF reader and the downloads API. */
   pdf?: typeof pdfText;
 }
@@ -88,8 +89,8 @@ export function formatDownload(d: DownloadDone): string {
   return lines.join('\n');
 }
 
-export function createFilesTools(opts: FilesToolsOptions = {}): AnyTool[] {
-  const page = opts.page ?? configuredPage;
+export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
+  const { page } = opts;
   const readPdf = opts.pdf ?? pdfText;
   const keepBytes = (ctx: ToolContext) => (ctx.config.files?.keep_max_mb ?? 20) * MB;
   const waitMs = (ctx: ToolContext) => (ctx.config.files?.wait_seconds ?? 120) * 1000;

@@ -12,7 +12,7 @@ import type { PackSpec } from '../../ToolRegistry.ts';
 import { captureVisible, describeTab, othersLine, targetTab, waitForLoad } from './chromeTabs.ts';
 import { scaleForModel } from './scaleImage.ts';
 import { drawOverlay, gridStep } from './overlay.ts';
-import { configuredPage } from '../dom/page.ts';
+import type { PageApi } from '../../../page/api.ts';
 import type { BoxesReply } from '../../../shared/contentMessages.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import type { ToolContext } from '../../context.ts';
@@ -191,86 +191,89 @@ const close = defineTool({
   },
 });
 
-const screenshot = defineTool({
-  pack: 'tabs',
-  name: 'screenshot',
-  description:
-    'Capture what a tab shows on screen (its viewport) and look at it: the image goes to you as an image. ' +
-    'Only the tab showing in its window can be captured (tabs.activate brings one to the front).',
-  parameters: z.object({
-    tab_id: tabId,
-    format: z.enum(['jpeg', 'png']).default('jpeg').describe('jpeg is smaller; png is exact'),
-    quality: z.number().int().min(10).max(100).default(80).describe('JPEG quality'),
-    detail: z.enum(['low', 'high', 'auto']).default('auto').describe('How closely the model looks (low is cheapest)'),
-    overlay: z
-      .enum(['refs', 'grid', 'both'])
-      .optional()
-      .describe('Draw the refs’ boxes (labelled e12) and/or a grid in viewport px (for dom.click x/y)'),
-  }),
-  readOnly: true,
-  flow: FLOW.readsPage,
-  target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx) }),
-  examples: [
-    'tabs.screenshot()',
-    "tabs.screenshot(tab_id=12, format='png', detail='high')",
-    "tabs.screenshot(overlay='both')",
-  ],
-  returns:
-    'A line saying which tab was captured and at what size, and the image (an image part of the tool output), ' +
-    'scaled to what the model looks at (short side ≤ 768 px; ≤ 512 px for detail=low).',
-  async execute(args, ctx) {
-    const tab = await targetTab(args.tab_id, ctx.tabId);
-    if (!tab.active)
-      throw new Error(
-        `Tab ${tab.id} is not the one showing in its window, and only what is on screen can be captured. Bring it to the front with tabs.activate(tab_id=${tab.id}) first.`,
+/** tabs.screenshot: the overlay's ref boxes come from the page (`page().boxes`). */
+const screenshotTool = (page: () => PageApi) =>
+  defineTool({
+    pack: 'tabs',
+    name: 'screenshot',
+    description:
+      'Capture what a tab shows on screen (its viewport) and look at it: the image goes to you as an image. ' +
+      'Only the tab showing in its window can be captured (tabs.activate brings one to the front).',
+    parameters: z.object({
+      tab_id: tabId,
+      format: z.enum(['jpeg', 'png']).default('jpeg').describe('jpeg is smaller; png is exact'),
+      quality: z.number().int().min(10).max(100).default(80).describe('JPEG quality'),
+      detail: z.enum(['low', 'high', 'auto']).default('auto').describe('How closely the model looks (low is cheapest)'),
+      overlay: z
+        .enum(['refs', 'grid', 'both'])
+        .optional()
+        .describe('Draw the refs’ boxes (labelled e12) and/or a grid in viewport px (for dom.click x/y)'),
+    }),
+    readOnly: true,
+    flow: FLOW.readsPage,
+    target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx) }),
+    examples: [
+      'tabs.screenshot()',
+      "tabs.screenshot(tab_id=12, format='png', detail='high')",
+      "tabs.screenshot(overlay='both')",
+    ],
+    returns:
+      'A line saying which tab was captured and at what size, and the image (an image part of the tool output), ' +
+      'scaled to what the model looks at (short side ≤ 768 px; ≤ 512 px for detail=low).',
+    async execute(args, ctx) {
+      const tab = await targetTab(args.tab_id, ctx.tabId);
+      if (!tab.active)
+        throw new Error(
+          `Tab ${tab.id} is not the one showing in its window, and only what is on screen can be captured. Bring it to the front with tabs.activate(tab_id=${tab.id}) first.`,
+        );
+      const encode =
+        args.format === 'png' ? { type: 'image/png' } : { type: 'image/jpeg', quality: args.quality / 100 };
+      const captured = await captureVisible(
+        tab,
+        args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality },
       );
-    const encode = args.format === 'png' ? { type: 'image/png' } : { type: 'image/jpeg', quality: args.quality / 100 };
-    const captured = await captureVisible(
-      tab,
-      args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality },
-    );
-    const scaledShot = await scaleForModel(captured, args.detail, encode);
-    const { size, original } = scaledShot;
-    let dataUrl = scaledShot.dataUrl;
-    let drawn = '';
-    if (args.overlay) {
-      // The refs' boxes come from the page (the top frame's refs on screen); the grid needs only the viewport size.
-      const boxes: BoxesReply | undefined = args.overlay === 'grid' ? undefined : await refBoxesOf(tab.id!);
-      const viewport = boxes?.viewport ??
-        (await viewportOf(tab.id!)) ?? { width: original.width, height: original.height };
-      dataUrl = await drawOverlay(dataUrl, args.overlay, boxes, viewport, encode);
-      const grid =
-        args.overlay === 'refs'
-          ? ''
-          : ` a grid every ${gridStep(viewport.width)} px in viewport coordinates (${viewport.width}×${viewport.height}; dom.click(x=…, y=…) without a ref takes these)`;
-      const refs =
-        args.overlay === 'grid'
-          ? ''
-          : !boxes
-            ? ' no ref boxes (the page did not answer)'
-            : boxes.total
-              ? ` ${boxes.boxes.length} ref box${boxes.boxes.length === 1 ? '' : 'es'} labelled with their refs${boxes.total > boxes.boxes.length ? ` (of ${boxes.total})` : ''}`
-              : ' no ref boxes (no refs on screen yet: take dom.snapshot first)';
-      drawn = ` Drawn on it:${[refs, grid].filter(Boolean).join(' and')}.`;
-    }
-    const kb = Math.round((dataUrl.length * 3) / 4 / 1024);
-    const scaled = size.width === original.width ? '' : `, scaled from ${original.width}×${original.height}`;
-    const facts = `Screenshot of tab ${tab.id} (${args.format}, ${size.width}×${size.height}${scaled}, about ${kb} KB).${drawn} The page it shows:`;
-    return {
-      output_parts: [
-        {
-          type: 'input_text',
-          text: `${facts}\n${wrapUntrusted(`title: ${tab.title ?? ''}\nurl: ${tab.url ?? tab.pendingUrl ?? ''}`)}`,
-        },
-        { type: 'input_image', image_url: dataUrl, detail: args.detail },
-      ],
-    };
-  },
-});
+      const scaledShot = await scaleForModel(captured, args.detail, encode);
+      const { size, original } = scaledShot;
+      let dataUrl = scaledShot.dataUrl;
+      let drawn = '';
+      if (args.overlay) {
+        // The refs' boxes come from the page (the top frame's refs on screen); the grid needs only the viewport size.
+        const boxes: BoxesReply | undefined = args.overlay === 'grid' ? undefined : await refBoxesOf(page, tab.id!);
+        const viewport = boxes?.viewport ??
+          (await viewportOf(tab.id!)) ?? { width: original.width, height: original.height };
+        dataUrl = await drawOverlay(dataUrl, args.overlay, boxes, viewport, encode);
+        const grid =
+          args.overlay === 'refs'
+            ? ''
+            : ` a grid every ${gridStep(viewport.width)} px in viewport coordinates (${viewport.width}×${viewport.height}; dom.click(x=…, y=…) without a ref takes these)`;
+        const refs =
+          args.overlay === 'grid'
+            ? ''
+            : !boxes
+              ? ' no ref boxes (the page did not answer)'
+              : boxes.total
+                ? ` ${boxes.boxes.length} ref box${boxes.boxes.length === 1 ? '' : 'es'} labelled with their refs${boxes.total > boxes.boxes.length ? ` (of ${boxes.total})` : ''}`
+                : ' no ref boxes (no refs on screen yet: take dom.snapshot first)';
+        drawn = ` Drawn on it:${[refs, grid].filter(Boolean).join(' and')}.`;
+      }
+      const kb = Math.round((dataUrl.length * 3) / 4 / 1024);
+      const scaled = size.width === original.width ? '' : `, scaled from ${original.width}×${original.height}`;
+      const facts = `Screenshot of tab ${tab.id} (${args.format}, ${size.width}×${size.height}${scaled}, about ${kb} KB).${drawn} The page it shows:`;
+      return {
+        output_parts: [
+          {
+            type: 'input_text',
+            text: `${facts}\n${wrapUntrusted(`title: ${tab.title ?? ''}\nurl: ${tab.url ?? tab.pendingUrl ?? ''}`)}`,
+          },
+          { type: 'input_image', image_url: dataUrl, detail: args.detail },
+        ],
+      };
+    },
+  });
 
-async function refBoxesOf(tabId: number): Promise<BoxesReply | undefined> {
+async function refBoxesOf(page: () => PageApi, tabId: number): Promise<BoxesReply | undefined> {
   try {
-    return await configuredPage().boxes?.(tabId);
+    return await page().boxes?.(tabId);
   } catch {
     return undefined;
   }
@@ -284,14 +287,20 @@ async function viewportOf(tabId: number): Promise<{ width: number; height: numbe
   return r?.[0]?.result as { width: number; height: number } | undefined;
 }
 
-export const TABS_TOOLS: AnyTool[] = [
-  list,
-  open,
-  activate,
-  navigate,
-  historyTool('back', 'Go back one page in the tab’s history.'),
-  historyTool('forward', 'Go forward one page in the tab’s history.'),
-  historyTool('reload', 'Reload the page.'),
-  close,
-  screenshot,
-] as AnyTool[];
+export interface TabsToolsOptions {
+  /** The page (src/page/api.ts), for the screenshot overlay's ref boxes. */
+  page: () => PageApi;
+}
+
+export const createTabsTools = (opts: TabsToolsOptions): AnyTool[] =>
+  [
+    list,
+    open,
+    activate,
+    navigate,
+    historyTool('back', 'Go back one page in the tab’s history.'),
+    historyTool('forward', 'Go forward one page in the tab’s history.'),
+    historyTool('reload', 'Reload the page.'),
+    close,
+    screenshotTool(opts.page),
+  ] as AnyTool[];
