@@ -27,7 +27,7 @@ import { logHandlers } from './logHandlers.ts';
 import { mcp, mcpHandlers, onMcpChange, syncMcp } from './mcp.ts';
 import { checkDeps, configureSdk } from '../sdk/index.ts';
 import type { AgentMode } from './codeMode.ts';
-import { configureOtRuntime } from '../tools/packs/ot/index.ts';
+import type { OtRuntime } from '../tools/packs/ot/index.ts';
 import { snippetStore } from './snippetStore.ts';
 import { replayHandlers } from './replayHandlers.ts';
 import { addPanel, broadcast } from './panelHub.ts';
@@ -87,8 +87,21 @@ const recordToolCall = toolCallRecorder();
 // llm.transform's requests count in the statistics like the agent's own.
 const onTransformUsage = (u: { model: string; inputTokens: number; outputTokens: number; latencyMs: number }): void =>
   void recordModelRequest(u).catch(() => undefined);
+const store = new ConversationStore();
+// What the ot pack needs from the worker, given to every registry built (the first one included).
+const otDeps: OtRuntime = {
+  // ot.reload: re-read config and secrets, reconnect MCP servers, rebuild registry and interceptor.
+  reload: async () => {
+    invalidateSettings();
+    await refreshTools({ reconnect: true });
+  },
+  servers: mcp,
+  checkDeps: (ctx) => checkDeps({ secrets: ctx }),
+  // #17: ot.save_snippet reads runs from the conversations and writes snippets into the YAML config.
+  snippetStore: snippetStore(store),
+};
 // The dom, tabs and files packs reach pages through the page module (src/page/).
-let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG, { page: pageApi, onTransformUsage });
+let registry: ToolRegistry = buildRegistry(DEFAULT_CONFIG, { page: pageApi, ot: otDeps, onTransformUsage });
 let interceptor = ToolInterceptor.fromConfig(DEFAULT_CONFIG, { onRecord: recordToolCall, redact });
 let agentMode: AgentMode = DEFAULT_CONFIG.agent.mode;
 let toolSet: ToolSetMode = DEFAULT_CONFIG.agent.tool_set;
@@ -98,28 +111,16 @@ async function refreshTools(opts: { reconnect?: boolean | readonly string[] } = 
   statsEnabled = config.stats.enabled;
   // MCP servers first (bounded wait), so their proxy packs are in the registry built next.
   await syncMcp(current, opts.reconnect);
-  registry = buildRegistry(config, { page: pageApi, proxies: mcp, onTransformUsage });
+  registry = buildRegistry(config, { page: pageApi, ot: otDeps, proxies: mcp, onTransformUsage });
   interceptor = ToolInterceptor.fromConfig(config, { onRecord: recordToolCall, redact });
   agentMode = config.agent.mode;
   toolSet = config.agent.tool_set;
 }
-// ot.reload: re-read config and secrets, reconnect MCP servers, rebuild registry and interceptor.
-configureOtRuntime({
-  reload: async () => {
-    invalidateSettings();
-    await refreshTools({ reconnect: true });
-  },
-  servers: mcp,
-  checkDeps: (ctx) => checkDeps({ secrets: ctx }),
-});
 // The tool SDK (src/sdk/) finds packs in the current registry; a server that connects late rebuilds it.
 configureSdk({ registry: () => registry, secrets: async () => (await settings()).secrets });
 onMcpChange(() => void refreshTools());
 const toolsReady = refreshTools();
 
-const store = new ConversationStore();
-// #17: ot.save_snippet reads runs from the conversations and writes snippets into the YAML config.
-configureOtRuntime({ snippetStore: snippetStore(store) });
 // Otto's tab group (#27): a run reaches the tabs the user gave it, and asks before any other.
 const sharedSites = new SharedSites();
 const tabScope = new TabScope({

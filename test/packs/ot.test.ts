@@ -290,36 +290,31 @@ describe('Requirement: Reload Configuration', () => {
     let disk = { aliases: { ws: 'brave.web_search' } } as Record<string, unknown>;
     let cached: ReturnType<typeof ConfigSchema.parse> | undefined;
     const settings = () => (cached ??= ConfigSchema.parse(disk));
-    let registry = buildRegistry(settings());
     const reload = vi.fn(async () => {
       cached = undefined;
-      registry = buildRegistry(settings());
+      registry = buildRegistry(settings(), { ot });
     });
-    const { configureOtRuntime, resetOtRuntime } = await import('../../src/tools/packs/ot/index.ts');
-    configureOtRuntime({ reload, environment: fakeEnv });
-    try {
-      const call = async (name: string, args: Record<string, unknown> = {}) => {
-        const interceptor = ToolInterceptor.fromConfig(settings());
-        const caller = createToolCaller(registry, interceptor);
-        const ctx: ToolContext = {
-          signal: new AbortController().signal,
-          config: settings(),
-          getSecret: () => undefined,
-          logger: new Logger(),
-          callTool: (n, a = {}) => caller(n, a, ctx),
-        };
-        return ctx.callTool(name, args);
+    const ot = { reload, environment: fakeEnv };
+    let registry = buildRegistry(settings(), { ot });
+    const call = async (name: string, args: Record<string, unknown> = {}) => {
+      const interceptor = ToolInterceptor.fromConfig(settings());
+      const caller = createToolCaller(registry, interceptor);
+      const ctx: ToolContext = {
+        signal: new AbortController().signal,
+        config: settings(),
+        getSecret: () => undefined,
+        logger: new Logger(),
+        callTool: (n, a = {}) => caller(n, a, ctx),
       };
-      expect(await call('ot.aliases')).toBe('ws -> brave.web_search');
-      disk = { aliases: { ws: 'brave.web_search', tl: 'tabs.list' } };
-      expect(await call('ot.aliases')).toBe('ws -> brave.web_search'); // still cached
-      expect(await call('ot.reload')).toBe('OK: Configuration reloaded');
-      expect(reload).toHaveBeenCalledTimes(1);
-      expect(await call('ot.aliases')).toBe('tl -> tabs.list\nws -> brave.web_search');
-      expect(registry.resolveName('tl')).toBe('tabs.list');
-    } finally {
-      resetOtRuntime();
-    }
+      return ctx.callTool(name, args);
+    };
+    expect(await call('ot.aliases')).toBe('ws -> brave.web_search');
+    disk = { aliases: { ws: 'brave.web_search', tl: 'tabs.list' } };
+    expect(await call('ot.aliases')).toBe('ws -> brave.web_search'); // still cached
+    expect(await call('ot.reload')).toBe('OK: Configuration reloaded');
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(await call('ot.aliases')).toBe('tl -> tabs.list\nws -> brave.web_search');
+    expect(registry.resolveName('tl')).toBe('tabs.list');
   });
 });
 

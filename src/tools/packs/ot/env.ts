@@ -5,7 +5,7 @@
 import { resultStore } from '../../../storage/results.ts';
 import { statsStore } from '../../../storage/stats.ts';
 import { getFile, saveFile } from '../../../storage/files.ts';
-import { currentRuntime, type OtDeps, type OtEnvironment, type OtStores, type ServerStatusSource } from './runtime.ts';
+import { type OtDeps, type OtEnvironment, type OtStores, type ServerStatusSource } from './runtime.ts';
 
 export const DEV_VERSION = '0.0.0-dev';
 
@@ -76,27 +76,27 @@ export const defaultStores: OtStores = {
 /** Until an MCP layer reports, every configured server is disconnected. */
 export const noServers: ServerStatusSource = { state: () => undefined };
 
-/**
- * Resolves each dependency at the moment a tool uses it: the explicit one, else the worker's runtime (configured
- * after the first registry may have been built), else the default.
- */
+/** Resolves each dependency at the moment a tool uses it: the one given, else the default. */
 export function resolveDeps(deps: OtDeps) {
   return {
     registry: deps.registry,
     get environment(): OtEnvironment {
-      return deps.environment ?? currentRuntime().environment ?? browserEnvironment;
+      return deps.environment ?? browserEnvironment;
     },
     get stores(): OtStores {
-      return deps.stores ?? currentRuntime().stores ?? defaultStores;
+      return deps.stores ?? defaultStores;
     },
     get servers(): ServerStatusSource {
-      return deps.servers ?? currentRuntime().servers ?? noServers;
+      return deps.servers ?? noServers;
     },
     get reload(): (() => Promise<void>) | undefined {
-      return deps.reload ?? currentRuntime().reload;
+      return deps.reload;
     },
     get checkDeps(): OtDeps['checkDeps'] {
-      return deps.checkDeps ?? currentRuntime().checkDeps;
+      return deps.checkDeps;
+    },
+    get snippetStore(): OtDeps['snippetStore'] {
+      return deps.snippetStore;
     },
   };
 }

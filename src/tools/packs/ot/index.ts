@@ -30,7 +30,7 @@ export const OT_PACK: PackSpec = {
     'Otto itself: ot.help(query="...") finds any tool, pack, snippet or alias (typos are fine); ot.tools / ot.packs list them; ot.result reads stored large outputs.',
 };
 
-/** The pack's tools over `deps` (the registry they describe; the rest defaults to the worker's runtime). */
+/** The pack's tools over `deps` (the registry they describe; what is left out gets a default that needs no browser). */
 export function createOtTools(deps: OtDeps): AnyTool[] {
   const d = resolveDeps(deps);
   return [
@@ -44,7 +44,7 @@ export function createOtTools(deps: OtDeps): AnyTool[] {
     reloadTool(d),
     resultTool(d),
     runTool(d),
-    saveSnippetTool(),
+    saveSnippetTool(d),
     snippetsTool(),
     statsTool(d),
     toolsTool(d),
@@ -52,7 +52,6 @@ export function createOtTools(deps: OtDeps): AnyTool[] {
   ];
 }
 
-export { configureOtRuntime, resetOtRuntime } from './runtime.ts';
 export type {
   OtDeps,
   OtEnvironment,

@@ -1,8 +1,8 @@
 /**
  * What the `ot` pack needs from outside a tool call: the registry it describes, the extension it runs in, the stores it
- * wraps, and the worker's reload hook. `createOtTools(deps)` takes these explicitly (tests pass fakes); anything left
- * out falls back to the module-level runtime the worker configures once at start-up (`configureOtRuntime`), and then
- * to defaults that work without a browser.
+ * wraps, and the worker's reload hook. `createOtTools(deps)` takes these explicitly: the worker's composition root
+ * passes its own through `buildRegistry({ ot })`, tests pass fakes, and anything left out falls back to defaults that
+ * work without a browser.
  */
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 import type { ToolContext } from '../../context.ts';
@@ -82,20 +82,4 @@ export interface SnippetStore {
 export interface OtDeps extends OtRuntime {
   /** The registry the pack describes (the one it is registered in). */
   registry: () => ToolRegistry;
-}
-
-let runtime: OtRuntime = {};
-
-/** Called once by the worker (src/background/index.ts) with its reload hook and, later, the MCP layer's status. */
-export function configureOtRuntime(next: OtRuntime): void {
-  runtime = { ...runtime, ...next };
-}
-
-/** For tests: forget what configureOtRuntime set. */
-export function resetOtRuntime(): void {
-  runtime = {};
-}
-
-export function currentRuntime(): OtRuntime {
-  return runtime;
 }

@@ -7,12 +7,12 @@ import { z } from '../../../shared/zod.ts';
 import { snippetFromRun } from '../../../replay/fromRun.ts';
 import type { SnippetParam } from '../../../command/index.ts';
 import { otTool } from './common.ts';
-import { currentRuntime } from './runtime.ts';
+import type { ResolvedDeps } from './env.ts';
 import { snippetText } from './snippets.ts';
 
 export const SNIPPET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
 
-export function saveSnippetTool() {
+export function saveSnippetTool(d: ResolvedDeps) {
   return otTool({
     name: 'save_snippet',
     description:
@@ -27,7 +27,7 @@ export function saveSnippetTool() {
     examples: ['ot.save_snippet(name="weekly_form")'],
     returns: 'The saved definition, how to run it, and which calls were dropped and why.',
     async run(args) {
-      const store = currentRuntime().snippetStore;
+      const store = d.snippetStore;
       if (!store) throw new Error('Saving snippets needs the extension (no conversation store here).');
       if (!args.replace && (await store.exists(args.name)))
         throw new Error(`A snippet '${args.name}' exists already. Choose another name, or pass replace=True.`);
