@@ -20,10 +20,10 @@
  */
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
-import { statsStore, type StatsStore } from '../storage/stats.ts';
+import type { StatsStore } from '../storage/stats.ts';
 import { fileNameProblem, fileStore, safeFileName, type FileInfo, type FileStore } from '../storage/files.ts';
 import { toBase64 } from '../tools/packs/files/bytes.ts';
-import { resultStore, type ResultStore, type ResultSummary } from '../storage/results.ts';
+import type { ResultStore, ResultSummary } from '../storage/results.ts';
 import type { FileRecord } from '../storage/resultRecords.ts';
 import { toReport, type StatsReport, type TimelineBucket } from '../results/stats.ts';
 import { topicFileName } from '../tools/packs/ot/notify.ts';
@@ -61,9 +61,9 @@ export interface DataHandlerDeps {
   settings: () => Promise<Settings>;
   /** Applied to file contents bound for the panel (secret values, key-shaped text). */
   redact: (text: string) => string;
-  stats?: () => StatsStore;
+  stats: () => StatsStore;
   files?: () => FileStore;
-  results?: () => ResultStore;
+  results: () => ResultStore;
 }
 
 type DataHandlers = Pick<
@@ -72,9 +72,8 @@ type DataHandlers = Pick<
 >;
 
 export function dataHandlers(deps: DataHandlerDeps): DataHandlers {
-  const stats = deps.stats ?? statsStore;
+  const { stats, results } = deps;
   const files = deps.files ?? fileStore;
-  const results = deps.results ?? resultStore;
 
   return {
     async 'stats.summary'(req): Promise<StatsSummary> {

@@ -27,7 +27,7 @@ import { logHandlers } from './logHandlers.ts';
 import { mcp, mcpHandlers, onMcpChange, syncMcp } from './mcp.ts';
 import { checkDeps, configureSdk } from '../sdk/index.ts';
 import type { AgentMode } from './codeMode.ts';
-import type { OtRuntime } from '../tools/packs/ot/index.ts';
+import { storesOver, type OtRuntime } from '../tools/packs/ot/index.ts';
 import { snippetStore } from './snippetStore.ts';
 import { replayHandlers } from './replayHandlers.ts';
 import { addPanel, broadcast } from './panelHub.ts';
@@ -58,15 +58,8 @@ import { db } from '../storage/db.ts';
 import type { ToolSetMode } from '../tools/toolSet.ts';
 import { wireRewriter } from '../tools/wireNames.ts';
 import { systemBlock, today } from './systemBlock.ts';
-import { ResultStore, configureResultStore, queryResult, storeIfLarge, sweepExpired } from '../storage/results.ts';
-import {
-  StatsStore,
-  configureStats,
-  recordModelRequest,
-  recordSaving,
-  statsStore,
-  toolCallRecorder,
-} from '../storage/stats.ts';
+import { ResultStore } from '../storage/results.ts';
+import { StatsStore, toolCallRecorder } from '../storage/stats.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
 const startedAt = Date.now();
@@ -74,19 +67,17 @@ const startedAt = Date.now();
 // Statistics and the large-result store share the one database; stats follow `stats.enabled`.
 let statsEnabled = DEFAULT_CONFIG.stats.enabled;
 // Statistics are written in the background, a run's worth at a time: never between the steps of a run.
-configureStats(new StatsStore(db(), { enabled: () => statsEnabled, flushDelayMs: 500 }));
-configureResultStore(
-  new ResultStore(db(), {
-    redact,
-    onSaving: (s) => recordSaving({ source: 'result_store', tool: s.tool, charsKeptOut: s.charsKeptOut, ts: s.ts }),
-  }),
-);
-const recordToolCall = toolCallRecorder();
+const stats = new StatsStore(db(), { enabled: () => statsEnabled, flushDelayMs: 500 });
+const results = new ResultStore(db(), {
+  redact,
+  onSaving: (s) => stats.recordSaving({ source: 'result_store', tool: s.tool, charsKeptOut: s.charsKeptOut, ts: s.ts }),
+});
+const recordToolCall = toolCallRecorder(stats);
 
 // Tools: the registry and interceptor follow the config; both are rebuilt when it changes.
 // llm.transform's requests count in the statistics like the agent's own.
 const onTransformUsage = (u: { model: string; inputTokens: number; outputTokens: number; latencyMs: number }): void =>
-  void recordModelRequest(u).catch(() => undefined);
+  void stats.recordModelRequest(u).catch(() => undefined);
 const store = new ConversationStore();
 // What the ot pack needs from the worker, given to every registry built (the first one included).
 const otDeps: OtRuntime = {
@@ -97,6 +88,11 @@ const otDeps: OtRuntime = {
   },
   servers: mcp,
   checkDeps: (ctx) => checkDeps({ secrets: ctx }),
+  // ot.result, ot.stats and ot.notify wrap the worker's stores.
+  stores: storesOver(
+    () => results,
+    () => stats,
+  ),
   // #17: ot.save_snippet reads runs from the conversations and writes snippets into the YAML config.
   snippetStore: snippetStore(store),
 };
@@ -133,6 +129,7 @@ const toolHost = createToolHost({
   registry: () => registry,
   interceptor: () => interceptor,
   settings,
+  results,
   mode: () => agentMode,
   toolSet: () => toolSet,
   tabScope,
@@ -157,13 +154,15 @@ const runnerOptions = {
       noteRunStatus(event.conversationId, event.status);
     }
     if (event.type === 'turn.completed' && event.usage) {
-      void recordModelRequest({
-        model: event.model ?? 'unknown',
-        inputTokens: event.usage.inputTokens,
-        outputTokens: event.usage.outputTokens,
-        cachedTokens: event.usage.cachedTokens ?? 0,
-        latencyMs: event.latencyMs,
-      }).catch(() => undefined);
+      void stats
+        .recordModelRequest({
+          model: event.model ?? 'unknown',
+          inputTokens: event.usage.inputTokens,
+          outputTokens: event.usage.outputTokens,
+          cachedTokens: event.usage.cachedTokens ?? 0,
+          latencyMs: event.latencyMs,
+        })
+        .catch(() => undefined);
     }
   },
 };
@@ -190,7 +189,7 @@ const runner = new AgentRunner({
 const bridge = createBridge({ runnerOptions, store, tabScope, registry: () => registry });
 void bridge.sessions.restore().catch((err: unknown) => log.warn(`bridge: ${redact(String(err))}`));
 // Expired large results go at start-up too, not only every 10th store.
-void sweepExpired().catch(() => undefined);
+void results.sweepExpired().catch(() => undefined);
 // A run that was going when the worker died shows as interrupted, ready to resume.
 const recovered = runner.recoverInterrupted().catch((err: unknown) => {
   log.error(`recovering interrupted runs failed: ${redact(String(err))}`);
@@ -233,7 +232,7 @@ const handlers: Handlers = {
   ...settingsHandlers({ settings, invalidate: invalidateSettings, registry: () => registry }),
   ...exportHandlers({ store, settings, registry: () => registry }),
   ...commandHandlers({ registry: () => registry, interceptor: () => interceptor, settings, ready: toolsReady }),
-  ...dataHandlers({ settings, redact }),
+  ...dataHandlers({ settings, redact, stats: () => stats, results: () => results }),
   ...logHandlers({ settings, redact, entries: () => log.entries() }),
   ...mcpHandlers({ settings, invalidate: invalidateSettings, refresh: (o) => refreshTools(o) }),
 };
@@ -281,8 +280,12 @@ Object.assign(globalThis, {
     startedAt,
     traffic,
     storage: { getMeta, putMeta },
-    results: { store: storeIfLarge, query: queryResult, sweep: sweepExpired },
-    stats: statsStore,
+    results: {
+      store: results.storeIfLarge.bind(results),
+      query: results.queryResult.bind(results),
+      sweep: results.sweepExpired.bind(results),
+    },
+    stats: () => stats,
     seed: seedSettings,
     runner,
     log,

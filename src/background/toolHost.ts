@@ -18,7 +18,7 @@ import { configStatus } from '../config/status.ts';
 import { CONFIG_VERSION } from '../config/migrations.ts';
 import type { Settings } from './settings.ts';
 import type { OttoConfig } from '../config/schema.ts';
-import { resultStore, storeIfLarge } from '../storage/results.ts';
+import type { ResultStore } from '../storage/results.ts';
 import { keptTtl } from '../agent/context/kept.ts';
 import { formatOutput } from '../shared/format.ts';
 import { outputParts } from '../agent/transcript.ts';
@@ -31,6 +31,7 @@ const NEVER_STORED = new Set(['ot.result']);
  * `ot.result(...)` call to page through it.
  */
 async function keepLargeOutOfContext(
+  results: ResultStore,
   qualifiedName: string,
   result: unknown,
   config: Readonly<OttoConfig>,
@@ -39,7 +40,7 @@ async function keepLargeOutOfContext(
   if (NEVER_STORED.has(qualifiedName) || result === undefined || outputParts(result)) return result;
   const text = typeof result === 'string' ? result : JSON.stringify(result);
   if (text === undefined) return result;
-  const stored = await storeIfLarge(text, {
+  const stored = await results.storeIfLarge(text, {
     ...config.output,
     tool: qualifiedName,
     statsEnabled: config.stats.enabled,
@@ -59,6 +60,8 @@ export interface ToolHostDeps {
   registry: () => ToolRegistry;
   interceptor: () => ToolInterceptor;
   settings: () => Promise<Settings>;
+  /** Where large outputs are kept out of the model's context (the worker's one store). */
+  results: ResultStore;
   /** config `agent.mode` in force (code mode gives the model `ot.run`); default 'tools'. */
   mode?: () => AgentMode;
   /** Otto's tab group (#27): a run's calls reach only its tabs. Absent: every tab. */
@@ -68,6 +71,9 @@ export interface ToolHostDeps {
   /** config `agent.tool_set` in force; default 'default'. */
   toolSet?: () => ToolSetMode;
 }
+
+/** What building a tool context needs (the user's own commands have no result store to give). */
+type ContextDeps = Omit<ToolHostDeps, 'results'>;
 
 /** The guard of one model call: the run's facts, the browser's origins. */
 function guardFor(flow: RunFlowFacts, resolver: OriginResolver): FlowGuard {
@@ -105,7 +111,7 @@ function httpOrigin(url: string | undefined): string | undefined {
  * nested call (`ctx.callTool`: a code-mode program's calls, `web.fetch_many`'s fetches) when it runs (issue #31).
  */
 export async function toolContext(
-  deps: ToolHostDeps,
+  deps: ContextDeps,
   conversationId: string | undefined,
   signal: AbortSignal,
   where: { tabId?: number; run?: boolean; flow?: FlowGuard } = {},
@@ -114,7 +120,7 @@ export async function toolContext(
 }
 
 async function contextAndGate(
-  deps: ToolHostDeps,
+  deps: ContextDeps,
   conversationId: string | undefined,
   signal: AbortSignal,
   where: { tabId?: number; run?: boolean; flow?: FlowGuard },
@@ -196,7 +202,7 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
     // conversation was last driven (the result store's expiry, at least a day, renewed per drive: context/kept.ts).
     async keep(text, tool) {
       const { config } = await deps.settings();
-      const ref = await resultStore().store(text, {
+      const ref = await deps.results.store(text, {
         result_ttl: keptTtl(config.output.result_ttl),
         tool,
         statsEnabled: false,
@@ -205,10 +211,10 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
     },
     async renew(handles) {
       const ttl = keptTtl((await deps.settings()).config.output.result_ttl);
-      if (ttl > 0) await resultStore().renew(handles, ttl);
+      if (ttl > 0) await deps.results.renew(handles, ttl);
     },
     async forget(handles) {
-      for (const h of handles) await resultStore().delete(h);
+      for (const h of handles) await deps.results.delete(h);
     },
     lookup(apiName) {
       const tool = deps.registry().resolve(apiName);
@@ -264,7 +270,7 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
       if (!tool) throw new Error(`Unknown tool: ${qualifiedName}`);
       try {
         const result = await deps.interceptor().execute(tool, args, ctx, options);
-        return await keepLargeOutOfContext(qualifiedName, result, ctx.config);
+        return await keepLargeOutOfContext(deps.results, qualifiedName, result, ctx.config);
       } finally {
         if (guard && flow?.addLabels) flow.addLabels(guard.collected);
       }

@@ -439,11 +439,6 @@ export function resultStore(): ResultStore {
   return defaultStore;
 }
 
-/** Replaces the default store (tests pass a fresh database). */
-export function configureResultStore(store: ResultStore): void {
-  defaultStore = store;
-}
-
 export function storeIfLarge(output: string, opts?: StoreOptions): Promise<string | ResultReference> {
   return resultStore().storeIfLarge(output, opts);
 }

@@ -390,11 +390,6 @@ export function statsStore(): StatsStore {
   return defaultStats;
 }
 
-/** Replaces the default store (the composition root passes `enabled: () => config.stats.enabled`). */
-export function configureStats(store: StatsStore): void {
-  defaultStats = store;
-}
-
 export const recordToolCall = (r: ToolCallInput): Promise<void> => statsStore().recordToolCall(r);
 export const recordModelRequest = (r: ModelRequestInput): Promise<void> => statsStore().recordModelRequest(r);
 export const recordSaving = (r: SavingInput): Promise<void> => statsStore().recordSaving(r);

@@ -2,8 +2,8 @@
  * The default environment and stores of the `ot` pack, read lazily so the pack also loads outside the extension
  * (tests, the docs generator): chrome.* and navigator are touched only when a tool asks.
  */
-import { resultStore } from '../../../storage/results.ts';
-import { statsStore } from '../../../storage/stats.ts';
+import { resultStore, type ResultStore } from '../../../storage/results.ts';
+import { statsStore, type StatsStore } from '../../../storage/stats.ts';
 import { getFile, saveFile } from '../../../storage/files.ts';
 import { type OtDeps, type OtEnvironment, type OtStores, type ServerStatusSource } from './runtime.ts';
 
@@ -65,13 +65,19 @@ export const browserEnvironment: OtEnvironment = {
   },
 };
 
-export const defaultStores: OtStores = {
-  queryResult: (handle, params) => resultStore().queryResult(handle, params),
-  computeStats: (opts) => statsStore().computeStats(opts),
-  recordSaving: (saving) => statsStore().recordSaving(saving),
-  getFile: (name) => getFile(name),
-  saveFile: (name, content, mime) => saveFile(name, content, mime),
-};
+/** The pack's stores over a result store and a statistics store (the worker passes its own). */
+export function storesOver(results: () => ResultStore, stats: () => StatsStore): OtStores {
+  return {
+    queryResult: (handle, params) => results().queryResult(handle, params),
+    computeStats: (opts) => stats().computeStats(opts),
+    recordSaving: (saving) => stats().recordSaving(saving),
+    getFile: (name) => getFile(name),
+    saveFile: (name, content, mime) => saveFile(name, content, mime),
+  };
+}
+
+/** Outside the worker (tests, the docs generator): the stores on the default database. */
+export const defaultStores: OtStores = storesOver(resultStore, statsStore);
 
 /** Until an MCP layer reports, every configured server is disconnected. */
 export const noServers: ServerStatusSource = { state: () => undefined };

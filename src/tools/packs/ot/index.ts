@@ -61,6 +61,7 @@ export type {
   ServerStatusSource,
   SnippetStore,
 } from './runtime.ts';
+export { storesOver } from './env.ts';
 export { CODE_TOOL, CODE_TOOL_DESCRIPTION } from './run.ts';
 export { CALL_TOOL } from './call.ts';
 export { runCommandText, stripMetadata, textLength, type ProgramOutcome } from './program.ts';
