@@ -39,6 +39,35 @@ export default tseslint.config(
     },
   },
   {
+    // Layers (docs/architecture.md): packs reach pages only through the PageApi type; src/page/index.ts and the
+    // router pull in the content scripts (Vite-only ?iife imports), and background/ is the composition root.
+    files: ['src/tools/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/page/*', '**/background/*'],
+              allowTypeImports: true,
+              message: 'Tools take the page as a dependency (createDomTools({ page })): import only types from src/page/api.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The content script runs in the page: it never imports the worker's side.
+    files: ['src/content/**/*.ts', 'src/shared/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/page/*', '**/background/*'], message: 'content/ and shared/ sit below the worker (docs/architecture.md).' }] },
+      ],
+    },
+  },
+  {
     // The content script runs in every frame of every page: it must not pull in the classic zod API (~90 KB).
     files: ['src/content/**/*.ts'],
     rules: {
