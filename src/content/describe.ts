@@ -3,28 +3,28 @@
  * short description for action reports and errors (`button "Save" [ref=e5]`).
  */
 import { accessibleName, normalize, textOf, truncate } from './names.ts';
+import { quote } from '../shared/outline.ts';
 import { CHECKABLE, headingLevel, interactiveRole, roleOf } from './roles.ts';
 import { registry } from './refs.ts';
 import { styleOf } from './visibility.ts';
 import { inferName } from './inferName.ts';
 
 /** Roles whose unlabelled controls take the text of their row as an inferred name (see inferName.ts). */
-export const ROW_NAMED = new Set(['checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'listbox']);
+export const ROW_NAMED = new Set([
+  'checkbox',
+  'radio',
+  'switch',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'spinbutton',
+  'slider',
+  'listbox',
+]);
 
 export const VALUE_MAX = 200;
-export const DISPLAY_NAME_MAX = 150;
-
-export function quote(text: string): string {
-  return JSON.stringify(defuseRefTokens(text));
-}
-
-/**
- * Page text that looks like one of Otto's ref tokens (`Cancel [ref=e1]`) is rewritten (`Cancel [not-a-ref: e1]`), so
- * a name or text the page controls cannot present itself as the ref of another element (issue #31).
- */
-export function defuseRefTokens(text: string): string {
-  return /ref/i.test(text) ? text.replace(/\[\s*ref\s*=\s*/gi, '[not-a-ref: ') : text;
-}
+// How outline lines quote page text lives with the renderer the worker shares.
+export { DISPLAY_NAME_MAX, defuseRefTokens, quote } from '../shared/outline.ts';
 
 function ariaBool(el: Element, attr: string): 'true' | 'false' | 'mixed' | undefined {
   const v = el.getAttribute(attr);
@@ -51,33 +51,40 @@ export function checkedState(el: Element): boolean | 'mixed' | undefined {
   return undefined;
 }
 
-/** The state tokens of an element, in a fixed order. */
+/** The state tokens of an element, in a fixed order: `[checked]`, `[level=2]`. */
 export function stateTokens(el: Element, role: string, focused: Element | null, control: Element = el): string[] {
+  return stateNames(el, role, focused, control).map((s) => `[${s}]`);
+}
+
+/** The states of an element without brackets, in a fixed order: `checked`, `level=2`. */
+export function stateNames(el: Element, role: string, focused: Element | null, control: Element = el): string[] {
   const out: string[] = [];
   if (CHECKABLE.has(role)) {
     const c = checkedState(control);
-    if (c === 'mixed') out.push('[checked=mixed]');
-    else if (c) out.push('[checked]');
+    if (c === 'mixed') out.push('checked=mixed');
+    else if (c) out.push('checked');
   }
   if (role === 'heading') {
     const level = headingLevel(el);
-    if (level) out.push(`[level=${level}]`);
+    if (level) out.push(`level=${level}`);
   }
-  if (isDisabled(control)) out.push('[disabled]');
+  if (isDisabled(control)) out.push('disabled');
   const expanded = ariaBool(el, 'aria-expanded');
-  if (expanded === 'true') out.push('[expanded]');
-  else if (expanded === 'false') out.push('[collapsed]');
+  if (expanded === 'true') out.push('expanded');
+  else if (expanded === 'false') out.push('collapsed');
   else if (el.localName === 'summary' && el.parentElement?.localName === 'details')
-    out.push((el.parentElement as HTMLDetailsElement).open ? '[expanded]' : '[collapsed]');
+    out.push((el.parentElement as HTMLDetailsElement).open ? 'expanded' : 'collapsed');
   const pressed = ariaBool(el, 'aria-pressed');
-  if (pressed === 'true') out.push('[pressed]');
-  else if (pressed === 'mixed') out.push('[pressed=mixed]');
-  if (ariaBool(el, 'aria-selected') === 'true' || (el.localName === 'option' && (el as HTMLOptionElement).selected)) out.push('[selected]');
-  if (ariaBool(el, 'aria-current') === 'true' || el.getAttribute('aria-current') === 'page') out.push('[current]');
-  if ((control as HTMLInputElement).required || ariaBool(control, 'aria-required') === 'true') out.push('[required]');
-  if ((control as HTMLInputElement).readOnly === true || ariaBool(control, 'aria-readonly') === 'true') out.push('[readonly]');
-  if (ariaBool(control, 'aria-invalid') === 'true') out.push('[invalid]');
-  if (control.localName === 'input' && (control as HTMLInputElement).type === 'password') out.push('[password]');
+  if (pressed === 'true') out.push('pressed');
+  else if (pressed === 'mixed') out.push('pressed=mixed');
+  if (ariaBool(el, 'aria-selected') === 'true' || (el.localName === 'option' && (el as HTMLOptionElement).selected))
+    out.push('selected');
+  if (ariaBool(el, 'aria-current') === 'true' || el.getAttribute('aria-current') === 'page') out.push('current');
+  if ((control as HTMLInputElement).required || ariaBool(control, 'aria-required') === 'true') out.push('required');
+  if ((control as HTMLInputElement).readOnly === true || ariaBool(control, 'aria-readonly') === 'true')
+    out.push('readonly');
+  if (ariaBool(control, 'aria-invalid') === 'true') out.push('invalid');
+  if (control.localName === 'input' && (control as HTMLInputElement).type === 'password') out.push('password');
   if (role === 'dialog' || role === 'alertdialog') {
     let modal = el.getAttribute('aria-modal') === 'true';
     try {
@@ -85,10 +92,15 @@ export function stateTokens(el: Element, role: string, focused: Element | null, 
     } catch {
       // :modal unsupported
     }
-    if (modal) out.push('[modal]');
+    if (modal) out.push('modal');
   }
-  if (focused && (focused === el || focused === control)) out.push('[focused]');
+  if (focused && (focused === el || focused === control)) out.push('focused');
   return out;
+}
+
+/** `value="..."` (and a select's `options=[...]`) for controls that hold one, without the leading space, or ''. */
+export function valueShown(el: Element, role: string): string {
+  return valueText(el, role).slice(1);
 }
 
 /** ` value="..."` for controls that hold one (password values masked), or ''. */
@@ -97,9 +109,20 @@ export function valueText(el: Element, role: string): string {
   if (tag === 'input') {
     const input = el as HTMLInputElement;
     const type = input.type;
-    if (type === 'checkbox' || type === 'radio' || type === 'button' || type === 'submit' || type === 'reset' || type === 'image' || type === 'hidden')
+    if (
+      type === 'checkbox' ||
+      type === 'radio' ||
+      type === 'button' ||
+      type === 'submit' ||
+      type === 'reset' ||
+      type === 'image' ||
+      type === 'hidden'
+    )
       return '';
-    if (type === 'file') return input.files && input.files.length ? ` value=${quote(Array.from(input.files, (f) => f.name).join(', '))}` : '';
+    if (type === 'file')
+      return input.files && input.files.length
+        ? ` value=${quote(Array.from(input.files, (f) => f.name).join(', '))}`
+        : '';
     if (!input.value) return '';
     if (type === 'password') return ` value="${'•'.repeat(Math.min(input.value.length, 8))}"`;
     return ` value=${quote(truncate(input.value, VALUE_MAX))}`;
@@ -129,6 +152,12 @@ export function valueText(el: Element, role: string): string {
 
 /** ` -> target` for links (same-origin links shortened to path), or ''. */
 export function hrefText(el: Element): string {
+  const target = linkTarget(el);
+  return target ? ` -> ${target}` : '';
+}
+
+/** A link's target as shown (same-origin links shortened to path), or ''. */
+export function linkTarget(el: Element): string {
   const raw = el.getAttribute('href');
   if (!raw || raw.startsWith('javascript:')) return '';
   let shown = raw;
@@ -138,13 +167,14 @@ export function hrefText(el: Element): string {
   } catch {
     // keep raw
   }
-  return ` -> ${truncate(shown.replace(/\s+/g, '%20'), 80)}`;
+  return truncate(shown.replace(/\s+/g, '%20'), 80);
 }
 
 /** One line describing an element for reports and errors: `button "Save" [ref=e5]` (ref only if it has one). */
 export function describeElement(el: Element): string {
   const parent = el.parentElement;
-  const role = interactiveRole(el, roleOf(el), parent ? styleOf(parent)?.cursor : undefined) ?? roleOf(el) ?? el.localName;
+  const role =
+    interactiveRole(el, roleOf(el), parent ? styleOf(parent)?.cursor : undefined) ?? roleOf(el) ?? el.localName;
   let name = truncate(accessibleName(el, role) || textOf(el, 60), 60);
   // The same inferred name the outline shows for an unlabelled checkbox or field (its row's text).
   const inferred = !name && ROW_NAMED.has(role) ? truncate(inferName(el), 60) : '';

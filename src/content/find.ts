@@ -12,6 +12,7 @@ import { buildSnapshot, buildSnapshotSliced, type OutlineNode, type SnapshotResu
 import { closeWalkCache, hiddenReason, openWalkCache, styleOf, withStyleCache } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
 import { describeElement, hrefText, quote, stateTokens, tagHint, valueText } from './describe.ts';
+import { roleAndName } from '../shared/outline.ts';
 
 export interface FindOptions {
   text?: string;
@@ -126,7 +127,7 @@ function* matchOutline(snap: SnapshotResult, opts: FindOptions, slicer: Slicer):
       else {
         const row = [...path].reverse().find((p) => p.role && ROW_ROLES.has(p.role));
         const controls = row ? refsIn(row).slice(0, 4) : [];
-        if (controls.length) m.row = controls.map((c) => `${c.ref} ${c.head.replace(/ \[ref=[^\]]+\].*$/, '')}`);
+        if (controls.length) m.row = controls.map((c) => `${c.ref} ${upToRef(c)}`);
       }
     }
     matches.push(m);
@@ -221,8 +222,13 @@ function* hiddenTextMatches(
   }
 }
 
+/** A node's line up to its ref: `button "Save"` for a control, the whole line for structure (`heading "Plans" [level=2]`). */
+function upToRef(n: OutlineNode): string {
+  return n.ref ? roleAndName(n) : n.head;
+}
+
 function contextOf(path: OutlineNode[], heading: OutlineNode | undefined): string {
-  const parts = path.filter((p) => p.kind === 'element').map((p) => p.head.replace(/ \[ref=[^\]]+\].*$/, ''));
+  const parts = path.filter((p) => p.kind === 'element').map(upToRef);
   const where = parts.slice(-2).join(' › ');
   const under = heading && !path.includes(heading) ? `under ${heading.head}` : '';
   return [where && `in ${where}`, under].filter(Boolean).join(', ');

@@ -23,7 +23,7 @@ import type { Article } from './read.ts';
 import { READER_KEY } from './readerKey.ts';
 import { registry } from './refs.ts';
 import { locatorReply } from './locatorReply.ts';
-import { buildSnapshotSliced, indexInParent } from './snapshot.ts';
+import { buildSnapshotSliced, FRAME_BUDGET_MAX, indexInParent } from './snapshot.ts';
 import { ActionError, maybeTarget, resolveLocator, resolveTarget, selectorToRef, type Target } from './targets.ts';
 import { visibleTextSliced } from './text.ts';
 import { clickElement, hoverElement } from './actions/pointer.ts';
@@ -58,15 +58,20 @@ export const WALK_TIME_MS = 20_000;
 async function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>): Promise<SnapshotReply> {
   const t0 = performance.now();
   const root = rootElement(req.root);
-  const snap = await buildSnapshotSliced({ root, maxChars: req.maxChars, deadline: t0 + (req.timeMs ?? WALK_TIME_MS) });
+  // The tree goes to the worker unrendered: it stitches child frames in and renders the tab once.
+  const snap = await buildSnapshotSliced({
+    root,
+    maxChars: Math.min(req.maxChars ?? Infinity, FRAME_BUDGET_MAX),
+    deadline: t0 + (req.timeMs ?? WALK_TIME_MS),
+    render: false,
+  });
   const se = document.scrollingElement ?? document.documentElement;
   return {
     url: location.href,
     title: document.title,
-    text: snap.text,
+    tree: snap.root.children,
     refs: snap.refs,
     newRefs: snap.newRefs,
-    lines: snap.lines,
     frames: snap.frames,
     frameIndex: indexInParent(),
     scroll: { y: Math.round(scrollY), height: se?.scrollHeight ?? 0, viewport: innerHeight },

@@ -6,6 +6,7 @@
 import { flatChildren, rootOf } from './env.ts';
 import { NAME_FROM_CONTENT } from './roles.ts';
 import { styleOf, walkMemo } from './visibility.ts';
+import { truncate } from '../shared/outline.ts';
 
 export const NAME_MAX = 300;
 
@@ -21,9 +22,8 @@ export function dedupeRepeat(name: string): string {
   return name[half] === ' ' && name.slice(0, half) === name.slice(half + 1) ? name.slice(0, half) : name;
 }
 
-export function truncate(text: string, max: number): string {
-  return text.length > max ? text.slice(0, Math.max(0, max - 1)) + '…' : text;
-}
+// Shortening lives with the outline renderer, which the worker shares.
+export { truncate } from '../shared/outline.ts';
 
 const INLINE_TAGS = new Set([
   'a',

@@ -6,17 +6,31 @@
  *   - heading "Sign in" [level=1]
  *   - text: Welcome back.
  *   - textbox "Email" [ref=e2] [required] value="a@b.c"
- *   - iframe "Payment" {{frame 0}}        ← the worker stitches the child frame's outline here
+ *   - iframe "Payment" [ref=e3]           ← a `frame` node: the worker puts the child frame's outline in it
  *
  * Interactive elements that are visible get refs (stable for the element's life, see refs.ts); landmarks, headings,
  * dialogs, tables and other structure get lines; generic containers are transparent and their text is merged into
  * `text:` lines at block boundaries. Shadow roots (open and closed) and slots are walked in flat-tree order.
  * Elements that earlier snapshots did not show are marked `[new]`.
+ *
+ * Like Playwright's aria snapshot (generate, normalise, render), the walk builds a tree of typed nodes (role, name,
+ * states, ref, children; src/shared/contentMessages.ts) and text is rendered once from it (outline.ts): here for a
+ * caller that wants this frame's text, in the worker for a tab, after child frames are stitched into `frame` nodes.
  */
 import { deepActiveElement, flatChildren } from './env.ts';
-import { accessibleName, dedupeRepeat, normalize, truncate } from './names.ts';
+import { accessibleName, dedupeRepeat, normalize } from './names.ts';
 import { interactiveRole, NAME_FROM_CONTENT, roleOf, STRUCTURAL_ROLES } from './roles.ts';
-import { DISPLAY_NAME_MAX, defuseRefTokens, hrefText, quote, ROW_NAMED, stateTokens, tagHint, valueText } from './describe.ts';
+import { linkTarget, ROW_NAMED, stateNames, tagHint, valueShown } from './describe.ts';
+import {
+  DISPLAY_NAME_MAX,
+  defuseRefTokens,
+  headOf,
+  linesText,
+  type OutlineNode as TreeNode,
+  quote,
+  renderOutline,
+  truncate,
+} from '../shared/outline.ts';
 import { type RefRegistry, registry as defaultRegistry } from './refs.ts';
 import { closeWalkCache, hasVisibleBox, layoutAvailable, openWalkCache, styleOf } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
@@ -24,19 +38,37 @@ import { textOf } from './names.ts';
 import { inferName } from './inferName.ts';
 
 export const TEXT_LINE_MAX = 300;
-/** Content-side cap on one frame's outline; the worker applies the caller's budget after stitching frames. */
+/** Cap on one frame's rendered outline (and, through FRAME_BUDGET_MAX, on the tree it sends the worker). */
 export const FRAME_OUTLINE_CAP = 1_000_000;
 
-export interface OutlineNode {
-  kind: 'element' | 'text' | 'frame';
-  /** The line without indent, dash or trailing colon: `button "Save" [ref=e3] [disabled]`. */
-  head: string;
-  role?: string;
-  name?: string;
-  ref?: string;
-  isNew?: boolean;
-  children: OutlineNode[];
+/**
+ * A node as the walk builds it: the typed fields are what crosses to the worker; `head` renders the node's line
+ * (`button "Save" [ref=e3] [disabled]`) on demand, for the searches that match text against what the model reads.
+ */
+class WalkNode implements TreeNode {
+  declare kind: TreeNode['kind'];
+  declare role?: string;
+  declare name?: string;
+  declare ref?: string;
+  declare isNew?: boolean;
+  declare nameInferred?: boolean;
+  declare states?: string[];
+  declare value?: string;
+  declare href?: string;
+  declare hint?: string;
+  declare text?: string;
+  declare frame?: number;
+  children: WalkNode[] = [];
+  constructor(fields: Omit<TreeNode, 'children' | 'isNew'>, isNew = false) {
+    Object.assign(this, fields);
+    // Only new nodes carry the flag: most are not, and the tree crosses to the worker as JSON.
+    if (isNew) this.isNew = true;
+  }
+  get head(): string {
+    return headOf(this);
+  }
 }
+export type OutlineNode = WalkNode;
 
 export interface FrameSlot {
   /** Index of the iframe's window in `window.frames` (-1 when not found). */
@@ -106,6 +138,8 @@ interface Parent {
 
 /** Gather this many times the budget before stopping: the worker's truncation drops text lines before refs. */
 const GATHER_FACTOR = 2;
+/** The largest budget a frame's walk for the worker takes, so the tree it sends stays within FRAME_OUTLINE_CAP. */
+export const FRAME_BUDGET_MAX = FRAME_OUTLINE_CAP / GATHER_FACTOR;
 /** A child list this long is searched for the viewport instead of walked from its start (big, scrolled pages). */
 const LONG_LIST = 60;
 
@@ -171,7 +205,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
   let newRefs = 0;
   const windowFrames = collectWindowFrames();
 
-  const top: OutlineNode = { kind: 'element', head: '', children: [] };
+  const top = new WalkNode({ kind: 'element' });
   const notes: string[] = [];
 
   // Budget: characters the rendered lines will take (text lines counted as the worker will shorten them).
@@ -183,7 +217,8 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
   let stopAt: Node | null = null;
   let visited = 0;
   const charge = (n: OutlineNode, depth: number): void => {
-    const size = 2 * depth + 4 + (n.kind === 'text' ? 6 + Math.min(n.head.length, 121) : n.head.length);
+    const head = headOf(n);
+    const size = 2 * depth + 4 + (n.kind === 'text' ? 6 + Math.min(head.length, 121) : head.length);
     used += size;
     if (n.kind !== 'text') usedNonText += size;
     if (!full && (usedNonText > maxChars || used > GATHER_FACTOR * maxChars)) {
@@ -226,12 +261,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     if (!cleaned) return;
     const isNew = !!owner && reg.isNew(owner);
     if (owner) shown.push(owner);
-    const node: OutlineNode = {
-      kind: 'text',
-      head: truncate(defuseRefTokens(cleaned), TEXT_LINE_MAX),
-      isNew,
-      children: [],
-    };
+    const node = new WalkNode({ kind: 'text', text: truncate(defuseRefTokens(cleaned), TEXT_LINE_MAX) }, isNew);
     p.node.children.push(node);
     charge(node, p.depth);
   };
@@ -259,13 +289,15 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       i = firstNearViewport(kids, maxChars);
       if (i > 0) {
         skippedAbove += i;
-        skippedIn ||= p.node.head || (node.nodeType === 1 ? (node as Element).localName : 'the page');
-        // Otto's marker, not page text: an element-kind line, so the budget truncation keeps it with the structure.
-        append(p, {
-          kind: 'element',
-          head: `[${i.toLocaleString('en-US')} items above the viewport are not shown: scroll up, or snapshot with root=<ref or selector>]`,
-          children: [],
-        });
+        skippedIn ||= node.nodeType === 1 ? (node as Element).localName : 'the page';
+        // Otto's marker, not page text: a note, which the budget truncation keeps with the structure.
+        append(
+          p,
+          new WalkNode({
+            kind: 'note',
+            text: `[${i.toLocaleString('en-US')} items above the viewport are not shown: scroll up, or snapshot with root=<ref or selector>]`,
+          }),
+        );
       }
     }
     const from = i;
@@ -316,7 +348,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     }
     if (tag === 'br') return;
 
-    // Frames: a placeholder the worker replaces with the child frame's own outline.
+    // Frames: a node the worker fills with the child frame's own outline.
     if (tag === 'iframe' || tag === 'frame') {
       if (visible && hasVisibleBox(el)) {
         const slot = frames.length;
@@ -333,14 +365,9 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
         refs++;
         if (isNew) newRefs++;
         shown.push(el);
-        append(p, {
-          kind: 'frame',
-          head: `iframe${title ? ' ' + quote(truncate(normalize(title), DISPLAY_NAME_MAX)) : ''} [ref=${ref}]${isNew ? ' [new]' : ''} {{frame ${slot}}}`,
-          role: 'iframe',
-          name: title,
-          ref,
-          children: [],
-        });
+        const frame = new WalkNode({ kind: 'frame', role: 'iframe', ref, frame: slot }, isNew);
+        if (title) frame.name = normalize(title);
+        append(p, frame);
       }
       return;
     }
@@ -370,7 +397,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       shown.push(el);
       const heuristic = iRole === 'clickable';
       const explicitName = accessibleName(el, iRole, false);
-      const out: OutlineNode = { kind: 'element', head: '', role: iRole, ref, isNew, children: [] };
+      const out = new WalkNode({ kind: 'element', role: iRole, ref }, isNew);
       const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
       let name = explicitName;
       const leafControl = isLeafControl(control, iRole);
@@ -384,7 +411,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
           flush(me);
           // A clickable whose content is a short text reads better as a named leaf.
           if (out.children.every((c) => c.kind === 'text')) {
-            const joined = normalize(out.children.map((c) => c.head).join(' '));
+            const joined = normalize(out.children.map((c) => c.text).join(' '));
             if (!name && joined.length <= DISPLAY_NAME_MAX) {
               name = joined;
               out.children = [];
@@ -405,17 +432,17 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
         if (beside && ROW_NAMED.has(iRole)) {
           name = beside;
           inferred = true;
-        } else hint = ' ' + tagHint(el) + (beside ? ` beside ${quote(truncate(beside, 60))}` : '');
+        } else hint = tagHint(el) + (beside ? ` beside ${quote(truncate(beside, 60))}` : '');
       }
       out.name = name;
-      out.head =
-        `${iRole}${name ? ' ' + quote(truncate(name, DISPLAY_NAME_MAX)) : ''} [ref=${ref}]${inferred ? ' [name inferred]' : ''}` +
-        stateTokens(el, iRole, focused, control)
-          .map((s) => ' ' + s)
-          .join('') +
-        valueText(control, iRole) +
-        (iRole === 'link' ? hrefText(el) : '') +
-        hint;
+      if (inferred) out.nameInferred = true;
+      const states = stateNames(el, iRole, focused, control);
+      if (states.length) out.states = states;
+      const value = valueShown(control, iRole);
+      if (value) out.value = value;
+      const href = iRole === 'link' ? linkTarget(el) : '';
+      if (href) out.href = href;
+      if (hint) out.hint = hint;
       if (ctx.nameBuf && name) ctx.nameBuf.push(' ');
       append(p, out);
       if (block && !ctx.nameBuf) flush(p);
@@ -427,20 +454,17 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     if (!hidden && !ctx.nameBuf && role) {
       if (role === 'heading') {
         const buf: string[] = [];
-        const out: OutlineNode = { kind: 'element', head: '', role, children: [] };
+        const out = new WalkNode({ kind: 'element', role });
         const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
         yield* walkChildren(el, me, { ...child, nameBuf: buf, inRow: false });
         flush(me);
         const name = accessibleName(el, role, false) || truncate(normalize(buf.join('')), DISPLAY_NAME_MAX);
         if (!name && !out.children.length) return;
         out.name = name;
-        out.isNew = reg.isNew(el);
+        if (reg.isNew(el)) out.isNew = true;
         shown.push(el);
-        out.head =
-          `heading${name ? ' ' + quote(truncate(name, DISPLAY_NAME_MAX)) : ''}` +
-          stateTokens(el, role, null)
-            .map((s) => ' ' + s)
-            .join('');
+        const states = stateNames(el, role, null);
+        if (states.length) out.states = states;
         append(p, out);
         return;
       }
@@ -448,14 +472,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
         const name = accessibleName(el, role);
         if (name && hasVisibleBox(el)) {
           shown.push(el);
-          append(p, {
-            kind: 'element',
-            head: `img ${quote(truncate(name, DISPLAY_NAME_MAX))}`,
-            role,
-            name,
-            isNew: reg.isNew(el),
-            children: [],
-          });
+          append(p, new WalkNode({ kind: 'element', role, name }, reg.isNew(el)));
         }
         return;
       }
@@ -465,7 +482,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
           : accessibleName(el, role, false)
         : undefined;
       if (structural !== undefined && (structural || !NEEDS_NAME.has(role))) {
-        const out: OutlineNode = { kind: 'element', head: '', role, children: [] };
+        const out = new WalkNode({ kind: 'element', role });
         const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
         yield* walkChildren(el, me, { ...child, inRow: role === 'row' });
         flush(me);
@@ -477,13 +494,10 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
           return;
         }
         out.name = structural;
-        out.isNew = reg.isNew(el);
+        if (reg.isNew(el)) out.isNew = true;
         shown.push(el);
-        out.head =
-          `${role}${structural ? ' ' + quote(truncate(structural, DISPLAY_NAME_MAX)) : ''}` +
-          stateTokens(el, role, null)
-            .map((s) => ' ' + s)
-            .join('');
+        const states = stateNames(el, role, null);
+        if (states.length) out.states = states;
         append(p, out);
         if (block) flush(p);
         return;
@@ -562,9 +576,8 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     reg.commitSnapshot(shown);
     reg.prune();
   }
-  const lines: string[] = [];
-  if (options.render !== false) renderOutline(top.children, 0, lines);
-  let text = lines.join('\n');
+  const lines = options.render !== false ? renderOutline(top.children) : [];
+  let text = linesText(lines);
   if (text.length > FRAME_OUTLINE_CAP)
     text =
       text.slice(0, text.lastIndexOf('\n', FRAME_OUTLINE_CAP)) +
@@ -690,27 +703,4 @@ export function indexInParent(): number {
     // cross-origin access denied (not expected for indexed frames)
   }
   return -1;
-}
-
-/** Renders outline nodes as indented lines. A container with one text child folds it onto its own line. */
-export function renderOutline(nodes: OutlineNode[], depth: number, out: string[]): void {
-  const indent = '  '.repeat(depth);
-  for (const n of nodes) {
-    const mark = n.isNew ? ' [new]' : '';
-    if (n.kind === 'text') {
-      out.push(`${indent}- text: ${n.head}${mark}`);
-      continue;
-    }
-    if (!n.children.length) {
-      out.push(`${indent}- ${n.head}${mark}`);
-      continue;
-    }
-    const only = n.children.length === 1 ? n.children[0]! : undefined;
-    if (only && only.kind === 'text' && (!only.isNew || n.isNew) && !n.ref) {
-      out.push(`${indent}- ${n.head}${mark}: ${only.head}`);
-      continue;
-    }
-    out.push(`${indent}- ${n.head}${mark}:`);
-    renderOutline(n.children, depth + 1, out);
-  }
 }

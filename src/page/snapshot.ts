@@ -1,8 +1,8 @@
 /**
- * Reading a whole tab: each frame's content script snapshots itself, and the worker stitches child frames into
- * their parent's outline at the iframe's position (matching a child to its <iframe> by its index in the parent's
- * `window.frames`, or by URL). Then the caller's character budget is applied to the stitched outline. Also search
- * (find, query) across frames, visible text and the article reader.
+ * Reading a whole tab: each frame's content script sends its outline tree, and the worker stitches each child
+ * frame's tree into its parent's `frame` node (matching a child to its <iframe> by its index in the parent's
+ * `window.frames`, or by URL), renders the tab once and applies the caller's character budget to the rendered lines.
+ * Also search (find, query) across frames, visible text and the article reader.
  */
 import {
   DescribeReply,
@@ -14,8 +14,10 @@ import {
   TextReply,
   type ContentRequest,
   type FrameSlot,
+  type OutlineNode,
 } from '../shared/contentMessages.ts';
-import { FRAME_MARKER, indentText, truncateOutline } from '../shared/outline.ts';
+import { renderOutline } from '../shared/outline.ts';
+import { truncateOutline } from '../shared/outlineBudget.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
 import {
   ensureContentScript,
@@ -72,7 +74,8 @@ export interface PageSnapshot {
 }
 
 interface Stitched {
-  text: string;
+  /** The frame's tree with its child frames' trees inside their `frame` nodes. */
+  nodes: OutlineNode[];
   refs: number;
   newRefs: number;
   frames: number;
@@ -123,7 +126,7 @@ async function stitch(
   fr: FrameRequest,
 ): Promise<Stitched> {
   const out: Stitched = {
-    text: reply.text,
+    nodes: reply.tree,
     refs: reply.refs,
     newRefs: reply.newRefs,
     frames: 0,
@@ -155,23 +158,15 @@ async function stitch(
     if (byUrl) used.add(byUrl);
     return byUrl;
   };
-  const lines = out.text.split('\n');
-  const rendered: string[] = [];
-  for (const line of lines) {
-    const m = FRAME_MARKER.exec(line);
-    if (!m) {
-      rendered.push(line);
-      continue;
-    }
-    const indent = m[1]!;
-    const head = m[2]!;
-    const slot = reply.frames[Number(m[3])];
+  // In document order, as the slots were numbered and matched.
+  for (const node of frameNodes(out.nodes)) {
+    const slot = node.frame === undefined ? undefined : reply.frames[node.frame];
     const child = slot ? match(slot) : undefined;
     if (!child?.reply) {
       const why = child?.error
         ? `content unavailable: ${child.error.slice(0, 160)}`
         : 'content unavailable (the frame has no readable document)';
-      rendered.push(`${indent}- ${head}:`, `${indent}  - text: (${why})`);
+      node.children = [{ kind: 'text', text: `(${why})`, children: [] }];
       continue;
     }
     const inner = await stitch(tabId, child.reply, child.info.frameId, all, depth + 1, budget, fr);
@@ -179,10 +174,16 @@ async function stitch(
     out.refs += inner.refs;
     out.newRefs += inner.newRefs;
     out.frames += 1 + inner.frames;
-    rendered.push(inner.text ? `${indent}- ${head}:` : `${indent}- ${head}`);
-    if (inner.text) rendered.push(indentText(inner.text, indent.length + 2));
+    node.children = inner.nodes;
   }
-  out.text = rendered.join('\n');
+  return out;
+}
+
+function frameNodes(nodes: OutlineNode[], out: OutlineNode[] = []): OutlineNode[] {
+  for (const n of nodes) {
+    if (n.kind === 'frame') out.push(n);
+    else frameNodes(n.children, out);
+  }
   return out;
 }
 
@@ -203,11 +204,10 @@ export async function snapshotPage(tabId: number, opts: SnapshotOptions = {}): P
   const stitched = await stitch(tabId, reply, frameId, all, 0, { frames: MAX_FRAMES }, { maxChars, until: fr.until });
   // The walks' notes (what they left out) go after the outline; the truncation keeps room for them in the budget.
   const walkNote = stitched.notes.length ? `[${stitched.notes.join(' ')}]` : '';
-  const t = truncateOutline(
-    stitched.text || '- text: (nothing visible)',
-    maxChars,
-    walkNote.length ? walkNote.length + 1 : 0,
-  );
+  const nodes: OutlineNode[] = stitched.nodes.length
+    ? stitched.nodes
+    : [{ kind: 'text', text: '(nothing visible)', children: [] }];
+  const t = truncateOutline(renderOutline(nodes), maxChars, walkNote.length ? walkNote.length + 1 : 0);
   const notes = [t.note, walkNote].filter(Boolean);
   const result: PageSnapshot = {
     url: reply.url,

@@ -1,122 +1,95 @@
 /**
- * Pure helpers over rendered outline text, shared by the content script and the worker (which stitches frames and
- * applies the caller's character budget): line classification, indentation, frame markers, budget truncation.
- * No DOM here.
+ * Writing the outline: a tree of typed nodes (src/shared/contentMessages.ts) rendered once, as indented lines that
+ * keep their kind, so the worker stitches frames and applies the caller's character budget without reading the
+ * text back. Shared by the content script (a frame's tree) and the worker (the stitched tab). No DOM here.
+ *
+ *   - heading "Sign in" [level=1]
+ *   - textbox "Email" [ref=e2] [required] value="a@b.c"
+ *   - iframe "Payment" [ref=e3]:
+ *     - button "Pay" [ref=f1e1]
  */
+import type { OutlineNode } from '../shared/contentMessages.ts';
 
-/** `- iframe "title" [ref=e4] {{frame 3}}`: slot 3 of the frame's `frames` list. */
-export const FRAME_MARKER =
-  /^( *)- (iframe(?: "(?:[^"\\]|\\.)*")?(?: \[ref=(?:f\d+)?(?:[a-df-z]{2})?e\d+\])?(?: \[new\])?) \{\{frame (\d+)\}\}$/;
+export type { OutlineNode };
 
-export type LineKind = 'ref' | 'text' | 'other';
+export const DISPLAY_NAME_MAX = 150;
 
-export function lineKind(line: string): LineKind {
-  if (/^ *- text: /.test(line)) return 'text';
-  if (/ \[ref=(?:f\d+)?(?:[a-df-z]{2})?e\d+\]/.test(line)) return 'ref';
-  return 'other';
-}
-
-export function indentOf(line: string): number {
-  let i = 0;
-  while (line.charCodeAt(i) === 32) i++;
-  return i;
-}
-
-/** Adds `spaces` of indentation to every non-empty line. */
-export function indentText(text: string, spaces: number): string {
-  if (!text) return text;
-  const pad = ' '.repeat(spaces);
-  return text
-    .split('\n')
-    .map((l) => (l ? pad + l : l))
-    .join('\n');
-}
-
-export interface Truncation {
-  text: string;
-  /** What was cut and how to get it, or undefined when the outline fit. */
-  note?: string;
-  shortened: number;
-  droppedText: number;
-  cutLines: number;
-  cutRefs: number;
-}
-
-const TEXT_SHORT = 120;
-const NOTE_RESERVE = 420;
-
-function shortLabel(line: string): string {
-  const t = line.trim().replace(/^- /, '');
-  return t.length > 60 ? t.slice(0, 59) + '…' : t;
+export function truncate(text: string, max: number): string {
+  return text.length > max ? text.slice(0, Math.max(0, max - 1)) + '…' : text;
 }
 
 /**
- * Fits an outline into `maxChars` (less `reserve`, kept for notes the caller appends): first long text lines are shortened, then text lines are dropped from the bottom
- * up (refs, headings and structure stay), and only then is the tail cut. The note says what went and how to get it.
+ * Page text that looks like one of Otto's ref tokens (`Cancel [ref=e1]`) is rewritten (`Cancel [not-a-ref: e1]`), so
+ * a name or text the page controls cannot present itself as the ref of another element (issue #31).
  */
-export function truncateOutline(text: string, maxChars: number, reserve = 0): Truncation {
-  const result: Truncation = { text, shortened: 0, droppedText: 0, cutLines: 0, cutRefs: 0 };
-  if (text.length + reserve <= maxChars) return result;
-  const budget = Math.max(0, maxChars - NOTE_RESERVE - reserve);
-  let lines = text.split('\n');
-  const size = (ls: (string | null)[]): number => ls.reduce((n, l) => (l === null ? n : n + l.length + 1), 0);
-
-  // 1. Shorten long text lines.
-  lines = lines.map((l) => {
-    if (lineKind(l) !== 'text') return l;
-    const ind = indentOf(l);
-    const body = l.slice(ind + '- text: '.length);
-    if (body.length <= TEXT_SHORT) return l;
-    result.shortened++;
-    return `${' '.repeat(ind)}- text: ${body.slice(0, TEXT_SHORT - 1)}…`;
-  });
-  let total = size(lines);
-
-  // 2. Drop text lines from the bottom up.
-  const kept: (string | null)[] = lines.slice();
-  let firstDropped = -1;
-  for (let i = kept.length - 1; i >= 0 && total > budget; i--) {
-    const l = kept[i]!;
-    if (lineKind(l) !== 'text') continue;
-    total -= l.length + 1;
-    kept[i] = null;
-    result.droppedText++;
-    firstDropped = i;
-  }
-  let out = kept.filter((l): l is string => l !== null);
-
-  // 3. Cut the tail.
-  if (total > budget) {
-    let n = 0;
-    let cutAt = out.length;
-    for (let i = 0; i < out.length; i++) {
-      if (n + out[i]!.length + 1 > budget) {
-        cutAt = i;
-        break;
-      }
-      n += out[i]!.length + 1;
-    }
-    const cut = out.slice(cutAt);
-    result.cutLines = cut.length;
-    result.cutRefs = cut.filter((l) => lineKind(l) === 'ref').length;
-    const from = cut[0] ? shortLabel(cut[0]) : '';
-    out = out.slice(0, cutAt);
-    result.note = note(maxChars, result, from, firstDropped);
-  } else {
-    result.note = note(maxChars, result, '', firstDropped);
-  }
-  result.text = out.join('\n') + '\n' + result.note;
-  return result;
+export function defuseRefTokens(text: string): string {
+  return /ref/i.test(text) ? text.replace(/\[\s*ref\s*=\s*/gi, '[not-a-ref: ') : text;
 }
 
-function note(maxChars: number, r: Truncation, cutFrom: string, firstDropped: number): string {
-  const parts: string[] = [];
-  if (r.shortened) parts.push(`${r.shortened} long text lines shortened`);
-  if (r.droppedText)
-    parts.push(`${r.droppedText} text lines omitted${firstDropped >= 0 ? ` (from line ${firstDropped + 1} on)` : ''}`);
-  if (r.cutLines) parts.push(`the last ${r.cutLines} lines cut (${r.cutRefs} refs), starting at: ${cutFrom}`);
-  return (
-    `[outline truncated to ${maxChars} chars: ${parts.join('; ')}. ` +
-    `Narrow it with root=<ref or CSS selector>, search it with dom.find, or read the prose with dom.text / dom.read.]`
-  );
+export function quote(text: string): string {
+  return JSON.stringify(defuseRefTokens(text));
+}
+
+/** A node's line without indent, dash, `[new]` or colon: `button "Save" [ref=e3] [disabled]`. */
+export function headOf(n: OutlineNode): string {
+  if (n.kind === 'text' || n.kind === 'note') return n.text ?? '';
+  return roleAndName(n) + (n.ref ? ` [ref=${n.ref}]` : '') + details(n);
+}
+
+/** `button "Save"`: the role and the name as shown. */
+export function roleAndName(n: OutlineNode): string {
+  return `${n.role ?? ''}${n.name ? ' ' + quote(truncate(n.name, DISPLAY_NAME_MAX)) : ''}`;
+}
+
+/** What follows the ref: ` [name inferred] [checked] value="…" -> /path <div.x>`. */
+function details(n: OutlineNode): string {
+  let s = n.nameInferred ? ' [name inferred]' : '';
+  if (n.states) for (const st of n.states) s += ` [${st}]`;
+  if (n.value) s += ' ' + n.value;
+  if (n.href) s += ' -> ' + n.href;
+  if (n.hint) s += ' ' + n.hint;
+  return s;
+}
+
+/** How the budget treats a line: text goes first, then structure; lines with refs are what the model acts on. */
+export type LineKind = 'ref' | 'text' | 'other';
+
+export interface OutlineLine {
+  /** The whole line, indent included. */
+  line: string;
+  depth: number;
+  kind: LineKind;
+}
+
+/**
+ * Renders nodes as indented lines. A container without a ref whose only child is text folds it onto its own line
+ * (`- heading "Plans" [level=2]: Pick one`), unless only the text is new.
+ */
+export function renderOutline(nodes: readonly OutlineNode[], depth = 0, out: OutlineLine[] = []): OutlineLine[] {
+  const indent = '  '.repeat(depth);
+  for (const n of nodes) {
+    const mark = n.isNew ? ' [new]' : '';
+    if (n.kind === 'text') {
+      out.push({ line: `${indent}- text: ${headOf(n)}${mark}`, depth, kind: 'text' });
+      continue;
+    }
+    const kind: LineKind = n.ref ? 'ref' : 'other';
+    const head = headOf(n);
+    if (!n.children.length) {
+      out.push({ line: `${indent}- ${head}${mark}`, depth, kind });
+      continue;
+    }
+    const only = n.children.length === 1 ? n.children[0]! : undefined;
+    if (only && only.kind === 'text' && (!only.isNew || n.isNew) && !n.ref) {
+      out.push({ line: `${indent}- ${head}${mark}: ${headOf(only)}`, depth, kind });
+      continue;
+    }
+    out.push({ line: `${indent}- ${head}${mark}:`, depth, kind });
+    renderOutline(n.children, depth + 1, out);
+  }
+  return out;
+}
+
+export function linesText(lines: readonly OutlineLine[]): string {
+  return lines.map((l) => l.line).join('\n');
 }

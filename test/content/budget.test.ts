@@ -4,7 +4,8 @@ import { buildSnapshot, buildSnapshotSliced } from '../../src/content/snapshot.t
 import { findSliced } from '../../src/content/find.ts';
 import { visibleTextSliced } from '../../src/content/text.ts';
 import { runSliced, Slicer, Superseded } from '../../src/content/slices.ts';
-import { truncateOutline } from '../../src/shared/outline.ts';
+import { renderOutline } from '../../src/shared/outline.ts';
+import { truncateOutline } from '../../src/shared/outlineBudget.ts';
 import { setPage } from './helpers.ts';
 
 function table(rows: number): string {
@@ -81,8 +82,14 @@ describe('budget-bounded snapshot', () => {
   });
 
   it('truncation keeps room for the notes the caller appends', () => {
-    const text = Array.from({ length: 200 }, (_, i) => `- button "B${i}" [ref=e${i}]`).join('\n');
-    const t = truncateOutline(text, 2000, 300);
+    const tree = Array.from({ length: 200 }, (_, i) => ({
+      kind: 'element' as const,
+      role: 'button',
+      name: `B${i}`,
+      ref: `e${i}`,
+      children: [],
+    }));
+    const t = truncateOutline(renderOutline(tree), 2000, 300);
     expect(t.text.length).toBeLessThanOrEqual(2000 - 300);
     expect(t.note).toMatch(/^\[outline truncated to 2000 chars/);
   });

@@ -36,7 +36,10 @@ describe('content messages (zod/mini)', () => {
 
   it('rejects a bad request with the English message and the path', () => {
     const bad = parseMessage(ContentRequest, { type: 'dom.click', ref: 'button-1' });
-    expect(bad).toEqual({ ok: false, error: 'invalid message at ref: a ref looks like kqe12 (as dom.snapshot shows it)' });
+    expect(bad).toEqual({
+      ok: false,
+      error: 'invalid message at ref: a ref looks like kqe12 (as dom.snapshot shows it)',
+    });
     const long = parseMessage(ContentRequest, { type: 'dom.query', selector: 'a'.repeat(2001) });
     expect(long.ok).toBe(false);
     expect(!long.ok && long.error).toMatch(
@@ -62,16 +65,33 @@ describe('content messages (zod/mini)', () => {
     const reply = {
       url: 'u',
       title: 't',
-      text: '- button "Go" [ref=e1]',
-      refs: 1,
-      newRefs: 1,
-      lines: 1,
-      frames: [],
+      tree: [
+        {
+          kind: 'element',
+          role: 'main',
+          children: [{ kind: 'element', role: 'button', name: 'Go', ref: 'e1', children: [] }],
+        },
+        { kind: 'frame', role: 'iframe', ref: 'e2', frame: 0, children: [] },
+      ],
+      refs: 2,
+      newRefs: 2,
+      frames: [{ index: 0, src: 'https://x.example/', name: '' }],
       frameIndex: -1,
       scroll: { y: 0, height: 1, viewport: 1 },
       ms: 1,
     };
     expect(SnapshotReply.parse(reply)).toEqual(reply);
     expect(() => SnapshotReply.parse({ ...reply, refs: 1.5 })).toThrow();
+    // The tree is checked node by node, nested ones too.
+    const nested = {
+      ...reply,
+      tree: [{ kind: 'element', role: 'main', children: [{ kind: 'frame', frame: 0.5, children: [] }] }],
+    };
+    expect(() => SnapshotReply.parse(nested)).toThrow(
+      "invalid outline tree: an outline node's frame is not an integer",
+    );
+    expect(() => SnapshotReply.parse({ ...reply, tree: [{ kind: 'text', text: 'x' }] })).toThrow(
+      "invalid outline tree: an outline node's children are not a list",
+    );
   });
 });
