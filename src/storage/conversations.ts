@@ -3,11 +3,10 @@
  *
  * A transcript is a list of Responses API items (user/assistant messages, reasoning, function_call,
  * function_call_output) plus Otto's local annotations (`otto.*` items, never sent to the model), each stored as its
- * own record keyed by (conversationId, seq) with `seq` contiguous from 0. Items are written one at a time as they
- * complete. `append` and `truncate` optionally write the conversation's RunState in the same transaction, so an item
+ * own record keyed by (conversationId, seq) with `seq` contiguous from 0. Items are written as they complete. `append` and `truncate` optionally write the conversation's RunState in the same transaction, so an item
  * and the state that accounts for it are never out of step, whenever the worker dies.
  */
-import { unwrap, type IDBPDatabase } from 'idb';
+import type { IDBPDatabase, IDBPObjectStore } from 'idb';
 import { db as sharedDb, type OttoDB } from './db.ts';
 import type { ConversationRecord, ItemRecord } from './records.ts';
 import type { RunState } from './runRecords.ts';
@@ -45,6 +44,14 @@ export interface AppendOptions {
 /** All items of one conversation: [id, 0] .. [id, +∞]. */
 function range(conversationId: string, fromSeq = 0): IDBKeyRange {
   return IDBKeyRange.bound([conversationId, fromSeq], [conversationId, Infinity]);
+}
+
+/** The last item of a conversation's transcript, read in `store`'s transaction. */
+async function lastItem(
+  store: IDBPObjectStore<OttoDB, ['conversations', 'items', 'runs'], 'items', 'readwrite'>,
+  conversationId: string,
+): Promise<ItemRecord | undefined> {
+  return (await store.openCursor(range(conversationId), 'prev'))?.value;
 }
 
 /** A title from the first line of a message, at most 60 characters. */
@@ -118,89 +125,66 @@ export class ConversationStore {
    * transaction, writes `opts.run`. With no items, only the run state is written. Throws ConversationNotFoundError
    * (and writes nothing) when the conversation does not exist.
    *
-   * This is the agent loop's hot path (one call per step), so it talks to IndexedDB directly instead of through
-   * idb's promise wrappers: every request is issued from the previous one's callback, the independent ones at once,
-   * and the caller waits for the transaction's `complete` only.
+   * Requests that depend on nothing are issued at once (the run state; the items, when the caller knows their seq),
+   * so a step of the loop costs one round trip to IndexedDB plus the transaction's commit.
    */
   async append(
     conversationId: string,
     items: readonly Record<string, unknown>[],
     opts: AppendOptions = {},
   ): Promise<ItemRecord[]> {
-    const db = unwrap(await this.#db) as unknown as IDBDatabase;
+    const tx = (await this.#db).transaction(['conversations', 'items', 'runs'], 'readwrite');
     const now = this.#now();
-    return new Promise<ItemRecord[]>((resolve, reject) => {
-      const written: ItemRecord[] = [];
-      let failure: unknown;
-      let tx: IDBTransaction;
-      try {
-        tx = db.transaction(['conversations', 'items', 'runs'], 'readwrite');
-      } catch (err) {
-        reject(err);
-        return;
+    const pending: Promise<unknown>[] = [];
+    // Awaited together at the end; until then a rejection (the abort reaching every request) is not "unhandled".
+    const track = <T>(p: Promise<T>): Promise<T> => {
+      p.catch(() => undefined);
+      pending.push(p);
+      return p;
+    };
+    track(tx.done);
+    const written: ItemRecord[] = [];
+    const add = (first: number) => {
+      for (const [i, item] of items.entries()) {
+        const rec: ItemRecord = { conversationId, seq: first + i, createdAt: now, item };
+        const labels = opts.labels?.[i];
+        if (labels?.length) rec.labels = [...labels];
+        track(tx.objectStore('items').add(rec));
+        written.push(rec);
       }
-      // A failed request aborts the transaction (its error bubbles up): nothing of this call is written.
-      const fail = (err: unknown) => {
-        failure ??= err;
-        try {
-          tx.abort();
-        } catch {
-          // Already finished or aborting.
-        }
-      };
-      tx.oncomplete = () => resolve(written);
-      tx.onabort = () => reject(failure ?? tx.error ?? new DOMException('The transaction was aborted.', 'AbortError'));
-      try {
-        const convs = tx.objectStore('conversations');
-        const store = tx.objectStore('items');
-        // Independent of any read: issued at once. If the conversation turns out not to exist, the abort undoes it.
-        if (opts.run) tx.objectStore('runs').put(opts.run);
-        // Without a touch, only the conversation's existence matters: its key, not its record.
-        const touch = items.length > 0 && opts.touch !== false;
-        const convReq: IDBRequest = touch ? convs.get(conversationId) : convs.getKey(conversationId);
-        const add = (first: number) => {
-          let seq = first;
-          for (const [i, item] of items.entries()) {
-            const rec: ItemRecord = { conversationId, seq: seq++, createdAt: now, item };
-            const labels = opts.labels?.[i];
-            if (labels?.length) rec.labels = [...labels];
-            store.add(rec);
-            written.push(rec);
-          }
-        };
-        let lastReq: IDBRequest<IDBCursorWithValue | null> | undefined;
-        if (items.length && opts.seq !== undefined) add(opts.seq);
-        else if (items.length) lastReq = store.openCursor(range(conversationId), 'prev');
-        convReq.onsuccess = () => {
-          if (convReq.result === undefined) {
-            fail(new ConversationNotFoundError(conversationId));
-            return;
-          }
-          if (!touch) return;
-          const conv = convReq.result as ConversationRecord;
-          const title = conv.title || (opts.titleIfEmpty ? titleFrom(opts.titleIfEmpty) : '');
-          try {
-            convs.put({ ...conv, title, updatedAt: Math.max(now, conv.updatedAt) });
-          } catch (err) {
-            fail(err);
-          }
-        };
-        if (lastReq) {
-          const req = lastReq;
-          req.onsuccess = () => {
-            if (failure !== undefined) return;
-            try {
-              const last = req.result?.value as ItemRecord | undefined;
-              add(last ? last.seq + 1 : 0);
-            } catch (err) {
-              fail(err);
-            }
-          };
-        }
-      } catch (err) {
-        fail(err);
+    };
+    try {
+      // Independent of any read: issued at once. If the conversation turns out not to exist, the abort undoes them.
+      if (opts.run) track(tx.objectStore('runs').put(opts.run));
+      if (items.length && opts.seq !== undefined) add(opts.seq);
+      // Without a touch, only the conversation's existence matters: its key, not its record.
+      const touch = items.length > 0 && opts.touch !== false;
+      const convs = tx.objectStore('conversations');
+      const last =
+        items.length && opts.seq === undefined ? track(lastItem(tx.objectStore('items'), conversationId)) : undefined;
+      const conv = touch ? await convs.get(conversationId) : await convs.getKey(conversationId);
+      if (conv === undefined) throw new ConversationNotFoundError(conversationId);
+      if (touch) {
+        const rec = conv as ConversationRecord;
+        const title = rec.title || (opts.titleIfEmpty ? titleFrom(opts.titleIfEmpty) : '');
+        track(convs.put({ ...rec, title, updatedAt: Math.max(now, rec.updatedAt) }));
       }
-    });
+      if (last) add(((await last)?.seq ?? -1) + 1);
+      await Promise.all(pending);
+      return written;
+    } catch (err) {
+      // A failed request has aborted the transaction already (its error is the transaction's, while the request
+      // awaited here may only report the abort); a missing conversation aborts it here. Either way nothing of this
+      // call is written, and the promises still pending settle with the abort.
+      const cause = tx.error ?? err;
+      try {
+        tx.abort();
+      } catch {
+        // Already finished or aborting.
+      }
+      await Promise.allSettled(pending);
+      throw cause;
+    }
   }
 
   /** The conversation, its run state and its transcript, read in one transaction (a consistent snapshot). */
