@@ -78,19 +78,13 @@ export async function abortRun(session: RunSession): Promise<RunState> {
   let records = await session.transcript();
   const items: ResponseItem[] = [];
   if (inflight) {
-    // The response's completed items not written yet (turn.ts holds them briefly) are kept like the written ones.
-    const held = inflight.held.splice(0);
-    while (held.length && held[held.length - 1]!.type === 'reasoning') held.pop();
     let keep = records.length;
-    if (!held.length) {
-      while (keep > 0 && records[keep - 1]!.seq >= inflight.startSeq && records[keep - 1]!.item.type === 'reasoning')
-        keep--;
-    }
+    while (keep > 0 && records[keep - 1]!.seq >= inflight.startSeq && records[keep - 1]!.item.type === 'reasoning')
+      keep--;
     if (keep < records.length) {
       await session.truncate(records[keep]!.seq, 'aborted');
       records = records.slice(0, keep);
     }
-    items.push(...held);
     for (const text of inflight.partialText.values()) if (text.trim()) items.push(partialAssistantMessage(text));
   } else if (session.state.phase === 'model' && session.state.responseStartSeq !== undefined) {
     const from = session.state.responseStartSeq;

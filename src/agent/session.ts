@@ -59,15 +59,6 @@ export interface Inflight {
   /** function_call.done events, in case a call never gets its item.done. */
   announced: Map<string, { name: string; arguments: string; itemId: string }>;
   doneCalls: FunctionCallItem[];
-  /**
-   * Completed items not written yet (turn.ts): they go with the response's end, or before the next stream event is
-   * handled, or after HOLD_MS — whichever comes first. Nothing acts on them before the response completes, and a
-   * response that does not complete is discarded anyway, so holding them loses nothing; it saves a write per turn.
-   */
-  held: ResponseItem[];
-  holdTimer?: ReturnType<typeof setTimeout>;
-  /** The last write of held items (a failure must stop the turn before anything later is written). */
-  flushed?: Promise<unknown>;
 }
 
 export type FinishReason = Extract<AgentEvent, { type: 'tool.finished' }>['reason'];

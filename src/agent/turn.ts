@@ -1,11 +1,7 @@
 /**
- * One model turn: build the input from the transcript (the session's copy of it), stream the response, persist its
- * completed items, and on `completed` record the turn (usage, chain, the function calls to run) in one write.
- *
- * A completed item is held briefly instead of written on its own: it is written before the next stream event is
- * handled (so events reach the panel in the same order as ever), with the response's end, or after HOLD_MS. The loop
- * acts on no item before the response completes, and a response that never completes is discarded on resume, so
- * holding loses nothing — and the usual last item (the function call, or the answer) shares the turn's final write.
+ * One model turn: build the input from the transcript (the session's copy of it), stream the response, persist each
+ * completed item as it completes (before the next stream event is handled, so events reach the panel in order), and
+ * on `completed` record the turn (usage, chain, the function calls to run) in one write.
  */
 import type { ModelErrorInfo, ModelEvent, ModelRequest, ResponseItem, Usage } from '../models/events.ts';
 import type { RunState } from '../storage/runRecords.ts';
@@ -17,9 +13,6 @@ import { failRun } from './endings.ts';
 import { round2, type AgentConfigView, type Inflight, type RunSession } from './session.ts';
 
 export type TurnOutcome = 'failed' | 'done' | 'tools';
-
-/** The longest a completed item waits for the next event or the response's end before it is written by itself. */
-export const HOLD_MS = 25;
 
 export async function modelTurn(session: RunSession, cfg: AgentConfigView, retried = false): Promise<TurnOutcome> {
   const { deps } = session;
@@ -51,7 +44,6 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
     callIdByItem: new Map(),
     announced: new Map(),
     doneCalls: [],
-    held: [],
   };
   session.inflight = inflight;
   // Staged, not written: the first write of this response (its first items, or its end) carries it. Until then
@@ -72,21 +64,16 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
   const t0 = deps.elapsed();
   let completed: Extract<ModelEvent, { type: 'completed' }> | undefined;
   let failure: ModelErrorInfo | undefined;
-  try {
-    for await (const ev of abortable(deps.model.stream(request), session.signal)) {
-      if (ev.type === 'completed') {
-        completed = ev;
-        break;
-      }
-      if (ev.type === 'failed') {
-        failure = ev.error;
-        break;
-      }
-      if (ev.type !== 'item.done') await flushHeld(session, inflight);
-      await onStreamEvent(session, inflight, ev);
+  for await (const ev of abortable(deps.model.stream(request), session.signal)) {
+    if (ev.type === 'completed') {
+      completed = ev;
+      break;
     }
-  } finally {
-    stopHoldTimer(inflight);
+    if (ev.type === 'failed') {
+      failure = ev.error;
+      break;
+    }
+    await onStreamEvent(session, inflight, ev);
   }
   session.checkAbort(); // a client may report the abort as `failed`
   if (failure && !retried && !previousResponseId && isContextLengthError(failure)) {
@@ -121,10 +108,12 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
     return 'failed';
   }
 
-  // A call announced by function_call.done but never delivered as item.done is persisted from what was announced.
+  // A call announced by function_call.done but never delivered as item.done is persisted from what was announced,
+  // with the response's end.
+  const missing: FunctionCallItem[] = [];
   for (const [callId, a] of inflight.announced) {
     if (!inflight.doneCalls.some((c) => c.call_id === callId)) {
-      const missing: FunctionCallItem = {
+      const call: FunctionCallItem = {
         type: 'function_call',
         id: a.itemId,
         call_id: callId,
@@ -132,16 +121,13 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
         arguments: a.arguments,
         status: 'completed',
       };
-      inflight.held.push(missing);
-      inflight.doneCalls.push(missing);
+      missing.push(call);
+      inflight.doneCalls.push(call);
     }
   }
 
-  // What was written of this response must have landed before its end is recorded (a failed write stops here).
-  await inflight.flushed;
   const done = completed;
   const calls = inflight.doneCalls;
-  const held = inflight.held.splice(0);
   const notes = done.incompleteReason
     ? [note('incomplete', `The API ended this response early (${done.incompleteReason}); the answer may be cut short.`)]
     : [];
@@ -151,7 +137,7 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
     (s) => {
       s.turn += 1;
       s.lastResponseId = done.responseId;
-      s.chain = { responseId: done.responseId, seq: inflight.nextSeq + held.length };
+      s.chain = { responseId: done.responseId, seq: inflight.nextSeq + missing.length };
       s.responseStartSeq = undefined;
       addUsage(s, done.usage);
       s.context = {
@@ -178,7 +164,7 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
         };
       });
     },
-    [...held, ...notes],
+    [...missing, ...notes],
   );
   session.inflight = undefined;
   session.emit({
@@ -194,37 +180,6 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
     ...(session.state.context ? { context: { ...session.state.context } } : {}),
   });
   return calls.length ? 'tools' : 'done';
-}
-
-/** Writes the held items now (after any earlier write of them), unless there are none; resolves when written. */
-function flushHeld(session: RunSession, inflight: Inflight): Promise<unknown> {
-  stopHoldTimer(inflight);
-  if (inflight.held.length) {
-    const items: ResponseItem[] = inflight.held.splice(0);
-    const previous = inflight.flushed;
-    inflight.flushed = (async () => {
-      await previous; // a failed earlier write stops this one
-      const recs = await session.commit(undefined, items);
-      inflight.nextSeq = recs[recs.length - 1]!.seq + 1;
-    })();
-  }
-  return inflight.flushed ?? Promise.resolve();
-}
-
-function hold(session: RunSession, inflight: Inflight, item: ResponseItem): void {
-  inflight.held.push(item);
-  if (inflight.holdTimer !== undefined) return;
-  // A real timer, not the injectable ones: this bounds how long an item waits, it is not a timeout of the run.
-  inflight.holdTimer = setTimeout(() => {
-    inflight.holdTimer = undefined;
-    void flushHeld(session, inflight).catch(() => undefined); // the loop sees a failure at its next flush or the end
-  }, HOLD_MS);
-}
-
-function stopHoldTimer(inflight: Inflight): void {
-  if (inflight.holdTimer === undefined) return;
-  clearTimeout(inflight.holdTimer);
-  inflight.holdTimer = undefined;
 }
 
 async function onStreamEvent(session: RunSession, inflight: Inflight, ev: ModelEvent): Promise<void> {
@@ -267,7 +222,8 @@ async function onStreamEvent(session: RunSession, inflight: Inflight, ev: ModelE
     case 'item.done': {
       const item = ev.item;
       if (isFunctionCall(item) && inflight.doneCalls.some((c) => c.call_id === item.call_id)) return; // delivered twice
-      hold(session, inflight, item);
+      const recs = await session.commit(undefined, [item]);
+      inflight.nextSeq = recs[0]!.seq + 1;
       if (typeof item.id === 'string') inflight.partialText.delete(item.id);
       if (isFunctionCall(item)) inflight.doneCalls.push(item);
       return;
