@@ -10,6 +10,7 @@ import type { IDBPDatabase, IDBPObjectStore } from 'idb';
 import { db as sharedDb, type OttoDB } from './db.ts';
 import type { ConversationRecord, ItemRecord } from './records.ts';
 import type { RunState } from './runRecords.ts';
+import { StoredRunStateError, fromStored, toStored } from './runStateSchema.ts';
 
 type Db = IDBPDatabase<OttoDB>;
 
@@ -155,7 +156,7 @@ export class ConversationStore {
     };
     try {
       // Independent of any read: issued at once. If the conversation turns out not to exist, the abort undoes them.
-      if (opts.run) track(tx.objectStore('runs').put(opts.run));
+      if (opts.run) track(tx.objectStore('runs').put(toStored(opts.run)));
       if (items.length && opts.seq !== undefined) add(opts.seq);
       // Without a touch, only the conversation's existence matters: its key, not its record.
       const touch = items.length > 0 && opts.touch !== false;
@@ -197,7 +198,7 @@ export class ConversationStore {
       tx.objectStore('runs').get(conversationId),
       tx.objectStore('items').getAll(range(conversationId)),
     ]);
-    return { ...(conversation ? { conversation } : {}), ...(run ? { run } : {}), items };
+    return { ...(conversation ? { conversation } : {}), ...(run ? { run: fromStored(run) } : {}), items };
   }
 
   /** The transcript in order (from `fromSeq`, default 0). */
@@ -220,23 +221,34 @@ export class ConversationStore {
     const items = tx.objectStore('items');
     const n = await items.count(range(conversationId, fromSeq));
     if (n) await items.delete(range(conversationId, fromSeq));
-    if (run) await tx.objectStore('runs').put(run);
+    if (run) await tx.objectStore('runs').put(toStored(run));
     await tx.done;
     return n;
   }
 
   // ---- run state -------------------------------------------------------------------------------------------------
 
+  /** The run state, checked (runStateSchema.ts): throws StoredRunStateError for one this version cannot use. */
   async getRun(conversationId: string): Promise<RunState | undefined> {
-    return (await this.#db).get('runs', conversationId);
+    const raw = await (await this.#db).get('runs', conversationId);
+    return raw ? fromStored(raw) : undefined;
   }
 
   async putRun(run: RunState): Promise<void> {
-    await (await this.#db).put('runs', run);
+    await (await this.#db).put('runs', toStored(run));
   }
 
+  /** Every run state this version can use; one it cannot is passed by (its conversation reports it when opened). */
   async listRuns(): Promise<RunState[]> {
-    return (await this.#db).getAll('runs');
+    const out: RunState[] = [];
+    for (const raw of await (await this.#db).getAll('runs')) {
+      try {
+        out.push(fromStored(raw));
+      } catch (err) {
+        if (!(err instanceof StoredRunStateError)) throw err;
+      }
+    }
+    return out;
   }
 
   /**
@@ -245,13 +257,19 @@ export class ConversationStore {
    */
   async markInterrupted(conversationId: string, now = this.#now()): Promise<RunState | undefined> {
     const tx = (await this.#db).transaction('runs', 'readwrite');
-    const run = await tx.store.get(conversationId);
+    const raw = await tx.store.get(conversationId);
+    let run: RunState | undefined;
+    try {
+      run = raw && fromStored(raw);
+    } catch (err) {
+      if (!(err instanceof StoredRunStateError)) throw err; // a state this version cannot use is left as it is
+    }
     if (!run || run.status !== 'running') {
       await tx.done;
       return undefined;
     }
     const next: RunState = { ...run, status: 'interrupted', stopReason: 'interrupted', updatedAt: now };
-    await tx.store.put(next);
+    await tx.store.put(toStored(next));
     await tx.done;
     return next;
   }

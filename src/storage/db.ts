@@ -5,7 +5,8 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ConversationRecord, ItemRecord, MetaRecord } from './records.ts';
-import type { RunState, SitePermissionRecord } from './runRecords.ts';
+import type { SitePermissionRecord } from './runRecords.ts';
+import type { StoredRunState } from './runStateSchema.ts';
 import type {
   FileRecord,
   ResultChunkRecord,
@@ -22,7 +23,7 @@ export interface OttoDB extends DBSchema {
   meta: { key: string; value: MetaRecord };
   conversations: { key: string; value: ConversationRecord; indexes: { byUpdated: number } };
   items: { key: [string, number]; value: ItemRecord; indexes: { byConversation: string } };
-  runs: { key: string; value: RunState };
+  runs: { key: string; value: StoredRunState };
   sitePermissions: { key: string; value: SitePermissionRecord };
   results: { key: string; value: ResultMetaRecord; indexes: { byExpires: number } };
   resultChunks: { key: [string, number]; value: ResultChunkRecord };

@@ -1,0 +1,201 @@
+/**
+ * The stored form of a RunState, versioned and checked when read (as openai-agents-js does with its serialized run
+ * state): the store stamps `schemaVersion` on every write, and a state read back is validated against the schema of
+ * that version before the loop trusts it. A state from a newer Otto, or one that does not match, is never used and
+ * never overwritten: the reader gets a StoredRunStateError that says what to do, and the record stays as it was.
+ *
+ * A change to RunState's shape (a new field, a new status) bumps RUN_STATE_VERSION, so an older Otto refuses the new
+ * state instead of dropping what it does not know; states written before versioning carry no number and are version 1.
+ * The type checks at the end of this file fail to compile when RunState and the schema part.
+ */
+import { z } from '../shared/zod.ts';
+import type { RunState } from './runRecords.ts';
+
+export const RUN_STATE_VERSION = 1;
+
+/** What the `runs` store holds: the state and the version of its shape. */
+export type StoredRunState = RunState & { schemaVersion: number };
+
+export class StoredRunStateError extends Error {
+  constructor(
+    readonly conversationId: string,
+    readonly reason: 'newer' | 'invalid',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StoredRunStateError';
+  }
+}
+
+const errorKind = z.enum([
+  'auth',
+  'model_not_found',
+  'not_found',
+  'config',
+  'rate_limit',
+  'server',
+  'network',
+  'timeout',
+  'stream_cut',
+  'not_a_stream',
+  'bad_request',
+  'failed',
+  'aborted',
+  'storage_full',
+  'internal',
+]);
+
+const pendingCall = z.strictObject({
+  callId: z.string(),
+  name: z.string(),
+  qualifiedName: z.string().optional(),
+  arguments: z.string(),
+  status: z.enum(['pending', 'awaiting_approval', 'approved', 'running', 'done']),
+  approvedBy: z.enum(['once', 'site', 'policy', 'allowed_origin']).optional(),
+  flowGrants: z.array(z.strictObject({ from: z.array(z.string()), to: z.string() })).optional(),
+  outcome: z.enum(['ok', 'error', 'denied', 'aborted', 'skipped', 'interrupted']).optional(),
+  startedAt: z.number().optional(),
+  durationMs: z.number().optional(),
+});
+
+const callTarget = z.strictObject({
+  tab: z
+    .strictObject({
+      id: z.number(),
+      url: z.string().optional(),
+      origin: z.string().optional(),
+      title: z.string().optional(),
+      isRunTab: z.boolean(),
+    })
+    .optional(),
+  element: z
+    .strictObject({
+      ref: z.string().optional(),
+      role: z.string(),
+      name: z.string(),
+      href: z.string().optional(),
+      formAction: z.string().optional(),
+      formMethod: z.string().optional(),
+      submits: z.boolean().optional(),
+    })
+    .optional(),
+  url: z.string().optional(),
+  localNetwork: z.strictObject({ origin: z.string(), reason: z.string() }).optional(),
+  origin: z.string().optional(),
+});
+
+const approval = z.strictObject({
+  callId: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  origin: z.string().optional(),
+  share: z
+    .strictObject({ tabId: z.number(), title: z.string(), host: z.string(), origin: z.string().optional() })
+    .optional(),
+  flow: z
+    .strictObject({ from: z.array(z.string()), to: z.string(), data: z.string(), sentence: z.string() })
+    .optional(),
+  targetAsks: z.boolean().optional(),
+  target: callTarget.optional(),
+  parentCallId: z.string().optional(),
+  requestedAt: z.number(),
+});
+
+const runStateV1 = z.strictObject({
+  schemaVersion: z.literal(1).optional(),
+  conversationId: z.string(),
+  runId: z.string(),
+  status: z.enum(['idle', 'running', 'awaiting_approval', 'interrupted', 'error', 'completed']),
+  phase: z.enum(['model', 'tools']),
+  turn: z.number().int().nonnegative(),
+  responseStartSeq: z.number().int().nonnegative().optional(),
+  pendingCalls: z.array(pendingCall),
+  approval: approval.optional(),
+  lastError: z
+    .strictObject({
+      kind: errorKind,
+      message: z.string(),
+      retryable: z.boolean(),
+      status: z.number().optional(),
+      code: z.string().optional(),
+    })
+    .optional(),
+  stopReason: z.enum(['completed', 'max_turns', 'aborted', 'error', 'interrupted']).optional(),
+  lastResponseId: z.string().optional(),
+  chain: z.strictObject({ responseId: z.string(), seq: z.number().int().nonnegative() }).optional(),
+  usage: z.strictObject({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    reasoningTokens: z.number(),
+    cachedTokens: z.number(),
+    responses: z.number(),
+  }),
+  origins: z.array(z.string()).optional(),
+  context: z.strictObject({ tokens: z.number(), budget: z.number(), cachedTokens: z.number().optional() }).optional(),
+  startedAt: z.number(),
+  updatedAt: z.number(),
+  heartbeatAt: z.number(),
+});
+
+/** The state as the `runs` store keeps it: stamped with the version of its shape. */
+export function toStored(run: RunState): StoredRunState {
+  return { ...run, schemaVersion: RUN_STATE_VERSION };
+}
+
+/**
+ * The state of a stored record, checked. Throws StoredRunStateError for a state from a newer Otto or one that does
+ * not match its version's schema. `raw` is left as it is (the record is not rewritten).
+ */
+export function fromStored(raw: unknown): RunState {
+  const conversationId = conversationIdOf(raw);
+  const version = (raw as { schemaVersion?: unknown } | null)?.schemaVersion ?? 1;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    throw new StoredRunStateError(
+      conversationId,
+      'invalid',
+      `The saved run of this conversation has an unreadable format version (${JSON.stringify(version)}). ${KEPT}`,
+    );
+  }
+  if (version > RUN_STATE_VERSION) {
+    throw new StoredRunStateError(
+      conversationId,
+      'newer',
+      `The saved run of this conversation was written by a newer version of Otto (run format ${version}; this ` +
+        `version reads up to ${RUN_STATE_VERSION}). Update Otto to continue it. ${KEPT}`,
+    );
+  }
+  const parsed = runStateV1.safeParse(raw);
+  if (!parsed.success) {
+    throw new StoredRunStateError(
+      conversationId,
+      'invalid',
+      `The saved run of this conversation is damaged (${describe(parsed.error)}), so Otto cannot continue it. ${KEPT}`,
+    );
+  }
+  const { schemaVersion: _version, ...run } = parsed.data;
+  return run;
+}
+
+const KEPT =
+  'Nothing was changed: the conversation and its saved run are kept as they are. Start a new conversation to go on.';
+
+function conversationIdOf(raw: unknown): string {
+  const id = (raw as { conversationId?: unknown } | null)?.conversationId;
+  return typeof id === 'string' ? id : '';
+}
+
+/** The first problem, by path: `pendingCalls.0.status: Invalid option…`. */
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'no details';
+  const path = issue.path.map(String).join('.');
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
+  return `${path ? `${path}: ` : ''}${issue.message}${more}`;
+}
+
+// RunState and the schema describe the same shape: each is assignable to the other, or this does not compile.
+type Parsed = Omit<z.infer<typeof runStateV1>, 'schemaVersion'>;
+const _schemaCoversState = (s: RunState): Parsed => s;
+const _stateCoversSchema = (s: Parsed): RunState => s;
+void _schemaCoversState;
+void _stateCoversSchema;

@@ -1,0 +1,137 @@
+/**
+ * The stored RunState is versioned and validated when read (storage/runStateSchema.ts): a state from a newer Otto or
+ * a damaged one gives the user a clear error and is never used or overwritten; a current one resumes as before.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConversationStore } from '../../src/storage/conversations.ts';
+import { emptyUsage, type RunState } from '../../src/storage/runRecords.ts';
+import { RUN_STATE_VERSION, StoredRunStateError } from '../../src/storage/runStateSchema.ts';
+import { calls, say } from '../support/scriptedModel.ts';
+import { setup, type Harness } from '../agent/helpers.ts';
+
+const NEWER =
+  'The saved run of this conversation was written by a newer version of Otto (run format 2; this version reads up ' +
+  'to 1). Update Otto to continue it. Nothing was changed: the conversation and its saved run are kept as they are. ' +
+  'Start a new conversation to go on.';
+
+function state(conversationId: string, over: Partial<RunState> = {}): RunState {
+  return {
+    conversationId,
+    runId: 'r1',
+    status: 'interrupted',
+    stopReason: 'interrupted',
+    phase: 'model',
+    turn: 0,
+    pendingCalls: [],
+    usage: emptyUsage(),
+    startedAt: 1,
+    updatedAt: 1,
+    heartbeatAt: 1,
+    ...over,
+  };
+}
+
+/** Writes a record into the `runs` store as it is, past the store's own stamping: what another version left. */
+async function putRaw(h: Harness, record: Record<string, unknown>): Promise<void> {
+  await h.database.put('runs', record as never);
+}
+
+const raw = (h: Harness, id = h.conversationId) =>
+  h.database.get('runs', id) as Promise<unknown> as Promise<Record<string, unknown>>;
+
+describe('the stored run state', () => {
+  it('is written with its format version and read back without it, unchanged', async () => {
+    const h = await setup();
+    const s = state(h.conversationId, { origins: ['https://shop.example'], chain: { responseId: 'resp_1', seq: 2 } });
+    await h.store.putRun(s);
+    expect(RUN_STATE_VERSION).toBe(1);
+    expect((await raw(h)).schemaVersion).toBe(1);
+    expect(await h.store.getRun(h.conversationId)).toEqual(s);
+    await h.store.append(h.conversationId, [{ type: 'message', role: 'user', content: 'hi' }], {
+      run: { ...s, turn: 3 },
+    });
+    expect(await raw(h)).toMatchObject({ schemaVersion: 1, turn: 3 });
+  });
+
+  it('written before versioning (no number) is read as version 1', async () => {
+    const h = await setup();
+    const s = state(h.conversationId);
+    await putRaw(h, { ...s });
+    expect(await h.store.getRun(h.conversationId)).toEqual(s);
+  });
+
+  it('from a newer Otto is refused with a clear error, and the record stays as it was', async () => {
+    const h = await setup();
+    const record = { ...state(h.conversationId), schemaVersion: 2, somethingNew: { a: 1 } };
+    await putRaw(h, record);
+    const err = await h.store.getRun(h.conversationId).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoredRunStateError);
+    expect((err as StoredRunStateError).reason).toBe('newer');
+    expect((err as Error).message).toBe(NEWER);
+    await expect(h.store.load(h.conversationId)).rejects.toThrow(NEWER);
+    // Start-up recovery passes it by; marking it interrupted would rewrite it.
+    expect(await h.store.listRuns()).toEqual([]);
+    expect(await h.store.markInterrupted(h.conversationId)).toBeUndefined();
+    expect(await raw(h)).toEqual(record);
+  });
+
+  it('that does not match its schema is refused, naming what is wrong', async () => {
+    const h = await setup();
+    await putRaw(h, { ...state(h.conversationId), status: 'flying', schemaVersion: 1 });
+    await expect(h.store.getRun(h.conversationId)).rejects.toThrow(
+      /^The saved run of this conversation is damaged \(status: Invalid option: expected one of "idle"\|"running"\|"awaiting_approval"\|"interrupted"\|"error"\|"completed"\), so Otto cannot continue it\. Nothing was changed/,
+    );
+    await putRaw(h, { ...state(h.conversationId), schemaVersion: 'two' });
+    await expect(h.store.getRun(h.conversationId)).rejects.toThrow(
+      'The saved run of this conversation has an unreadable format version ("two").',
+    );
+  });
+});
+
+describe('a run over a state it cannot read', () => {
+  it('is refused by send, resume and stop, and nothing is written: not the message, not the state', async () => {
+    const h = await setup({ turns: [say('never')] });
+    const id = h.conversationId;
+    await h.store.append(id, [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'earlier' }] }]);
+    const record = { ...state(id, { status: 'running' }), schemaVersion: 2 };
+    await putRaw(h, record);
+    await expect(h.runner.send(id, 'go on')).rejects.toThrow(NEWER);
+    await expect(h.runner.resume(id)).rejects.toThrow(NEWER);
+    await expect(h.runner.stop(id)).rejects.toThrow(NEWER);
+    expect(h.model.requests).toHaveLength(0);
+    expect((await h.items()).length).toBe(1);
+    expect(await raw(h)).toEqual(record);
+  });
+
+  it('does not stop a restarted worker from recovering and resuming the other conversations', async () => {
+    const h = await setup({
+      turns: [calls([{ name: 'web__echo', args: { text: 'x' }, callId: 'c1' }]), say('Echoed.')],
+    });
+    const other = (await h.store.create()).id;
+    const record = { ...state(other, { status: 'running' }), schemaVersion: 2 };
+    await putRaw(h, record);
+    // A run of this version, left `running` by a worker that died.
+    const id = h.conversationId;
+    await h.store.append(id, [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'echo' }] }], {
+      run: state(id, { status: 'running', stopReason: undefined }),
+    });
+    const restarted = h.newRunner();
+    expect(await restarted.recoverInterrupted()).toEqual([id]);
+    expect((await h.store.getRun(id))!.status).toBe('interrupted');
+    expect((await restarted.resume(id)).status).toBe('completed');
+    expect(await raw(h, other)).toEqual(record);
+  });
+});
+
+describe('ConversationStore over a state it cannot read', () => {
+  it('still lists, loads the transcript of, and deletes the conversation', async () => {
+    const h = await setup();
+    const store = new ConversationStore(h.database);
+    await store.append(h.conversationId, [{ type: 'message', role: 'user', content: 'kept' }]);
+    await putRaw(h, { ...state(h.conversationId), schemaVersion: 9 });
+    expect((await store.list()).map((c) => c.id)).toEqual([h.conversationId]);
+    expect((await store.transcript(h.conversationId)).map((r) => r.item.content)).toEqual(['kept']);
+    expect(await store.delete(h.conversationId)).toBe(true);
+    expect(await raw(h)).toBeUndefined();
+  });
+});
