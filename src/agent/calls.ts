@@ -4,6 +4,7 @@
  * Wrong argument types are the interceptor's to report (its validation error comes back from `run`).
  */
 import type { AgentToolHost } from './toolHost.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export type PreparedCall =
   | { ok: true; qualifiedName: string; readOnly: boolean; args: unknown }
@@ -23,7 +24,7 @@ export function parseArguments(
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
-    return { ok: false, message: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
+    return { ok: false, message: `not valid JSON (${errorMessage(err)})` };
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { ok: false, message: 'expected a JSON object' };

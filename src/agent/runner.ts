@@ -24,6 +24,7 @@ import { abortRun, failRun, finishRun, settleRun } from './endings.ts';
 import { deniedShareOutput, isShareApproval, type TabAccess } from './tabAccess.ts';
 import { deniedFlowOutput } from './flowFacts.ts';
 import { InlineApprovals } from './inlineApprovals.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export type { AgentConfigView } from './session.ts';
 
@@ -372,7 +373,7 @@ export class AgentRunner {
         ? { kind: 'storage_full', message: STORAGE_FULL_MESSAGE, retryable: true }
         : {
             kind: 'internal',
-            message: `Otto failed: ${err instanceof Error ? err.message : String(err)}`,
+            message: `Otto failed: ${errorMessage(err)}`,
             retryable: true,
           };
       try {

@@ -81,8 +81,6 @@ export interface CallResult {
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type SessionEvent = DistributiveOmit<AgentEvent, 'conversationId'>;
 
-export const round2 = (n: number) => Math.round(n * 100) / 100;
-
 /**
  * Each write gets its own snapshot: the live state goes on changing while earlier snapshots wait in the queue. Every
  * nested object of a RunState is flat (runRecords.ts), so one level of copies is a deep copy — several times cheaper

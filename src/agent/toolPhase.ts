@@ -14,7 +14,8 @@ import { originAllowed } from './approvals.ts';
 import { shareNeeded, type TabShareRequest } from './tabAccess.ts';
 import { ABORTED_OUTPUT, errorOutput, isFunctionCallOutput, outputParts, partsText, toOutput } from './transcript.ts';
 import { childSignal, raceAbort } from './timing.ts';
-import { round2, type AgentConfigView, type CallResult, type RunSession } from './session.ts';
+import { type AgentConfigView, type CallResult, type RunSession } from './session.ts';
+import { round2 } from '../shared/round.ts';
 import type { FlowBlock } from './toolHost.ts';
 import { approvedNote, flowFacts } from './flowFacts.ts';
 

@@ -10,7 +10,8 @@ import { compact, learnFromUsage, prepareRequest, type RequestShape } from './co
 import { isContextLengthError } from './context/contextError.ts';
 import { abortable } from './timing.ts';
 import { failRun } from './endings.ts';
-import { round2, type AgentConfigView, type Inflight, type RunSession } from './session.ts';
+import { type AgentConfigView, type Inflight, type RunSession } from './session.ts';
+import { round2 } from '../shared/round.ts';
 
 export type TurnOutcome = 'failed' | 'done' | 'tools';
 

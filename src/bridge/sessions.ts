@@ -19,6 +19,7 @@ import {
 import type { AgentRunner } from '../agent/runner.ts';
 import type { AgentEvent } from '../agent/events.ts';
 import { BridgeTurns, type BridgeOutput } from './turns.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export const BRIDGE_STORAGE_KEY = 'bridgeSessions';
 
@@ -276,7 +277,7 @@ export class BridgeSessions {
     // The user message names who called what — never the arguments, which are not the user's words.
     const text = `${live.rec.client.name} called ${this.#deps.qualify(name)}`;
     live.runner.send(conversationId, text).catch((err: unknown) => {
-      live.turns.fail(`Otto could not run the call: ${err instanceof Error ? err.message : String(err)}`);
+      live.turns.fail(`Otto could not run the call: ${errorMessage(err)}`);
     });
     const result: BridgeOutput = await output;
     send(ws, { type: 'result', id, content: bounded(result.content), isError: result.isError });

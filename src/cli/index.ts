@@ -3,6 +3,7 @@
  * folder and exports a `run…(argv)`.
  */
 import { runMcp } from './mcp/index.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   mcp: { run: runMcp, help: 'serve Otto’s browser tools to an MCP client (stdio; --http <port>, --no-open)' },
@@ -40,6 +41,6 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`otto: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`otto: ${errorMessage(err)}\n`);
   process.exit(1);
 });

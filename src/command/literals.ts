@@ -4,6 +4,7 @@
  */
 import { CommandError } from './errors.ts';
 import { MAX_DEPTH } from './parser.ts';
+import { isPlainObject } from '../shared/plainObject.ts';
 
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z_][A-Za-z0-9_]*)*$/;
 
@@ -47,11 +48,6 @@ function formatNumber(value: number): string {
   }
   if (Object.is(value, -0)) return '-0';
   return String(value); // e.g. 42, -1.5, 1e+21, 5e-324 — all valid number syntax
-}
-
-function isPlainObject(value: object): value is Record<string, unknown> {
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
 }
 
 /**

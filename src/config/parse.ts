@@ -12,6 +12,7 @@ import { ConfigSchema, SecretsSchema, type OttoConfig, type Secrets } from './sc
 import { CONFIG_VERSION, migrateDocument, readVersion } from './migrations.ts';
 import { inheritTransform, writtenAgentKeys } from './inherit.ts';
 import { plainIssue } from './words.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 /**
  * How deeply values may nest ([ and { inside each other, or indented maps and lists). Otto's settings are a few
@@ -212,7 +213,7 @@ function toData(at: Located): { ok: true; data: unknown } | { ok: false; problem
     // Aliases are capped: a few lines of YAML must not expand into gigabytes ("billion laughs").
     return { ok: true, data: doc.toJS({ maxAliasCount: 100 }) ?? {} };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     const first = firstAlias(doc);
     const pos = lc.linePos(first?.range?.[0] ?? 0);
     const words = /alias/i.test(message)
@@ -327,7 +328,7 @@ export function parseConfigYaml(text: string): ConfigOutcome {
     try {
       migrateDocument(at.doc, version.version);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       return { ok: false, problems: [problemAt(at, ['version'], message, false)], warnings, version: version.version };
     }
   }

@@ -46,6 +46,7 @@ import { valueRedactor } from './redact.ts';
 import { CAPS, clean, type CleanReport } from './sanitize.ts';
 import { schemaProblem } from './schemaCheck.ts';
 import { searchTool, SEARCH_PACK } from './searchTool.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export type ServerState = 'connected' | 'connecting' | 'disconnected' | 'disabled';
 
@@ -319,7 +320,7 @@ export class McpManager {
           delete e.spec;
           delete e.fp;
           e.state = 'disconnected';
-          e.error = this.redact(error instanceof Error ? error.message : String(error));
+          e.error = this.redact(errorMessage(error));
           continue;
         }
         const fp = fingerprint(spec);
@@ -363,7 +364,7 @@ export class McpManager {
         );
         registered.push(e);
       } catch (error) {
-        e.packError = `its tools could not be registered: ${error instanceof Error ? error.message : String(error)}`;
+        e.packError = `its tools could not be registered: ${errorMessage(error)}`;
         this.log.warn(`MCP server '${e.name}': ${e.packError}`);
       }
     }
@@ -386,9 +387,7 @@ export class McpManager {
         }),
       ]);
     } catch (error) {
-      this.log.warn(
-        `the tool search could not be registered: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.log.warn(`the tool search could not be registered: ${errorMessage(error)}`);
     }
   }
 
@@ -677,7 +676,7 @@ export class McpManager {
           defChars = JSON.stringify(buildToolDefinition(proxy, `${e.name}__${info.name}`)).length;
         } catch (error) {
           proxy = undefined;
-          reason = `it could not be registered: ${error instanceof Error ? error.message : String(error)}`;
+          reason = `it could not be registered: ${errorMessage(error)}`;
         }
       }
       report.removed += own.removed;

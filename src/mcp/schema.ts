@@ -11,6 +11,7 @@
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { z } from '../shared/zod.ts';
 import { log } from '../shared/log.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 type Json = Record<string, unknown>;
 type Draft = '4' | '7' | '2019-09' | '2020-12';
@@ -181,9 +182,7 @@ export function compileSchema(schema: Json, label: string): Validator | undefine
   try {
     return new Validator(schema as Schema, draftOf(schema), false);
   } catch (error) {
-    log.warn(
-      `MCP ${label}: input schema not usable for validation (${error instanceof Error ? error.message : String(error)}); the server validates`,
-    );
+    log.warn(`MCP ${label}: input schema not usable for validation (${errorMessage(error)}); the server validates`);
     return undefined;
   }
 }

@@ -6,6 +6,7 @@
 import OpenAI, { APIError } from 'openai';
 import { classifyHttpError, type ErrorContext } from './errors.ts';
 import type { CompactRequest, CompactResult, ResponseItem } from './events.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export async function compactOnServer(
   openai: OpenAI,
@@ -60,7 +61,7 @@ export async function compactOnServer(
       unsupported: false,
       error: {
         kind: 'network',
-        message: `Compaction failed: ${err instanceof Error ? err.message : String(err)}`,
+        message: `Compaction failed: ${errorMessage(err)}`,
         retryable: true,
       },
     };

@@ -6,6 +6,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { redactSecrets } from '../config/redact.ts';
 import type { ModelErrorInfo } from './events.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export interface ErrorContext {
   model: string;
@@ -188,7 +189,7 @@ export function classifyError(err: unknown, ctx: ErrorContext): ModelErrorInfo {
     // No status: an error the SDK raised from inside a stream.
     info = failureFromResponseError(err.error ?? { message: err.message });
   } else {
-    const text = err instanceof Error ? err.message : String(err);
+    const text = errorMessage(err);
     info = { kind: 'network', message: `The connection to ${ctx.baseURL} failed: ${clip(text)}`, retryable: true };
   }
   return redactErrorInfo(info, ctx.secrets);

@@ -20,6 +20,7 @@
  */
 // The basic build: plain fuzzy patterns only (no extended or logical query syntax), 7 KB smaller.
 import Fuse from 'fuse.js/basic';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 /** Largest page; a bigger `limit` is clamped (the reply's `limit` says so) to keep one page within context. */
 export const MAX_LIMIT = 1000;
@@ -134,7 +135,7 @@ export function compileSearch(pattern: string): RegExp {
   try {
     return new RegExp(pattern, 'i');
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     // V8: "Invalid regular expression: /(/i: Unterminated group" → "Unterminated group".
     const reason = message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
     throw new ResultQueryError('invalid_pattern', `Invalid search pattern: ${reason}`);

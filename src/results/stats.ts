@@ -14,6 +14,7 @@
  *   cost            token counts × the approximate prices of ./prices.ts.
  */
 import { costUsd, priceFor } from './prices.ts';
+import { round2 } from '../shared/round.ts';
 
 export const PERIODS = ['day', 'week', 'month', 'all'] as const;
 export type Period = (typeof PERIODS)[number];
@@ -343,7 +344,6 @@ export interface StatsReport {
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
-const round2 = (x: number): number => Math.round(x * 100) / 100;
 const rate = (ok: number, n: number): number => (n ? round1((ok * 100) / n) : 0);
 const grouped = (n: number): string => Math.round(n).toLocaleString('en-US');
 

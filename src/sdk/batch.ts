@@ -7,6 +7,7 @@
  * should still return nine). An aborted signal stops new items from starting and rejects with the abort reason.
  */
 import { formatOutput } from '../shared/format.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 /** An item: a value used as its own label (strings), or a `[value, label]` pair. */
 export type BatchItem<V = string> = V | readonly [V, string];
@@ -77,7 +78,7 @@ export async function batchMap<V, R>(
         results[i] = { value, label, ok: true, result: await fn(value, label) };
       } catch (error) {
         if (signal?.aborted) throw abortReason(signal);
-        results[i] = { value, label, ok: false, error: error instanceof Error ? error.message : String(error) };
+        results[i] = { value, label, ok: false, error: errorMessage(error) };
       }
     }
   };

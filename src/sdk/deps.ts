@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { qualifiedNameOf, type AnyTool } from '../tools/Tool.ts';
 import { sdkGlobals, sdkPermissions, sdkRegistry, sdkRuntime, type PermissionsLike } from './runtime.ts';
 import type { SecretSource } from './secrets.ts';
+import { isPlainObject } from '../shared/plainObject.ts';
 
 export type Requirement =
   | { readonly kind: 'permission'; readonly name: string; readonly fix?: string }
@@ -115,11 +116,6 @@ const declared = new WeakMap<object, readonly Requirement[]>();
 /** The requirements declared on a tool with `requires(...)` (empty when none). */
 export function requirementsOf(tool: object): readonly Requirement[] {
   return declared.get(tool) ?? [];
-}
-
-function isPlainObject(value: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /**

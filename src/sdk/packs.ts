@@ -9,6 +9,7 @@
 import type { ToolContext } from '../tools/context.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { sdkRegistry } from './runtime.ts';
+import { isPlainObject } from '../shared/plainObject.ts';
 
 /** What a pack proxy's methods and `callTool` need from the calling tool's context. */
 export type CallContext = Pick<ToolContext, 'callTool'>;
@@ -21,12 +22,6 @@ export type PackMethod = (args?: Record<string, unknown>) => Promise<unknown>;
  * `getPack<'transform'>(ctx, 'llm')?.transform({...})`.
  */
 export type PackProxy<F extends string = string> = { readonly [K in F]: PackMethod };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /** Throws the seeds README's TypeError for anything but zero or one plain-object argument. */
 function keywordArgs(qualified: string, given: readonly unknown[]): Record<string, unknown> {

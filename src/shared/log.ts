@@ -5,6 +5,8 @@
  * console. It is on the interceptor's hot path: no allocation beyond the entry itself when a level is enabled, and
  * callers can ask `enabled(level)` before building expensive messages.
  */
+import { round2 } from './round.ts';
+import { errorMessage } from './errorMessage.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -140,8 +142,6 @@ function cleanFields(fields: LogFields): LogFields {
   return out;
 }
 
-const round2 = (ms: number): number => Math.round(ms * 100) / 100;
-
 export class Logger {
   private readonly buffer: (LogEntry | undefined)[];
   private next = 0;
@@ -207,8 +207,7 @@ export class Logger {
     return {
       name,
       end: (extra) => finish('info', extra),
-      fail: (error, extra) =>
-        finish('error', { ...extra, error: error instanceof Error ? error.message : String(error) }),
+      fail: (error, extra) => finish('error', { ...extra, error: errorMessage(error) }),
     };
   }
 

@@ -29,6 +29,7 @@ import {
 import { db as sharedDb, type OttoDB } from './db.ts';
 import type { ResultChunkRecord, ResultMetaRecord } from './resultRecords.ts';
 import { statsStore } from './stats.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 type Db = IDBPDatabase<OttoDB>;
 
@@ -188,7 +189,7 @@ export class ResultStore {
       }
       return ref;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       let cut = output.slice(0, limit);
       while (utf8Length(cut) > limit) cut = cut.slice(0, Math.floor(cut.length * 0.9));
       return `${cut}\n… [output cut at ${limit} bytes of ${utf8Length(output)}: it could not be stored for ot.result (${reason})]`;

@@ -35,6 +35,7 @@ import {
 import { db as sharedDb, type OttoDB } from './db.ts';
 import { FileStore, fileNameProblem } from './files.ts';
 import type { StatsRollupRecord } from './resultRecords.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 type Db = IDBPDatabase<OttoDB>;
 
@@ -376,7 +377,7 @@ export class StatsStore {
       try {
         await this.#files.save(output, buildStatsHtml(report, agg, now), 'text/html');
       } catch (error) {
-        throw new StatsError(cannotWrite(output, error instanceof Error ? error.message : String(error)));
+        throw new StatsError(cannotWrite(output, errorMessage(error)));
       }
     }
     return report;

@@ -18,6 +18,9 @@ import type { ToolContext } from './context.ts';
 import { qualifiedNameOf, type AnyTool, type ParamsSchema, type ToolSpec } from './Tool.ts';
 import { validateArguments } from './validate.ts';
 import type { Labels } from './guard/labels.ts';
+import { isPlainObject } from '../shared/plainObject.ts';
+import { round2 } from '../shared/round.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 /** What the statistics recorder receives for every call, success or not. */
 export interface ToolCallRecord {
@@ -102,14 +105,6 @@ export function isSensitiveKey(key: string): boolean {
 }
 const defaultClock = (): number => performance.now();
 
-const round2 = (ms: number): number => Math.round(ms * 100) / 100;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 /** Cuts a value's text to `max` characters, ending in `...` when cut (so the line still reads as truncated). */
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -133,10 +128,6 @@ export function stackLines(error: unknown, n = 5): string[] {
   const lines = error.stack.split('\n');
   const frames = lines.filter((line) => /^\s+at /.test(line));
   return (frames.length ? frames : lines.slice(1)).slice(0, n).map((line) => line.trim());
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function errorType(error: unknown): string {

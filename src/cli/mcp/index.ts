@@ -18,6 +18,7 @@ import { clientOf, createMcpServer } from './server.ts';
 import { EXTENSION_ID, unpackedExtensionId } from './extensionId.ts';
 import { openInBrowser } from './open.ts';
 import { mcpTools } from './tools.ts';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 export interface McpOptions {
   open: boolean;
@@ -179,7 +180,7 @@ async function serveHttp(opts: McpOptions, tools: ReturnType<typeof mcpTools>): 
         await server.connect(transport);
         await transport.handleRequest(req, res, body);
       } catch (err) {
-        if (!res.headersSent) res.writeHead(400).end(err instanceof Error ? err.message : String(err));
+        if (!res.headersSent) res.writeHead(400).end(errorMessage(err));
       }
     })();
   });

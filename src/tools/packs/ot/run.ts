@@ -18,6 +18,7 @@ import { z } from '../../../shared/zod.ts';
 import { otTool } from './common.ts';
 import type { ResolvedDeps } from './env.ts';
 import { runCommandText } from './program.ts';
+import { errorMessage } from '../../../shared/errorMessage.ts';
 
 export const CODE_TOOL = 'ot.run';
 
@@ -56,9 +57,7 @@ export function runTool(deps: ResolvedDeps) {
             charsKeptOut: Math.max(0, outcome.callChars - outcome.output.length),
           });
         } catch (error) {
-          ctx.logger.warn(
-            `code mode statistics not recorded: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          ctx.logger.warn(`code mode statistics not recorded: ${errorMessage(error)}`);
         }
       }
       return outcome.output;
