@@ -28,7 +28,7 @@
  *   help.search {query, limit?} → {query, results: HelpHit[]} fuzzy search (typos tolerated), grouped by kind
  *       (tool, pack, snippet, alias), each group best first; `score` 0 = perfect
  */
-import { classifyInput, CommandError, type CommandErrorKind } from '../command/index.ts';
+import { classifyInput, CommandError } from '../command/index.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { ToolInterceptor } from '../tools/interceptor.ts';
 import {
@@ -45,46 +45,13 @@ import {
 import { browserEnvironment } from '../tools/packs/ot/env.ts';
 import { LIVE_LINKS, packPage } from '../tools/packs/ot/docsPages.ts';
 import { log } from '../shared/log.ts';
+import type { CommandRunReply, CommandVocabularyReply } from '../shared/replies.ts';
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
 import { toolContext } from './toolHost.ts';
 
-export interface CommandRunOk {
-  ok: true;
-  /** What the input ran as. */
-  kind: 'help' | 'snippet' | 'program';
-  /** The program that ran (a snippet's expansion, `ot.help(query="x")` for `/help x`). */
-  source: string;
-  /** The result, formatted. */
-  output: string;
-  format: 'yaml' | 'json';
-  /** Tool calls made. */
-  calls: number;
-  durationMs: number;
-}
-
-export interface CommandRunFailed {
-  ok: false;
-  error: {
-    /** `[label, ]line L, column C: reason`. */
-    message: string;
-    reason: string;
-    kind: CommandErrorKind;
-    line: number | null;
-    column: number | null;
-    label: string | null;
-  };
-  durationMs: number;
-}
-
-export type CommandRunReply = CommandRunOk | CommandRunFailed;
-
-export interface CommandVocabularyReply {
-  packs: string[];
-  tools: string[];
-  aliases: Record<string, string>;
-  snippets: Record<string, string>;
-}
+// The replies live with the protocol (shared/replies.ts), where the panel reads them too.
+export type { CommandRunFailed, CommandRunOk, CommandRunReply, CommandVocabularyReply } from '../shared/replies.ts';
 
 export interface CommandHandlerDeps {
   registry: () => ToolRegistry;

@@ -25,37 +25,12 @@ import { fileNameProblem, fileStore, safeFileName, type FileInfo, type FileStore
 import { toBase64 } from '../tools/packs/files/bytes.ts';
 import type { ResultStore, ResultSummary } from '../storage/results.ts';
 import type { FileRecord } from '../storage/resultRecords.ts';
-import { toReport, type StatsReport, type TimelineBucket } from '../results/stats.ts';
+import { toReport } from '../results/stats.ts';
 import { topicFileName } from '../tools/packs/ot/notify.ts';
+import type { FileReply, FilesListReply, StatsSummary, StoredResultText } from '../shared/replies.ts';
 
-export interface StatsSummary {
-  /** config `stats.enabled`: when false nothing new is recorded. */
-  enabled: boolean;
-  report: StatsReport;
-  /** Calls per bucket over the window (dense), for the chart. */
-  timeline: TimelineBucket[];
-  bucketMs: number;
-}
-
-export interface TopicFile {
-  pattern: string;
-  /** The stored (flat) file name. */
-  file: string;
-  exists: boolean;
-}
-
-export interface FilesListReply {
-  files: FileInfo[];
-  topics: TopicFile[];
-}
-
-export interface StoredResultText {
-  handle: string;
-  text: string;
-  /** Characters of the whole stored text. */
-  totalChars: number;
-  truncated: boolean;
-}
+// The replies live with the protocol (shared/replies.ts), where the panel reads them too.
+export type { FilesListReply, StatsSummary, StoredResultText, TopicFile } from '../shared/replies.ts';
 
 export interface DataHandlerDeps {
   settings: () => Promise<Settings>;
@@ -68,7 +43,14 @@ export interface DataHandlerDeps {
 
 type DataHandlers = Pick<
   Handlers,
-  'stats.summary' | 'files.list' | 'files.get' | 'files.delete' | 'files.add' | 'results.list' | 'results.get' | 'results.delete'
+  | 'stats.summary'
+  | 'files.list'
+  | 'files.get'
+  | 'files.delete'
+  | 'files.add'
+  | 'results.list'
+  | 'results.get'
+  | 'results.delete'
 >;
 
 export function dataHandlers(deps: DataHandlerDeps): DataHandlers {
@@ -95,7 +77,7 @@ export function dataHandlers(deps: DataHandlerDeps): DataHandlers {
       return { files: list, topics };
     },
 
-    async 'files.get'(req): Promise<FileRecord & { data?: string }> {
+    async 'files.get'(req): Promise<FileReply> {
       const file = await files().get(req.name);
       if (!file) throw new Error(`File not found: ${req.name}`);
       // Binary files (downloads, picked files) travel as base64: the port carries JSON.

@@ -11,6 +11,7 @@ import type { ConversationRecord, ItemRecord } from '../storage/records.ts';
 import type { RunState } from '../storage/runRecords.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { redactDeep, redactSecrets } from '../config/redact.ts';
+import type { ExportFile } from '../shared/replies.ts';
 
 type ExportHandlers = Pick<Handlers, 'conversations.export'>;
 
@@ -29,11 +30,8 @@ export interface ExportInput {
   exportedAt?: number;
 }
 
-export interface ExportFile {
-  filename: string;
-  mimeType: string;
-  text: string;
-}
+// The reply lives with the protocol (shared/replies.ts).
+export type { ExportFile } from '../shared/replies.ts';
 
 type Item = Record<string, unknown>;
 

@@ -1,17 +1,25 @@
 /**
- * The panel's long-lived port. Each request is validated, dispatched to its handler, and answered with a `result`
- * carrying the request's id. Ports from anything but our own extension pages are disconnected at once.
+ * The panel's long-lived port. Each request is validated (zod, `PanelRequest`), dispatched to its handler, and
+ * answered with a `result` carrying the request's id. Ports from anything but our own extension pages are
+ * disconnected at once. A handler is typed to produce the reply `PanelReplies` (shared/messages.ts) names for its
+ * request, which is what `PortClient.request` promises the page.
  */
-import { PANEL_PORT, PanelRequest, parseMessage, type PanelReply, type WorkerToPanel } from '../shared/messages.ts';
+import {
+  PANEL_PORT,
+  PanelRequest,
+  parseMessage,
+  type PanelReply,
+  type PanelRequestType,
+  type Reply,
+  type Req,
+  type WorkerToPanel,
+} from '../shared/messages.ts';
 import { isExtensionPage } from '../shared/origin.ts';
 import { reject, traffic } from './traffic.ts';
 import { textTooLong } from '../shared/limits.ts';
 
-export type Handler<T extends PanelRequest['type']> = (
-  req: Extract<PanelRequest, { type: T }>,
-  port: PortLike,
-) => Promise<unknown> | unknown;
-export type Handlers = { [T in PanelRequest['type']]: Handler<T> };
+export type Handler<K extends PanelRequestType> = (req: Req<K>, port: PortLike) => Promise<Reply<K>> | Reply<K>;
+export type Handlers = { [K in PanelRequestType]: Handler<K> };
 
 export interface PortLike {
   name: string;

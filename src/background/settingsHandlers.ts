@@ -14,6 +14,7 @@ import { redactSecrets } from '../config/redact.ts';
 import { loadConfig, saveSecrets, SECRETS_KEY } from '../config/store.ts';
 import { formatProblems } from '../config/parse.ts';
 import { mergeSecretsText, secretValueProblem } from '../config/secretsText.ts';
+import type { ConnectionTestResult } from '../shared/replies.ts';
 
 type SettingsHandlers = Pick<
   Handlers,
@@ -28,18 +29,8 @@ export interface SettingsDeps {
   storage?: chrome.storage.LocalStorageArea;
 }
 
-export interface ConnectionTestResult {
-  ok: boolean;
-  message: string;
-  kind?: string;
-  status?: number;
-  model?: string;
-  latencyMs?: number;
-  /** The wire that answered. */
-  transport?: Transport;
-  /** Whether the model called the test tool. */
-  toolCalled?: boolean;
-}
+// The reply lives with the protocol (shared/replies.ts), where the settings page reads it too.
+export type { ConnectionTestResult } from '../shared/replies.ts';
 
 /** What the connection test asks: a tiny task that needs one tool call. */
 const TEST_TOOL = {

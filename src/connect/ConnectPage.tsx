@@ -39,7 +39,7 @@ export function ConnectPage({ client, hash }: { client: PortClient; hash: string
     if (!relay) return;
     void (async () => {
       try {
-        const r = await client.request<{ client: BridgeClient; allowed: boolean; others: string[] }>({
+        const r = await client.request({
           type: 'bridge.open',
           ...relay,
         });

@@ -15,7 +15,7 @@ async function show(): Promise<void> {
   }
   const client = new PortClient();
   try {
-    const page = await client.request<{ title: string; html: string } | null>({ type: 'help.page', pack });
+    const page = await client.request({ type: 'help.page', pack });
     if (!page) {
       status.textContent = `Otto has no pack named "${pack}" right now. If it comes from an MCP server, check that the server is connected (Settings → MCP servers).`;
       return;

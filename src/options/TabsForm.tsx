@@ -21,7 +21,7 @@ export function TabsForm({ client, config, onSaved }: { client: PortClient; conf
   useEffect(() => setScope(config.tabs.scope), [config]);
   const loadSites = () =>
     void client
-      .request<{ sites: SharedSite[] }>({ type: 'tabs.shared_sites' })
+      .request({ type: 'tabs.shared_sites' })
       .then((r) => setSites(r.sites))
       .catch(() => setSites([]));
   useEffect(loadSites, [client]);

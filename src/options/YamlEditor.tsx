@@ -82,7 +82,7 @@ export function YamlEditor({ client, saved, onSaved }: { client: PortClient; sav
 
   const exportConfig = () =>
     saver.run(async () => {
-      const r = await client.request<{ filename: string; text: string }>({ type: 'config.export' });
+      const r = await client.request({ type: 'config.export' });
       downloadText(r.filename, 'application/yaml', r.text);
       return `Exported ${r.filename}.`;
     });

@@ -1,5 +1,5 @@
 /** Settings requests shared by the options page, the panel's settings view and the setup card. */
-import type { ConnectionTestResult } from '../background/settingsHandlers.ts';
+import type { ConnectionTestResult } from '../shared/replies.ts';
 import type { PortClient } from '../shared/portClient.ts';
 import type { ConfigStatus } from '../config/status.ts';
 import { patchYaml, type YamlEdit } from './configEdit.ts';
@@ -44,11 +44,11 @@ export const MODEL_SUGGESTIONS = [
   'llama3.1:8b',
 ];
 
-export type { ConnectionTestResult } from '../background/settingsHandlers.ts';
+export type { ConnectionTestResult };
 
 /** The stored text and its state (`status`, `version`, `problems`, `warnings`; see config/status.ts). */
 export async function loadYaml(client: PortClient): Promise<{ yaml: string } & ConfigStatus> {
-  return client.request<{ yaml: string } & ConfigStatus>({ type: 'config.get' });
+  return client.request({ type: 'config.get' });
 }
 
 /** Applies form edits to the stored YAML (comments kept) and saves; the worker validates. Returns the new text. */
@@ -60,7 +60,7 @@ export async function saveConfigEdits(client: PortClient, edits: readonly YamlEd
 }
 
 export async function secretNames(client: PortClient): Promise<string[]> {
-  return (await client.request<{ names: string[] }>({ type: 'secrets.get_names' })).names;
+  return (await client.request({ type: 'secrets.get_names' })).names;
 }
 
 export async function updateSecrets(
@@ -68,14 +68,14 @@ export async function updateSecrets(
   set: Record<string, string>,
   remove: string[] = [],
 ): Promise<string[]> {
-  return (await client.request<{ names: string[] }>({ type: 'secrets.update', set, remove })).names;
+  return (await client.request({ type: 'secrets.update', set, remove })).names;
 }
 
 export function testConnection(
   client: PortClient,
   opts: { baseUrl?: string; model?: string; apiKey?: string; api?: AgentApi },
 ): Promise<ConnectionTestResult> {
-  return client.request<ConnectionTestResult>({ type: 'settings.test', ...opts });
+  return client.request({ type: 'settings.test', ...opts });
 }
 
 // ---- MCP servers (worker side: background/mcp.ts). Header values go worker-ward only; replies carry names. ----
@@ -89,7 +89,7 @@ export interface ServerChange {
 }
 
 export async function listServers(client: PortClient): Promise<ServerStatus[]> {
-  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.list' })).servers;
+  return (await client.request({ type: 'servers.list' })).servers;
 }
 
 /** A throw-away connection: a configured server by name, or a URL before it is added. Nothing is saved. */
@@ -97,21 +97,20 @@ export function testServer(
   client: PortClient,
   target: { name: string } | { url: string; name?: string; headers?: Record<string, string>; timeout?: number },
 ): Promise<ServerTestResult> {
-  return client.request<ServerTestResult>({ type: 'servers.test', ...target });
+  return client.request({ type: 'servers.test', ...target });
 }
 
 /** Adds or edits `servers.<name>` in the stored YAML (comments kept) and applies it. */
 export async function setServer(client: PortClient, change: ServerChange): Promise<ServerStatus[]> {
-  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.set', ...change })).servers;
+  return (await client.request({ type: 'servers.set', ...change })).servers;
 }
 
 export async function removeServer(client: PortClient, name: string): Promise<ServerStatus[]> {
-  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.remove', name })).servers;
+  return (await client.request({ type: 'servers.remove', name })).servers;
 }
 
 export async function reconnectServer(client: PortClient, name?: string): Promise<ServerStatus[]> {
-  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.reconnect', ...(name ? { name } : {}) }))
-    .servers;
+  return (await client.request({ type: 'servers.reconnect', ...(name ? { name } : {}) })).servers;
 }
 
 /** Turns one server tool on (approving its current definition) or off. */
@@ -121,5 +120,5 @@ export async function setServerTool(
   tool: string,
   enabled: boolean,
 ): Promise<ServerStatus[]> {
-  return (await client.request<{ servers: ServerStatus[] }>({ type: 'servers.tool', name, tool, enabled })).servers;
+  return (await client.request({ type: 'servers.tool', name, tool, enabled })).servers;
 }

@@ -4,9 +4,12 @@
  *  - worker → panel: replies and pushed events on the same port;
  *  - worker → content script: in `contentMessages.ts`.
  * Later issues extend these unions; receivers validate with the `parse*` helpers and drop what does not parse.
+ * Each panel request has one reply type (`PanelReplies`, below): the worker's handler must produce it and
+ * `PortClient.request` returns it. A new request type is a schema here plus an entry there; tsc names what is missing.
  */
 import { z } from './zod.ts';
 import { CONFIG_MAX_CHARS, MESSAGE_MAX_CHARS, SECRETS_MAX_CHARS } from './limits.ts';
+import type * as R from './replies.ts';
 
 export const PANEL_PORT = 'otto-panel';
 
@@ -33,7 +36,13 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat.stop'), id, conversationId }),
   z.object({ type: z.literal('chat.resume'), id, conversationId }),
   z.object({ type: z.literal('chat.retry'), id, conversationId }),
-  z.object({ type: z.literal('chat.approve'), id, conversationId, callId: z.string().min(1), scope: z.enum(['once', 'site']).default('once') }),
+  z.object({
+    type: z.literal('chat.approve'),
+    id,
+    conversationId,
+    callId: z.string().min(1),
+    scope: z.enum(['once', 'site']).default('once'),
+  }),
   z.object({ type: z.literal('chat.deny'), id, conversationId, callId: z.string().min(1) }),
   // Otto's tab group (#27): share a tab with a conversation ("Share this tab"); the sites shared "always".
   z.object({ type: z.literal('tabs.share'), id, conversationId, tabId: z.number().int().nonnegative().optional() }),
@@ -99,7 +108,12 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('command.vocabulary'), id }),
   z.object({ type: z.literal('help.index'), id }),
   z.object({ type: z.literal('help.tool'), id, name: z.string().min(1).max(300) }),
-  z.object({ type: z.literal('help.search'), id, query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }),
+  z.object({
+    type: z.literal('help.search'),
+    id,
+    query: z.string().max(500),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
   /** A pack's reference page as HTML, built from the registry now (the live docs page for packs with no bundled page). */
   z.object({ type: z.literal('help.page'), id, pack: z.string().min(1).max(200) }),
   /**
@@ -114,7 +128,12 @@ export const PanelRequest = z.discriminatedUnion('type', [
     limit: z.number().int().min(1).max(1000).optional(),
   }),
   // The panel's Stats and Files views (background/dataHandlers.ts documents each reply).
-  z.object({ type: z.literal('stats.summary'), id, period: z.string().max(20).optional(), tool: z.string().max(300).optional() }),
+  z.object({
+    type: z.literal('stats.summary'),
+    id,
+    period: z.string().max(20).optional(),
+    tool: z.string().max(300).optional(),
+  }),
   z.object({ type: z.literal('files.list'), id }),
   z.object({ type: z.literal('files.get'), id, name: z.string().min(1).max(200) }),
   z.object({ type: z.literal('files.delete'), id, name: z.string().min(1).max(200) }),
@@ -127,7 +146,12 @@ export const PanelRequest = z.discriminatedUnion('type', [
     data: z.string().max(28_000_000),
   }),
   z.object({ type: z.literal('results.list'), id }),
-  z.object({ type: z.literal('results.get'), id, handle: z.string().min(1).max(100), maxChars: z.number().int().min(1).optional() }),
+  z.object({
+    type: z.literal('results.get'),
+    id,
+    handle: z.string().min(1).max(100),
+    maxChars: z.number().int().min(1).optional(),
+  }),
   z.object({ type: z.literal('results.delete'), id, handle: z.string().min(1).max(100) }),
   // MCP servers and tool dependencies for the settings UI (background/mcp.ts documents each reply). Header values
   // go worker-ward only (servers.set/test); replies carry header names, never values.
@@ -145,7 +169,10 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('servers.set'),
     id,
-    name: z.string().regex(/^[^.\s]+$/, 'server names have no dots or spaces').max(100),
+    name: z
+      .string()
+      .regex(/^[^.\s]+$/, 'server names have no dots or spaces')
+      .max(100),
     /** Checked when the config is saved (config/schema.ts), with the reason. */
     url: z.string().max(2000).optional(),
     headers: z.record(z.string().max(200), z.string().max(10_000)).optional(),
@@ -181,6 +208,90 @@ export const PanelRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('bridge.disconnect'), id, conversationId }),
 ]);
 export type PanelRequest = z.infer<typeof PanelRequest>;
+export type PanelRequestType = PanelRequest['type'];
+/** One request as the worker's handler receives it: validated, defaults applied. */
+export type Req<K extends PanelRequestType> = Extract<PanelRequest, { type: K }>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/**
+ * One request as a page writes it: without the `id` (the client adds it), fields with a default optional. The
+ * `type` is kept apart so that `request({type: 'command.run', …})` infers which request — and so which reply — it is.
+ */
+export type RequestBody<K extends PanelRequestType = PanelRequestType> = { type: K } & DistributiveOmit<
+  Extract<z.input<typeof PanelRequest>, { type: K }>,
+  'id' | 'type'
+>;
+/** What the worker answers to request `K`: the `data` of its `result`. */
+export type Reply<K extends PanelRequestType> = PanelReplies[K];
+
+/**
+ * Request type → reply type. Replies are not validated on receipt (they come from our own worker, over a port only
+ * our pages may open); this map is checked at compile time at both ends instead.
+ */
+export interface PanelReplies {
+  ping: R.PingReply;
+  /** Whatever was sent: the port's own smoke test. */
+  echo: unknown;
+  'config.get': R.ConfigGetReply;
+  'config.save': { saved: true };
+  'secrets.save': { saved: true; names: string[] };
+  'frames.ping': FramePong[];
+  'chat.send': { conversationId: string };
+  /** The run's state after stopping; none when the conversation never ran. */
+  'chat.stop': { state: R.RunState | undefined };
+  'chat.resume': { started: true };
+  'chat.retry': { started: true };
+  'chat.approve': { started: true };
+  'chat.deny': { started: true };
+  'tabs.share': R.SharedTabReply;
+  'tabs.shared_sites': { sites: R.SharedSite[] };
+  'tabs.unshare_site': { revoked: boolean };
+  'conversations.list': R.ConversationRecord[];
+  'conversations.create': R.ConversationRecord;
+  'conversations.get': R.ConversationView;
+  'conversations.rename': R.ConversationRecord;
+  'conversations.delete': { deleted: boolean };
+  'secrets.get_names': { names: string[] };
+  'secrets.update': { saved: true; names: string[] };
+  'settings.test': R.ConnectionTestResult;
+  'config.export': { filename: string; text: string };
+  /** API name → qualified name, for the names the registry knows. */
+  'tools.resolve': Record<string, string>;
+  'conversations.export': R.ExportFile;
+  'replay.context': { message: string };
+  'command.run': R.CommandRunReply;
+  'command.cancel': { cancelled: boolean };
+  'command.classify': { kind: 'command' | 'chat' };
+  'command.vocabulary': R.CommandVocabularyReply;
+  'help.index': R.HelpIndex;
+  'help.tool': R.HelpToolDetail | null;
+  'help.search': { query: string; results: R.HelpHit[] };
+  'help.page': { title: string; html: string } | null;
+  'logs.list': R.LogsReply;
+  'stats.summary': R.StatsSummary;
+  'files.list': R.FilesListReply;
+  'files.get': R.FileReply;
+  'files.delete': { deleted: boolean };
+  'files.add': R.FileInfo;
+  'results.list': R.ResultSummary[];
+  'results.get': R.StoredResultText;
+  'results.delete': { deleted: boolean };
+  'servers.list': R.ServersReply;
+  'servers.test': R.ServerTestResult;
+  'servers.set': R.ServersReply & { saved: true };
+  'servers.remove': R.ServersReply & { removed: boolean };
+  'servers.reconnect': R.ServersReply;
+  'servers.tool': R.ServersReply;
+  'deps.check': R.DepsReport;
+  'bridge.open': R.BridgeOpenReply;
+  /** The conversation the allowed session drives; none when refused. */
+  'bridge.answer': { conversationId?: string };
+  'bridge.list': R.BridgeSessionInfo[];
+  'bridge.disconnect': { disconnected: boolean };
+}
+// Every request has a reply type and every reply a request: tsc stops here when the two lists differ.
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+export type _EveryRequestAnswered = Holds<SameKeys<keyof PanelReplies, PanelRequestType>>;
 
 // ---- worker → panel -------------------------------------------------------------------------------------------
 export const FramePong = z.object({

@@ -1,12 +1,20 @@
 /**
- * The extension pages' side of the panel port: `request()` sends a typed request and resolves with its result.
- * Reconnects when the worker restarts (the port disconnects when the worker dies).
+ * The extension pages' side of the panel port: `request()` sends a typed request and resolves with its reply — the
+ * type `PanelReplies` (messages.ts) names for that request. Reconnects when the worker restarts (the port disconnects
+ * when the worker dies).
  */
-import { PANEL_PORT, WorkerToPanel, parseMessage, type PanelRequest, type WorkerEvent } from './messages.ts';
+import {
+  PANEL_PORT,
+  WorkerToPanel,
+  parseMessage,
+  type PanelRequestType,
+  type Reply,
+  type RequestBody,
+  type WorkerEvent,
+} from './messages.ts';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
-type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
-export type RequestBody = DistributiveOmit<PanelRequest, 'id'>;
+export type { RequestBody };
 
 export class PortClient {
   private port: chrome.runtime.Port | undefined;
@@ -19,10 +27,10 @@ export class PortClient {
     return () => this.listeners.delete(cb);
   }
 
-  request<T = unknown>(body: RequestBody): Promise<T> {
+  request<K extends PanelRequestType>(body: RequestBody<K>): Promise<Reply<K>> {
     const id = `r${++this.seq}-${Date.now().toString(36)}`;
     const port = this.connect();
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<Reply<K>>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       port.postMessage({ ...body, id });
     });

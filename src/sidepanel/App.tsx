@@ -74,7 +74,7 @@ export function App({ client }: { client: PortClient }) {
         const e = card.error;
         if (!e || e.line === null) return;
         void client
-          .request<{ message: string }>({
+          .request({
             type: 'replay.context',
             text: card.text,
             line: e.line,

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { mergeSecretsText, secretValueProblem } from '../../src/config/secretsText.ts';
 import { parseSecretsYaml } from '../../src/config/parse.ts';
 import { settingsHandlers } from '../../src/background/settingsHandlers.ts';
+import type { PortLike } from '../../src/background/panelPort.ts';
+import type { Req } from '../../src/shared/messages.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 
@@ -68,7 +70,8 @@ describe('secrets text', () => {
       registry: () => new ToolRegistry(),
       storage,
     });
-    const update = handlers['secrets.update'] as (req: unknown) => Promise<{ names: string[] }>;
+    // The port is not used by this handler; the request is typed as the worker receives it (validated).
+    const update = (req: Req<'secrets.update'>) => handlers['secrets.update'](req, {} as PortLike);
     await expect(
       update({ type: 'secrets.update', id: '1', set: { OPENAI_API_KEY: 'sk-\u200dx' }, remove: [] }),
     ).rejects.toThrow(/^OPENAI_API_KEY holds an invisible character \(zero-width joiner, U\+200D\)/);

@@ -5,13 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { PortClient } from '../../shared/portClient.ts';
-
-interface Session {
-  conversationId: string;
-  client: { name: string; version?: string };
-  connected: boolean;
-  calls: number;
-}
+import type { BridgeSessionInfo } from '../../shared/replies.ts';
 
 export function BridgeBar({
   client,
@@ -22,12 +16,12 @@ export function BridgeBar({
   conversationId: string | undefined;
   open(id: string): void;
 }) {
-  const [sessions, setSessions] = useState<Session[]>([]);
+  const [sessions, setSessions] = useState<BridgeSessionInfo[]>([]);
   useEffect(() => {
     let live = true;
     const refresh = () =>
       void client
-        .request<Session[]>({ type: 'bridge.list' })
+        .request({ type: 'bridge.list' })
         .then((s) => live && setSessions(s))
         .catch(() => undefined);
     const off = client.onEvent((m) => {

@@ -7,7 +7,7 @@ import type { PortClient } from '../../shared/portClient.ts';
 import type { DataSlice } from '../state/data.ts';
 import { StatsView } from './StatsView.tsx';
 import { FilesView } from './FilesView.tsx';
-import { LogsView, type LogsReply } from './LogsView.tsx';
+import { LogsView } from './LogsView.tsx';
 
 export type DataTab = 'stats' | 'files' | 'logs';
 
@@ -28,7 +28,7 @@ export function DataView({
   const [logs, setLogs] = useState(false);
   useEffect(() => {
     void client
-      .request<LogsReply>({ type: 'logs.list', limit: 1 })
+      .request({ type: 'logs.list', limit: 1 })
       .then((r) => setLogs(r.enabled))
       .catch(() => setLogs(false));
   }, [client]);

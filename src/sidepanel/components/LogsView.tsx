@@ -6,12 +6,8 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { PortClient } from '../../shared/portClient.ts';
 import type { LogEntry, LogLevel } from '../../shared/log.ts';
+import type { LogsReply } from '../../shared/replies.ts';
 import { downloadText } from '../lib/download.ts';
-
-export interface LogsReply {
-  enabled: boolean;
-  entries: LogEntry[];
-}
 
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
@@ -34,7 +30,7 @@ export function LogsView({ client }: { client: PortClient }) {
 
   const load = useCallback(async () => {
     try {
-      setReply(await client.request<LogsReply>({ type: 'logs.list', level, ...(match.trim() ? { match } : {}) }));
+      setReply(await client.request({ type: 'logs.list', level, ...(match.trim() ? { match } : {}) }));
       setError(undefined);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));

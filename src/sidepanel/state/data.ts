@@ -4,11 +4,7 @@
  * and delete. Files open in a new tab from a blob URL; downloads go through a temporary `<a download>`.
  */
 import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
-import type { FileInfo } from '../../storage/files.ts';
-import type { ResultSummary } from '../../storage/results.ts';
-import type { FileRecord } from '../../storage/resultRecords.ts';
-import type { FilesListReply, StatsSummary, StoredResultText, TopicFile } from '../../background/dataHandlers.ts';
-import type { CommandRunReply } from '../../background/commandHandlers.ts';
+import type { FileInfo, ResultSummary, StatsSummary, TopicFile } from '../../shared/replies.ts';
 import { base64Of, downloadBytes, downloadText } from '../lib/download.ts';
 import { openInTab } from '../lib/openTab.ts';
 import type { Request } from './request.ts';
@@ -72,7 +68,7 @@ export function useData(req: Request): DataSlice {
       periodRef.current = p;
       set({ period: p, statsLoading: true });
       try {
-        const stats = await req<StatsSummary>({ type: 'stats.summary', period: p });
+        const stats = await req({ type: 'stats.summary', period: p });
         setState((s) => (s.period === p ? { ...s, stats, statsLoading: false, statsError: undefined } : s));
       } catch (e) {
         set({ statsLoading: false, statsError: message(e) });
@@ -84,10 +80,7 @@ export function useData(req: Request): DataSlice {
   const loadFiles = useCallback(async () => {
     set({ filesLoading: true });
     try {
-      const [list, results] = await Promise.all([
-        req<FilesListReply>({ type: 'files.list' }),
-        req<ResultSummary[]>({ type: 'results.list' }),
-      ]);
+      const [list, results] = await Promise.all([req({ type: 'files.list' }), req({ type: 'results.list' })]);
       set({ files: list.files, topics: list.topics, results, filesLoading: false, filesError: undefined });
     } catch (e) {
       set({ filesLoading: false, filesError: message(e) });
@@ -102,12 +95,12 @@ export function useData(req: Request): DataSlice {
     }
   }, []);
 
-  const file = useCallback((name: string) => req<FileRecord>({ type: 'files.get', name }), [req]);
+  const file = useCallback((name: string) => req({ type: 'files.get', name }), [req]);
 
   const saveReport = useCallback(async () => {
     const name = `otto-stats-${state.period}.html`;
     await act(async () => {
-      const r = await req<CommandRunReply>({
+      const r = await req({
         type: 'command.run',
         text: `ot.stats(period="${state.period}", output="${name}")`,
       });
@@ -123,7 +116,7 @@ export function useData(req: Request): DataSlice {
       if (!handle) return set({ preview: undefined });
       set({ preview: { handle, text: '', truncated: false, totalChars: 0 } });
       try {
-        const r = await req<StoredResultText>({ type: 'results.get', handle, maxChars: PREVIEW_CHARS });
+        const r = await req({ type: 'results.get', handle, maxChars: PREVIEW_CHARS });
         set({ preview: { handle, text: r.text, truncated: r.truncated, totalChars: r.totalChars } });
       } catch (e) {
         set({ preview: { handle, error: message(e) } });
@@ -164,7 +157,7 @@ export function useData(req: Request): DataSlice {
         }),
       downloadResult: (handle) =>
         act(async () => {
-          const r = await req<StoredResultText>({ type: 'results.get', handle });
+          const r = await req({ type: 'results.get', handle });
           downloadText(`otto-result-${handle}.txt`, 'text/plain', r.text);
         }),
       deleteResult: (handle) =>

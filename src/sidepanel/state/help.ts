@@ -56,7 +56,7 @@ export function useHelp(req: Request): HelpSlice {
 
   const load = useCallback(async () => {
     try {
-      const index = await req<HelpIndex>({ type: 'help.index' });
+      const index = await req({ type: 'help.index' });
       setState((s) => ({ ...s, index, error: undefined }));
     } catch (e) {
       setState((s) => ({ ...s, error: message(e) }));
@@ -73,7 +73,7 @@ export function useHelp(req: Request): HelpSlice {
       }
       setState((s) => ({ ...s, query, searching: true }));
       try {
-        const r = await req<{ results: HelpHit[] }>({ type: 'help.search', query: q, limit: 60 });
+        const r = await req({ type: 'help.search', query: q, limit: 60 });
         if (seq === searchSeq.current)
           setState((s) => ({ ...s, results: r.results, searching: false, error: undefined }));
       } catch (e) {
@@ -93,7 +93,7 @@ export function useHelp(req: Request): HelpSlice {
       setState((s) => ({ ...s, tool, detail: undefined }));
       if (!tool) return;
       try {
-        const detail = await req<HelpToolDetail | null>({ type: 'help.tool', name: tool });
+        const detail = await req({ type: 'help.tool', name: tool });
         if (seq === toolSeq.current) setState((s) => ({ ...s, detail, error: undefined }));
       } catch (e) {
         if (seq === toolSeq.current) setState((s) => ({ ...s, detail: null, error: message(e) }));

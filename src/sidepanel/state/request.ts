@@ -1,4 +1,4 @@
-/** How the store's slices talk to the worker: one typed request over the panel port. */
-import type { RequestBody } from '../../shared/portClient.ts';
+/** How the store's slices talk to the worker: one typed request over the panel port, answered with its reply type. */
+import type { PanelRequestType, Reply, RequestBody } from '../../shared/messages.ts';
 
-export type Request = <T>(body: RequestBody) => Promise<T>;
+export type Request = <K extends PanelRequestType>(body: RequestBody<K>) => Promise<Reply<K>>;

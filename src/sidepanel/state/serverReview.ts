@@ -1,14 +1,11 @@
 /** At panel start: a notice when MCP server tools wait for review (changed or added since the user approved). */
 import type { PortClient } from '../../shared/portClient.ts';
-
-interface Listed {
-  servers: { name: string; review?: string[] }[];
-}
+import type { Reply } from '../../shared/messages.ts';
 
 export async function reviewNotice(client: PortClient): Promise<string | undefined> {
-  let list: Listed;
+  let list: Reply<'servers.list'>;
   try {
-    list = await client.request<Listed>({ type: 'servers.list' });
+    list = await client.request({ type: 'servers.list' });
   } catch {
     return undefined;
   }

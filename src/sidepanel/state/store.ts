@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'p
 import type { PortClient } from '../../shared/portClient.ts';
 import type { AgentEvent } from '../../agent/events.ts';
 import type { ConversationRecord } from '../../storage/records.ts';
-import type { RunState } from '../../storage/runRecords.ts';
+import type { ResponseItem } from '../../models/events.ts';
 import { chatReducer, emptyChat, type ChatState, type PersistedItem } from './chat.ts';
 import { dropMeta, loadCurrent, loadMeta, saveCurrent, saveMeta } from './meta.ts';
 import { downloadText } from '../lib/download.ts';
@@ -18,6 +18,7 @@ import { useCommands, type CommandsSlice } from './useCommands.ts';
 import { useHelp, type HelpSlice } from './help.ts';
 import { useData, type DataSlice } from './data.ts';
 import { reviewNotice } from './serverReview.ts';
+import type { Request } from './request.ts';
 
 export type Link = { state: 'connecting' } | { state: 'ready'; version: string } | { state: 'error'; message: string };
 
@@ -66,13 +67,6 @@ export interface PanelStore {
   exportConversation(format: 'markdown' | 'json'): Promise<void>;
 }
 
-interface GetReply {
-  conversation: ConversationRecord;
-  items: PersistedItem[];
-  state?: RunState;
-  active: boolean;
-}
-
 const NO_SETUP: Setup = {
   loaded: false,
   needsKey: false,
@@ -96,7 +90,7 @@ export function usePanelStore(client: PortClient): PanelStore {
   const chatRef = useRef(chat);
   chatRef.current = chat;
 
-  const req = useCallback(<T>(body: Parameters<PortClient['request']>[0]) => client.request<T>(body), [client]);
+  const req: Request = useCallback((body) => client.request(body), [client]);
   const commands = useCommands(req);
   const help = useHelp(req);
   const data = useData(req);
@@ -104,7 +98,7 @@ export function usePanelStore(client: PortClient): PanelStore {
 
   const refreshConversations = useCallback(async () => {
     try {
-      setConversations(await req<ConversationRecord[]>({ type: 'conversations.list' }));
+      setConversations(await req({ type: 'conversations.list' }));
     } catch (e) {
       setNotice(message(e));
     }
@@ -113,10 +107,7 @@ export function usePanelStore(client: PortClient): PanelStore {
   const refreshSetup = useCallback(async (): Promise<Setup | undefined> => {
     void refreshVocabulary();
     try {
-      const [got, { names }] = await Promise.all([
-        req<{ yaml: string } & ConfigStatus>({ type: 'config.get' }),
-        req<{ names: string[] }>({ type: 'secrets.get_names' }),
-      ]);
+      const [got, { names }] = await Promise.all([req({ type: 'config.get' }), req({ type: 'secrets.get_names' })]);
       const config = configStatus(got);
       // The worker's verdict decides; the text is parsed here only for where a valid config sends requests.
       const agent = config.status === 'invalid' ? undefined : effectiveConfig(got.yaml).agent;
@@ -145,18 +136,17 @@ export function usePanelStore(client: PortClient): PanelStore {
     async (id: string) => {
       dispatch({ type: 'loading', conversationId: id });
       try {
-        const got = await req<GetReply>({ type: 'conversations.get', conversationId: id });
+        const got = await req({ type: 'conversations.get', conversationId: id });
         const apiNames = [
           ...new Set(got.items.filter((x) => x.item.type === 'function_call').map((x) => String(x.item.name))),
         ];
-        const names = apiNames.length
-          ? await req<Record<string, string>>({ type: 'tools.resolve', names: apiNames })
-          : {};
+        const names = apiNames.length ? await req({ type: 'tools.resolve', names: apiNames }) : {};
         if (current.current !== id) return;
         dispatch({
           type: 'loaded',
           conversationId: id,
-          items: got.items,
+          // Storage keeps each item as a plain record; what it stores are the Responses API items the loop wrote.
+          items: got.items.map(({ seq, item }): PersistedItem => ({ seq, item: item as ResponseItem })),
           state: got.state,
           active: got.active,
           names,
@@ -207,7 +197,7 @@ export function usePanelStore(client: PortClient): PanelStore {
       }
     });
     client
-      .request<{ version: string }>({ type: 'ping' })
+      .request({ type: 'ping' })
       .then((r) => {
         setLink({ state: 'ready', version: r.version });
         const id = loadCurrent();
@@ -248,7 +238,7 @@ export function usePanelStore(client: PortClient): PanelStore {
     const ensureConversation = async (): Promise<string> => {
       const existing = id();
       if (existing) return existing;
-      const rec = await req<ConversationRecord>({ type: 'conversations.create' });
+      const rec = await req({ type: 'conversations.create' });
       current.current = rec.id;
       saveCurrent(rec.id);
       commands.adopt(rec.id);
@@ -304,7 +294,7 @@ export function usePanelStore(client: PortClient): PanelStore {
         }),
       async shareTab() {
         const conversationId = await ensureConversation();
-        const { tab } = await req<{ tab: { title: string } }>({ type: 'tabs.share', conversationId });
+        const { tab } = await req({ type: 'tabs.share', conversationId });
         void refreshConversations();
         return `Shared '${tab.title || 'Untitled tab'}' with Otto.`;
       },
@@ -336,7 +326,7 @@ export function usePanelStore(client: PortClient): PanelStore {
       exportConversation: (format) =>
         guarded(async () => {
           if (!id()) return;
-          const file = await req<{ filename: string; mimeType: string; text: string }>({
+          const file = await req({
             type: 'conversations.export',
             conversationId: id()!,
             format,

@@ -4,7 +4,7 @@
  * vocabulary so the composer can tell a command from a message while the user types.
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
-import type { CommandRunReply, CommandVocabularyReply } from '../../background/commandHandlers.ts';
+import type { CommandVocabularyReply } from '../../shared/replies.ts';
 import { classifyInput } from '../../command/classify.ts';
 import {
   SCRATCH,
@@ -60,7 +60,7 @@ export function useCommands(req: Request): CommandsSlice {
 
   const refreshVocabulary = useCallback(async () => {
     try {
-      setVocabulary(await req<CommandVocabularyReply>({ type: 'command.vocabulary' }));
+      setVocabulary(await req({ type: 'command.vocabulary' }));
     } catch {
       // The hint waits for the next refresh; classification asks the worker anyway.
     }
@@ -74,7 +74,7 @@ export function useCommands(req: Request): CommandsSlice {
   const classify = useCallback(
     async (text: string) => {
       try {
-        return (await req<{ kind: 'command' | 'chat' }>({ type: 'command.classify', text })).kind;
+        return (await req({ type: 'command.classify', text })).kind;
       } catch {
         return looksLikeCommand(text) ? 'command' : 'chat';
       }
@@ -94,7 +94,7 @@ export function useCommands(req: Request): CommandsSlice {
       });
       active.current = { runId };
       try {
-        const reply = await req<CommandRunReply>({
+        const reply = await req({
           type: 'command.run',
           text,
           runId,
