@@ -100,15 +100,17 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // #15: the extension's pages talk to the worker over the panel port only (shared/messages.ts types each request
-    // and its reply); nothing of the worker's composition root is imported into a page.
-    files: [
-      'src/sidepanel/**/*.{ts,tsx}',
-      'src/options/**/*.{ts,tsx}',
-      'src/connect/**/*.{ts,tsx}',
-      'src/docs/**/*.ts',
-    ],
+  // #15: the extension's pages talk to the worker over the panel port only (shared/messages.ts types each request
+  // and its reply); nothing of the worker's composition root is imported into a page. The panel and the options page
+  // share what they share through src/ui/ and never import each other; src/ui/ imports neither.
+  ...[
+    ['src/sidepanel/**/*.{ts,tsx}', ['**/options/**']],
+    ['src/options/**/*.{ts,tsx}', ['**/sidepanel/**']],
+    ['src/ui/**/*.{ts,tsx}', ['**/sidepanel/**', '**/options/**']],
+    ['src/connect/**/*.{ts,tsx}', []],
+    ['src/docs/**/*.ts', []],
+  ].map(([files, pages]) => ({
+    files: [files],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -120,9 +122,12 @@ export default tseslint.config(
               message:
                 'A page does not import the worker: request it over the port (shared/messages.ts, PanelReplies).',
             },
+            ...(pages.length
+              ? [{ group: pages, message: 'The panel and the options page share code through src/ui/ only.' }]
+              : []),
           ],
         },
       ],
     },
-  },
+  })),
 );

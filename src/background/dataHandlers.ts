@@ -24,7 +24,6 @@ import type { StatsStore } from '../storage/stats.ts';
 import { fileNameProblem, fileStore, safeFileName, type FileInfo, type FileStore } from '../storage/files.ts';
 import { toBase64 } from '../tools/packs/files/bytes.ts';
 import type { ResultStore, ResultSummary } from '../storage/results.ts';
-import type { FileRecord } from '../storage/resultRecords.ts';
 import { toReport } from '../results/stats.ts';
 import { topicFileName } from '../tools/packs/ot/notify.ts';
 import type { FileReply, FilesListReply, StatsSummary, StoredResultText } from '../shared/replies.ts';

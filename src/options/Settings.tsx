@@ -1,6 +1,6 @@
 /** The options page: the same settings view as the panel's, full width. */
 import type { PortClient } from '../shared/portClient.ts';
-import { SettingsView } from './SettingsView.tsx';
+import { SettingsView } from '../ui/settings/SettingsView.tsx';
 
 export function Settings({ client }: { client: PortClient }) {
   return (

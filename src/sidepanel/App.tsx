@@ -19,7 +19,7 @@ import { ConversationList } from './components/ConversationList.tsx';
 import { SetupCard } from './components/SetupCard.tsx';
 import { canSaveSnippet, SaveSnippet } from './components/SaveSnippet.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
-import { SettingsView } from '../options/SettingsView.tsx';
+import { SettingsView } from '../ui/settings/SettingsView.tsx';
 
 const VIEW_TITLE: Partial<Record<PanelView, string>> = {
   settings: 'Settings',

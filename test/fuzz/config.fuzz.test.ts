@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseConfigYaml } from '../../src/config/parse.ts';
-import { patchYaml, writtenValue } from '../../src/options/configEdit.ts';
-import { newServerFields } from '../../src/options/serverForm.ts';
+import { patchYaml, writtenValue } from '../../src/ui/settings/configEdit.ts';
+import { newServerFields } from '../../src/ui/settings/serverForm.ts';
 import { httpUrlProblem } from '../../src/shared/urlProblem.ts';
 import { expectLinearTime, expectUserWords, fuzz, fuzzTimeout } from './support/fuzz.ts';
 

@@ -6,7 +6,7 @@ import {
   formatProblem,
   patchYaml,
   validateYaml,
-} from '../../src/options/configEdit.ts';
+} from '../../src/ui/settings/configEdit.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 
 describe('config editing helpers', () => {
@@ -38,9 +38,7 @@ describe('config editing helpers', () => {
 
   it('reports problems as line:column like the worker; unknown keys are warnings, not problems', () => {
     const problems = validateYaml('agent:\n  max_turns: many\n');
-    expect(problems.map(formatProblem)).toEqual([
-      'line 2, column 14: agent.max_turns: should be a number, not text',
-    ]);
+    expect(problems.map(formatProblem)).toEqual(['line 2, column 14: agent.max_turns: should be a number, not text']);
     expect(validateYaml('agent:\n  modle: x\n')).toEqual([]);
     expect(checkYaml('agent:\n  modle: x\n').warnings.map(formatProblem)).toEqual([
       'line 2, column 3: agent.modle: not a setting this version of Otto knows; ignored',

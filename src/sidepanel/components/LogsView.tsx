@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { PortClient } from '../../shared/portClient.ts';
 import type { LogEntry, LogLevel } from '../../shared/log.ts';
 import type { LogsReply } from '../../shared/replies.ts';
-import { downloadText } from '../lib/download.ts';
+import { downloadText } from '../../ui/download.ts';
 
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 

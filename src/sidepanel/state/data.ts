@@ -5,7 +5,7 @@
  */
 import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
 import type { FileInfo, ResultSummary, StatsSummary, TopicFile } from '../../shared/replies.ts';
-import { base64Of, downloadBytes, downloadText } from '../lib/download.ts';
+import { base64Of, downloadBytes, downloadText } from '../../ui/download.ts';
 import { openInTab } from '../lib/openTab.ts';
 import type { Request } from './request.ts';
 

@@ -6,12 +6,12 @@
  * Reset fills in the defaults, Import loads a file, Export downloads the saved config (secrets are never in it).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { PortClient } from '../shared/portClient.ts';
+import type { PortClient } from '../../shared/portClient.ts';
 import { defaultsYaml, formatProblem, type ConfigProblem } from './configEdit.ts';
 import { checkText, type Checked } from './yamlCheck.ts';
 import { YamlChecker } from './yamlChecker.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
-import { downloadText } from '../sidepanel/lib/download.ts';
+import { downloadText } from '../download.ts';
 
 /** The pause in typing before the text is checked: short for a small config, longer for a large one. */
 export function checkDelayMs(chars: number): number {

@@ -1,5 +1,5 @@
 /** Pure helpers for the MCP servers form: the "Name: value" header lines, the new server's fields. */
-import { httpUrlProblem } from '../shared/urlProblem.ts';
+import { httpUrlProblem } from '../../shared/urlProblem.ts';
 
 /** Server names become pack names (`<name>.<tool>` in the command language): identifiers. */
 export const SERVER_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -5,9 +5,9 @@
  * cannot be used says why.
  */
 import { useState } from 'preact/hooks';
-import type { PortClient } from '../shared/portClient.ts';
+import type { PortClient } from '../../shared/portClient.ts';
 import { setServerTool, type ServerStatus } from './settingsApi.ts';
-import type { ToolView } from '../mcp/manager.ts';
+import type { ToolView } from '../../mcp/manager.ts';
 
 const STATE_LABEL: Record<ToolView['state'], string> = {
   on: 'on',

@@ -3,9 +3,9 @@
  * "always" — each can be revoked here.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { PortClient } from '../shared/portClient.ts';
-import type { OttoConfig } from '../config/schema.ts';
-import type { SharedSite } from '../storage/sharedSites.ts';
+import type { PortClient } from '../../shared/portClient.ts';
+import type { OttoConfig } from '../../config/schema.ts';
+import type { SharedSite } from '../../storage/sharedSites.ts';
 import { saveConfigEdits } from './settingsApi.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
 

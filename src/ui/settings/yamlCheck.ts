@@ -3,7 +3,7 @@
  * problems. Shared by the editor's background thread (yamlCheck.worker.ts) and its fallback where no worker runs.
  */
 import { checkYaml, type ConfigProblem } from './configEdit.ts';
-import { CONFIG_MAX_CHARS, configTooLarge } from '../shared/limits.ts';
+import { CONFIG_MAX_CHARS, configTooLarge } from '../../shared/limits.ts';
 
 export interface Checked {
   text: string;

@@ -1,9 +1,9 @@
 /** Settings requests shared by the options page, the panel's settings view and the setup card. */
-import type { ConnectionTestResult } from '../shared/replies.ts';
-import type { PortClient } from '../shared/portClient.ts';
-import type { ConfigStatus } from '../config/status.ts';
+import type { ConnectionTestResult } from '../../shared/replies.ts';
+import type { PortClient } from '../../shared/portClient.ts';
+import type { ConfigStatus } from '../../config/status.ts';
 import { patchYaml, type YamlEdit } from './configEdit.ts';
-import type { ServerStatus, ServerTestResult } from '../mcp/manager.ts';
+import type { ServerStatus, ServerTestResult } from '../../mcp/manager.ts';
 
 export type { ServerStatus, ServerTestResult };
 
