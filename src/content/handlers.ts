@@ -207,9 +207,13 @@ async function act(req: ContentRequest): Promise<ActionReply> {
       }
       case 'dom.press': {
         const el = maybeTarget(req);
-        const clip = req.clipboard ? { clipboard: req.clipboard } : {};
-        let last = pressKey(el, req.key, clip);
-        for (let i = 1; i < (req.count ?? 1); i++) last = pressKey(undefined, req.key, clip);
+        // One time limit for all the presses (Tab's search for the next stop yields to the page in slices).
+        const opts = {
+          deadline: performance.now() + WALK_TIME_MS,
+          ...(req.clipboard ? { clipboard: req.clipboard } : {}),
+        };
+        let last = await pressKey(el, req.key, opts);
+        for (let i = 1; i < (req.count ?? 1); i++) last = await pressKey(undefined, req.key, opts);
         target = last.target;
         details = { ...last };
         summary = `pressed ${req.key}${(req.count ?? 1) > 1 ? ` ×${req.count}` : ''} on ${last.target}${last.cancelled ? ' (the page cancelled its default action)' : ''}${last.effect ? `: ${last.effect}` : ''}`;

@@ -5,7 +5,18 @@ import { pressKey } from '../../src/content/actions/press.ts';
 import { pressEnterToSubmit, resolveEditable, typeText } from '../../src/content/actions/typing.ts';
 import { setPage } from './helpers.ts';
 
-type Rec = { type: string; key?: string; code?: string; keyCode?: number; which?: number; charCode?: number; inputType?: string; data?: string | null; value?: string; shift?: boolean };
+type Rec = {
+  type: string;
+  key?: string;
+  code?: string;
+  keyCode?: number;
+  which?: number;
+  charCode?: number;
+  inputType?: string;
+  data?: string | null;
+  value?: string;
+  shift?: boolean;
+};
 
 function record(el: Element, types = ['keydown', 'keypress', 'beforeinput', 'input', 'keyup', 'change']): Rec[] {
   const log: Rec[] = [];
@@ -14,7 +25,15 @@ function record(el: Element, types = ['keydown', 'keypress', 'beforeinput', 'inp
       const k = e as KeyboardEvent;
       const i = e as InputEvent;
       const r: Rec = { type: e.type };
-      if (e.type.startsWith('key')) Object.assign(r, { key: k.key, code: k.code, keyCode: k.keyCode, which: k.which, charCode: k.charCode, shift: k.shiftKey });
+      if (e.type.startsWith('key'))
+        Object.assign(r, {
+          key: k.key,
+          code: k.code,
+          keyCode: k.keyCode,
+          which: k.which,
+          charCode: k.charCode,
+          shift: k.shiftKey,
+        });
       if (e.type === 'beforeinput' || e.type === 'input') Object.assign(r, { inputType: i.inputType, data: i.data });
       if (e.type === 'input' || e.type === 'change') r.value = (el as HTMLInputElement).value;
       log.push(r);
@@ -23,7 +42,11 @@ function record(el: Element, types = ['keydown', 'keypress', 'beforeinput', 'inp
 }
 
 describe('typing fires the events real typing fires', () => {
-  beforeEach(() => setPage('<form id="f"><input id="i" value="old"><input id="j"><button>Go</button></form><textarea id="t"></textarea><div id="ce" contenteditable="true"></div>'));
+  beforeEach(() =>
+    setPage(
+      '<form id="f"><input id="i" value="old"><input id="j"><button>Go</button></form><textarea id="t"></textarea><div id="ce" contenteditable="true"></div>',
+    ),
+  );
 
   it('per character: keydown, keypress, beforeinput, input, keyup; change once on commit', () => {
     const input = document.getElementById('i') as HTMLInputElement;
@@ -32,9 +55,28 @@ describe('typing fires the events real typing fires', () => {
     expect(r.verified).toBe(true);
     expect(input.value).toBe('Hi!');
     // Clearing first: beforeinput + input (deleteContentBackward).
-    expect(log.slice(0, 2).map((e) => `${e.type}:${e.inputType}`)).toEqual(['beforeinput:deleteContentBackward', 'input:deleteContentBackward']);
+    expect(log.slice(0, 2).map((e) => `${e.type}:${e.inputType}`)).toEqual([
+      'beforeinput:deleteContentBackward',
+      'input:deleteContentBackward',
+    ]);
     const typed = log.slice(2, -1);
-    expect(typed.map((e) => e.type)).toEqual(['keydown', 'keypress', 'beforeinput', 'input', 'keyup', 'keydown', 'keypress', 'beforeinput', 'input', 'keyup', 'keydown', 'keypress', 'beforeinput', 'input', 'keyup']);
+    expect(typed.map((e) => e.type)).toEqual([
+      'keydown',
+      'keypress',
+      'beforeinput',
+      'input',
+      'keyup',
+      'keydown',
+      'keypress',
+      'beforeinput',
+      'input',
+      'keyup',
+      'keydown',
+      'keypress',
+      'beforeinput',
+      'input',
+      'keyup',
+    ]);
     expect(typed[0]).toMatchObject({ key: 'H', code: 'KeyH', keyCode: 72, which: 72, shift: true });
     expect(typed[1]).toMatchObject({ type: 'keypress', charCode: 72, keyCode: 72, which: 72 });
     expect(typed[2]).toMatchObject({ inputType: 'insertText', data: 'H' });
@@ -138,7 +180,9 @@ describe('typing fires the events real typing fires', () => {
   });
 
   it('resolves labels and wrappers to their field and refuses non-text controls', () => {
-    setPage('<label for="x">Name</label><input id="x"><div id="w"><input id="y"></div><input id="c" type="checkbox"><select id="s"></select>');
+    setPage(
+      '<label for="x">Name</label><input id="x"><div id="w"><input id="y"></div><input id="c" type="checkbox"><select id="s"></select>',
+    );
     expect(resolveEditable(document.querySelector('label')!)).toBe(document.getElementById('x'));
     expect(resolveEditable(document.getElementById('w')!)).toBe(document.getElementById('y'));
     expect(() => resolveEditable(document.getElementById('c')!)).toThrow(/dom\.check/);
@@ -154,7 +198,11 @@ describe('typing fires the events real typing fires', () => {
 
 describe('keys and presses', () => {
   it('parses combinations', () => {
-    expect(parseCombo('Control+A')).toMatchObject({ ctrl: true, shift: false, key: { key: 'a', code: 'KeyA', keyCode: 65 } });
+    expect(parseCombo('Control+A')).toMatchObject({
+      ctrl: true,
+      shift: false,
+      key: { key: 'a', code: 'KeyA', keyCode: 65 },
+    });
     expect(parseCombo('Shift+Tab')).toMatchObject({ shift: true, key: { key: 'Tab', keyCode: 9 } });
     expect(parseCombo('Meta+Shift+z')).toMatchObject({ meta: true, shift: true, key: { key: 'Z' } });
     expect(parseCombo('Esc').key.key).toBe('Escape');
@@ -164,7 +212,7 @@ describe('keys and presses', () => {
     expect(keyForChar('é')).toEqual({ key: 'é', code: '', keyCode: 0, text: 'é' });
   });
 
-  it('sends modifiers around the key and performs select-all in a field', () => {
+  it('sends modifiers around the key and performs select-all in a field', async () => {
     setPage('<input id="i" value="hello">');
     const input = document.getElementById('i') as HTMLInputElement;
     const log: string[] = [];
@@ -173,24 +221,24 @@ describe('keys and presses', () => {
         const k = e as KeyboardEvent;
         log.push(`${e.type}:${k.key}:${k.ctrlKey ? 'ctrl' : ''}`);
       });
-    const r = pressKey(input, 'Control+a');
+    const r = await pressKey(input, 'Control+a');
     expect(log).toEqual(['keydown:Control:ctrl', 'keydown:a:ctrl', 'keyup:a:ctrl', 'keyup:Control:']);
     expect(r.effect).toMatch(/selected all/);
     expect(input.selectionStart).toBe(0);
     expect(input.selectionEnd).toBe(5);
   });
 
-  it('Escape reaches key handlers; Backspace deletes; Tab moves focus', () => {
+  it('Escape reaches key handlers; Backspace deletes; Tab moves focus', async () => {
     setPage('<input id="a" value="abc"><button id="b">B</button>');
     const a = document.getElementById('a') as HTMLInputElement;
     let escaped = false;
     a.addEventListener('keydown', (e) => (escaped ||= e.key === 'Escape' && e.keyCode === 27));
-    pressKey(a, 'Escape');
+    await pressKey(a, 'Escape');
     expect(escaped).toBe(true);
     a.setSelectionRange(3, 3);
-    pressKey(a, 'Backspace');
+    await pressKey(a, 'Backspace');
     expect(a.value).toBe('ab');
-    const r = pressKey(a, 'Tab');
+    const r = await pressKey(a, 'Tab');
     expect(r.effect).toMatch(/focus moved to button "B"/);
     expect(document.activeElement).toBe(document.getElementById('b'));
   });

@@ -5,13 +5,21 @@
  * the page cancelled the keydown: typing a character, Backspace/Delete, Enter (submit, activate, new line), Space
  * (activate), Tab focus movement, select-all, caret and page movement.
  */
-import { deepActiveElement, deepQueryAll } from '../env.ts';
-import { describeElement, isDisabled } from '../describe.ts';
-import { isElementVisible } from '../visibility.ts';
+import { deepActiveElement } from '../env.ts';
+import { describeElement } from '../describe.ts';
+import { nextTabStop } from './focusOrder.ts';
 import { keyboardEvent, modsOf, parseCombo, producesKeypress, type Combo, type KeyDef } from './keys.ts';
 import { clipboardAction, copyFrom, pasteInto } from '../gestures/clipboard.ts';
 import type { ClipboardEntry } from '../../shared/contentMessages.ts';
-import { deleteInControl, focusElement, implicitSubmit, insertIntoControl, insertIntoEditable, isContentEditable, isTextControl } from './typing.ts';
+import {
+  deleteInControl,
+  focusElement,
+  implicitSubmit,
+  insertIntoControl,
+  insertIntoEditable,
+  isContentEditable,
+  isTextControl,
+} from './typing.ts';
 
 const MODIFIER_DEFS: [keyof Pick<Combo, 'ctrl' | 'shift' | 'alt' | 'meta'>, KeyDef][] = [
   ['ctrl', { key: 'Control', code: 'ControlLeft', keyCode: 17, location: 1 }],
@@ -29,24 +37,11 @@ export interface PressResult {
   copied?: ClipboardEntry;
 }
 
-const FOCUSABLE = 'a[href], area[href], button, input:not([type=hidden]), select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"]';
-
-function tabOrder(): HTMLElement[] {
-  const all = deepQueryAll(FOCUSABLE).filter((el) => {
-    const ti = el.getAttribute('tabindex');
-    if (ti !== null && Number(ti) < 0) return false;
-    return !isDisabled(el) && isElementVisible(el);
-  }) as HTMLElement[];
-  const positive = all.filter((e) => Number(e.getAttribute('tabindex')) > 0).sort((a, b) => Number(a.getAttribute('tabindex')) - Number(b.getAttribute('tabindex')));
-  return [...positive, ...all.filter((e) => !(Number(e.getAttribute('tabindex')) > 0))];
-}
-
-function moveFocus(from: Element | null, backward: boolean): string | undefined {
-  const order = tabOrder();
-  if (!order.length) return undefined;
-  const i = from ? order.indexOf(from as HTMLElement) : -1;
-  const next = backward ? order[i <= 0 ? order.length - 1 : i - 1] : order[i < 0 || i >= order.length - 1 ? 0 : i + 1];
-  if (!next) return undefined;
+/** Moves focus as Tab does; the search is sliced and stops at the next stop (./focusOrder.ts). */
+async function moveFocus(from: Element | null, backward: boolean, deadline: number): Promise<string | undefined> {
+  const next = (await nextTabStop(from, backward, deadline)) as HTMLElement | null;
+  if (!next)
+    return performance.now() >= deadline ? 'no next focusable element was found before the time limit' : undefined;
   if (from && from !== next && (from as HTMLElement).blur) (from as HTMLElement).blur();
   next.focus();
   return `focus moved to ${describeElement(next)}`;
@@ -55,10 +50,23 @@ function moveFocus(from: Element | null, backward: boolean): string | undefined 
 function activates(el: Element): boolean {
   const tag = el.localName;
   const role = el.getAttribute('role');
-  return tag === 'a' || tag === 'button' || tag === 'summary' || (tag === 'input' && ['button', 'submit', 'reset', 'checkbox', 'radio', 'image'].includes((el as HTMLInputElement).type)) || role === 'button' || role === 'link' || role === 'menuitem' || role === 'tab' || role === 'option' || role === 'checkbox' || role === 'switch';
+  return (
+    tag === 'a' ||
+    tag === 'button' ||
+    tag === 'summary' ||
+    (tag === 'input' &&
+      ['button', 'submit', 'reset', 'checkbox', 'radio', 'image'].includes((el as HTMLInputElement).type)) ||
+    role === 'button' ||
+    role === 'link' ||
+    role === 'menuitem' ||
+    role === 'tab' ||
+    role === 'option' ||
+    role === 'checkbox' ||
+    role === 'switch'
+  );
 }
 
-function defaultAction(el: Element, combo: Combo): string | undefined {
+async function defaultAction(el: Element, combo: Combo, deadline: number): Promise<string | undefined> {
   const k = combo.key.key;
   const mods = modsOf(combo);
   const accel = combo.ctrl || combo.meta;
@@ -75,7 +83,7 @@ function defaultAction(el: Element, combo: Combo): string | undefined {
     else if (document.body) sel?.selectAllChildren(document.body);
     return 'selected all';
   }
-  if (k === 'Tab' && !accel && !combo.alt) return moveFocus(el === document.body ? null : el, combo.shift);
+  if (k === 'Tab' && !accel && !combo.alt) return moveFocus(el === document.body ? null : el, combo.shift, deadline);
   if (k === 'Enter' && !accel) {
     if (el.localName === 'textarea' && text) {
       insertIntoControl(el, '\n', 'insertLineBreak');
@@ -109,7 +117,12 @@ function defaultAction(el: Element, combo: Combo): string | undefined {
   if (text && (k === 'ArrowLeft' || k === 'ArrowRight' || k === 'Home' || k === 'End') && el.localName !== 'select') {
     try {
       const pos = el.selectionStart ?? 0;
-      const to = k === 'Home' ? 0 : k === 'End' ? el.value.length : Math.max(0, Math.min(el.value.length, pos + (k === 'ArrowLeft' ? -1 : 1)));
+      const to =
+        k === 'Home'
+          ? 0
+          : k === 'End'
+            ? el.value.length
+            : Math.max(0, Math.min(el.value.length, pos + (k === 'ArrowLeft' ? -1 : 1)));
       el.setSelectionRange(to, to);
       return 'moved the caret';
     } catch {
@@ -119,9 +132,11 @@ function defaultAction(el: Element, combo: Combo): string | undefined {
   if (!text && !editable && ['PageDown', 'PageUp', 'Home', 'End', ' ', 'ArrowDown', 'ArrowUp'].includes(k)) {
     if (k === ' ' && activates(el)) return undefined; // activation happens on keyup
     const h = innerHeight * 0.9;
-    const dy = k === 'PageDown' || k === ' ' ? h : k === 'PageUp' ? -h : k === 'ArrowDown' ? 40 : k === 'ArrowUp' ? -40 : 0;
+    const dy =
+      k === 'PageDown' || k === ' ' ? h : k === 'PageUp' ? -h : k === 'ArrowDown' ? 40 : k === 'ArrowUp' ? -40 : 0;
     if (k === 'Home') window.scrollTo({ top: 0, behavior: 'instant' as ScrollBehavior });
-    else if (k === 'End') window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' as ScrollBehavior });
+    else if (k === 'End')
+      window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' as ScrollBehavior });
     else window.scrollBy({ top: combo.shift && k === ' ' ? -dy : dy, behavior: 'instant' as ScrollBehavior });
     return 'scrolled the page';
   }
@@ -138,8 +153,15 @@ function defaultAction(el: Element, combo: Combo): string | undefined {
   return undefined;
 }
 
-/** Presses a key or combination on `target` (focused first) or on the focused element. */
-export function pressKey(target: Element | undefined, spec: string, opts: { clipboard?: ClipboardEntry } = {}): PressResult {
+/**
+ * Presses a key or combination on `target` (focused first) or on the focused element. Async because Tab's search for
+ * the next stop yields to the page; `deadline` (performance.now() time) bounds it.
+ */
+export async function pressKey(
+  target: Element | undefined,
+  spec: string,
+  opts: { clipboard?: ClipboardEntry; deadline?: number } = {},
+): Promise<PressResult> {
   const combo = parseCombo(spec);
   const clip = clipboardAction(combo);
   let copied: ClipboardEntry | undefined;
@@ -160,11 +182,13 @@ export function pressKey(target: Element | undefined, spec: string, opts: { clip
   let effect: string | undefined;
   let cancelled = !down;
   if (down) {
-    const press = producesKeypress(combo.key, mods) ? el.dispatchEvent(keyboardEvent('keypress', combo.key, mods)) : true;
+    const press = producesKeypress(combo.key, mods)
+      ? el.dispatchEvent(keyboardEvent('keypress', combo.key, mods))
+      : true;
     if (press && clip) {
       if (clip === 'paste') effect = pasteInto(el, opts.clipboard);
       else ({ effect, copied } = copyFrom(selectionInside ? target! : el, clip === 'cut'));
-    } else if (press) effect = defaultAction(el, combo);
+    } else if (press) effect = await defaultAction(el, combo, opts.deadline ?? performance.now() + 5_000);
     else cancelled = true;
   }
   // Space activates buttons on keyup.
