@@ -29,6 +29,7 @@ function* walk(
   limit: number,
   stopAt: number,
   pick?: (el: Element) => boolean,
+  keep?: (el: Element) => boolean,
 ): Generator<void, DeepQuery, void> {
   const found: Element[] = [];
   let total = 0;
@@ -40,7 +41,7 @@ function* walk(
       continue;
     }
     const el = node as Element;
-    if (el.matches(selector)) {
+    if (el.matches(selector) && (!keep || keep(el))) {
       total++;
       if (pick?.(el)) return { found: [el], total, complete: false };
       if (found.length < limit) found.push(el);
@@ -63,8 +64,9 @@ function nativeQuery(
   scope: Document | Element,
   limit: number,
   pick?: (el: Element) => boolean,
+  keep?: (el: Element) => boolean,
 ): DeepQuery {
-  const all = Array.from(scope.querySelectorAll(selector));
+  const all = Array.from(scope.querySelectorAll(selector)).filter((el) => !keep || keep(el));
   const picked = pick && all.find(pick);
   if (picked) return { found: [picked], total: all.length, complete: true };
   return { found: all.slice(0, limit), total: all.length, complete: true };
@@ -80,6 +82,8 @@ export interface DeepQueryOptions {
   deadline?: number;
   /** Stop at the first match this accepts and return just it (else `found` holds the first `limit` matches). */
   pick?: (el: Element) => boolean;
+  /** Only matches this accepts are counted and kept (e.g. visible ones). */
+  keep?: (el: Element) => boolean;
   /** A later query in the same lane abandons this one; '' for none. */
   lane?: string;
 }
@@ -88,9 +92,9 @@ export async function deepQuerySliced(selector: string, opts: DeepQueryOptions =
   checkSelector(selector);
   const scope = opts.scope ?? document;
   const limit = opts.limit ?? 50;
-  if (/:scope\b/.test(selector)) return nativeQuery(selector, scope, limit, opts.pick);
+  if (/:scope\b/.test(selector)) return nativeQuery(selector, scope, limit, opts.pick, opts.keep);
   const slicer = new Slicer(opts.deadline);
-  return runSliced(walk(selector, scope, slicer, limit, opts.stopAt ?? Infinity, opts.pick), slicer, {
+  return runSliced(walk(selector, scope, slicer, limit, opts.stopAt ?? Infinity, opts.pick, opts.keep), slicer, {
     lane: opts.lane ?? 'query',
     what: 'query',
   });

@@ -158,6 +158,7 @@ async function act(req: ContentRequest): Promise<ActionReply> {
         const results: string[] = [];
         let failed = 0;
         let last: Element | undefined;
+        const deadline = performance.now() + WALK_TIME_MS;
         for (const f of req.fields) {
           try {
             const el = resolveTarget(f);
@@ -169,7 +170,7 @@ async function act(req: ContentRequest): Promise<ActionReply> {
               (el.localName !== 'input' && el.getAttribute('role') === 'listbox')
             ) {
               const values = Array.isArray(f.value) ? f.value : [f.value];
-              results.push((await selectOptions(el, values)).summary);
+              results.push((await selectOptions(el, values, deadline)).summary);
             } else {
               const editable = resolveEditable(el);
               if (editable.localName === 'input' && ['checkbox', 'radio'].includes((editable as HTMLInputElement).type))
@@ -192,7 +193,7 @@ async function act(req: ContentRequest): Promise<ActionReply> {
       case 'dom.select': {
         const el = resolveTarget(req);
         target = describeElement(el);
-        const r = await selectOptions(el, req.values);
+        const r = await selectOptions(el, req.values, performance.now() + WALK_TIME_MS);
         details = { selected: r.selected };
         summary = r.summary;
         break;

@@ -1,7 +1,6 @@
 /**
  * Selects (native and ARIA listbox/combobox) and checkboxes/radios/switches, set to a requested state and verified.
  */
-import { deepQueryAll } from '../env.ts';
 import { checkedState, describeElement, isDisabled } from '../describe.ts';
 import { accessibleName, labelsOf, normalize } from '../names.ts';
 import { roleOf } from '../roles.ts';
@@ -9,6 +8,7 @@ import { hiddenReason, isElementVisible } from '../visibility.ts';
 import { ActionError } from '../targets.ts';
 import { clickElement } from './pointer.ts';
 import { fireChange, fireInput, focusElement } from './typing.ts';
+import { watchShownOptions } from './shownOptions.ts';
 
 export interface SelectResult {
   selected: string[];
@@ -30,8 +30,15 @@ function matchOption<T>(items: T[], want: string, value: (t: T) => string, label
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Selects options by value or visible label. */
-export async function selectOptions(el: Element, values: string[]): Promise<SelectResult> {
+/**
+ * Selects options by value or visible label. `deadline` (performance.now() time) bounds the search for the options
+ * a closed combobox shows once clicked.
+ */
+export async function selectOptions(
+  el: Element,
+  values: string[],
+  deadline = performance.now() + 10_000,
+): Promise<SelectResult> {
   const select =
     el.localName === 'select'
       ? (el as HTMLSelectElement)
@@ -39,7 +46,7 @@ export async function selectOptions(el: Element, values: string[]): Promise<Sele
         ? ((el as HTMLLabelElement).control as HTMLSelectElement)
         : null;
   if (select) return selectNative(select, values);
-  return selectAria(el, values);
+  return selectAria(el, values, deadline);
 }
 
 function selectNative(select: HTMLSelectElement, values: string[]): SelectResult {
@@ -96,16 +103,22 @@ function ariaOptions(el: Element): Element[] {
   return found.filter((o) => isElementVisible(o));
 }
 
-async function selectAria(el: Element, values: string[]): Promise<SelectResult> {
+async function selectAria(el: Element, values: string[], deadline: number): Promise<SelectResult> {
   const role = roleOf(el);
   let options = ariaOptions(el);
   if (!options.length) {
-    // A closed combobox: open it, then look for the options it shows.
-    clickElement(el);
-    for (let i = 0; i < 10 && !options.length; i++) {
-      await sleep(50);
-      options = ariaOptions(el);
-      if (!options.length) options = deepQueryAll('[role="option"]').filter((o) => isElementVisible(o));
+    // A closed combobox: open it, then look for the options it shows — where the page changed, else anywhere.
+    const shown = watchShownOptions();
+    try {
+      clickElement(el);
+      for (let i = 0; i < 10 && !options.length; i++) {
+        await sleep(50);
+        options = ariaOptions(el);
+        if (!options.length) options = await shown.check(deadline);
+      }
+      if (!options.length) options = await shown.anywhere(deadline);
+    } finally {
+      shown.stop();
     }
   }
   if (!options.length)

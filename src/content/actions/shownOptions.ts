@@ -1,0 +1,66 @@
+/**
+ * The options a click on a closed ARIA combobox makes appear, when the combobox does not say where they are
+ * (no aria-controls/aria-owns). They are looked for where the page changed after the click — the subtrees it added
+ * and the elements whose attributes it changed (a popup un-hidden by a class or `hidden`) — so the search costs what
+ * the click changed, not the page (#24: the old fallback matched `[role="option"]` over the whole page, with
+ * visibility checks, ten times in a row, holding a big page's main thread each time). Each search is sliced.
+ */
+import { knownRoots } from '../env.ts';
+import { deepQuerySliced } from '../deepQuery.ts';
+import { isElementVisible } from '../visibility.ts';
+
+const OPTION = '[role="option"]';
+/** Changed subtrees looked into per check; a click that changes more than this is not opening a popup. */
+const MAX_ROOTS = 200;
+/** Options kept (a longer list is cut; the model picks among what it is told). */
+const MAX_OPTIONS = 500;
+
+export interface OptionWatch {
+  /** Visible options in what changed since the watch began (or since the last check, for changes already seen). */
+  check(deadline: number): Promise<Element[]>;
+  /** Visible options anywhere on the page (sliced, until the deadline): the last resort. */
+  anywhere(deadline: number): Promise<Element[]>;
+  stop(): void;
+}
+
+export function watchShownOptions(): OptionWatch {
+  const pending: Element[] = [];
+  const take = (records: MutationRecord[]): void => {
+    for (const r of records) {
+      if (r.type === 'attributes') pending.push(r.target as Element);
+      else for (const n of Array.from(r.addedNodes)) if (n.nodeType === 1) pending.push(n as Element);
+    }
+  };
+  const observer = new MutationObserver(take);
+  const opts = { subtree: true, childList: true, attributes: true };
+  observer.observe(document, opts);
+  for (const root of knownRoots) observer.observe(root, opts);
+  const searched = new Set<Element>();
+  const found: Element[] = [];
+  const visible = (el: Element): boolean => isElementVisible(el);
+
+  return {
+    async check(deadline) {
+      take(observer.takeRecords());
+      const batch = pending.splice(0);
+      let roots = 0;
+      for (const root of batch) {
+        if (searched.has(root) || !root.isConnected) continue;
+        searched.add(root);
+        if (++roots > MAX_ROOTS || found.length >= MAX_OPTIONS || performance.now() >= deadline) break;
+        if (root.matches(OPTION) && visible(root) && !found.includes(root)) found.push(root);
+        const r = await deepQuerySliced(OPTION, { scope: root, limit: MAX_OPTIONS, keep: visible, deadline, lane: '' });
+        for (const o of r.found) if (!found.includes(o) && found.length < MAX_OPTIONS) found.push(o);
+      }
+      // Options un-hidden earlier may have been hidden again since; keep what is showing now.
+      return found.filter(visible);
+    },
+    async anywhere(deadline) {
+      const r = await deepQuerySliced(OPTION, { limit: MAX_OPTIONS, keep: visible, deadline, lane: '' });
+      return r.found;
+    },
+    stop() {
+      observer.disconnect();
+    },
+  };
+}
