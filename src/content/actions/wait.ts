@@ -4,6 +4,7 @@
  */
 import { checkSelector, deepQuerySliced } from '../deepQuery.ts';
 import { countElementsUpTo, knownRoots } from '../env.ts';
+import { findTextSliced } from '../textSearch.ts';
 import { registry } from '../refs.ts';
 import { visibleText } from '../text.ts';
 import { isElementVisible, withStyleCache } from '../visibility.ts';
@@ -44,39 +45,16 @@ function what(req: WaitRequest): string {
   return `selector ${JSON.stringify(req.selector)}`;
 }
 
-/** Past this many elements, `innerText` (a layout and serialization of the whole page, per check) is not used. */
+/**
+ * Past this many elements, `innerText` (a layout and serialization of the whole page, per check) is not used: the
+ * text is looked for in slices (../textSearch.ts).
+ */
 const BIG_PAGE_ELEMENTS = 10_000;
 
-function xpathLiteral(s: string): string {
-  if (!s.includes('"')) return `"${s}"`;
-  if (!s.includes("'")) return `'${s}'`;
-  return `concat(${s
-    .split('"')
-    .map((p) => `"${p}"`)
-    .join(`, '"', `)})`;
-}
-
-/** The first text node holding `text` (one node; the browser's own search, no script walk), if it is visible. */
-function visibleTextNode(text: string, root?: Element): boolean {
-  const r = document.evaluate(
-    `${root ? '.' : '//body'}//text()[contains(., ${xpathLiteral(text)})]`,
-    root ?? document,
-    null,
-    XPathResult.ORDERED_NODE_SNAPSHOT_TYPE,
-    null,
-  );
-  for (let i = 0; i < Math.min(r.snapshotLength, 50); i++) {
-    const el = r.snapshotItem(i)?.parentElement;
-    if (el && isElementVisible(el)) return true;
-  }
-  return false;
-}
-
+/** On a page of at most BIG_PAGE_ELEMENTS: its text, as the page shows it, holds `text`. */
 function textPresent(text: string, root?: Element): boolean {
   const body = (root ?? document.body) as HTMLElement | null;
   if (!body) return false;
-  if (countElementsUpTo(root ?? document, BIG_PAGE_ELEMENTS + 1) > BIG_PAGE_ELEMENTS)
-    return visibleTextNode(text, root);
   if ((body.innerText ?? body.textContent ?? '').includes(text)) return true;
   if (!knownRoots.size) return false;
   return visibleText(body, 2_000_000).text.includes(text);
@@ -105,7 +83,7 @@ function textElement(text: string, root: Element): Element | undefined {
 }
 
 /** Whether the awaited thing is present now, and the element if there is one. */
-async function probe(req: WaitRequest): Promise<{ present: boolean; el?: Element }> {
+async function probe(req: WaitRequest, lookEnd: number): Promise<{ present: boolean; el?: Element }> {
   if (req.selector && !req.text && !req.ref) {
     // A selector is matched in slices: each look on a big page held its main thread for a second or more (#24).
     try {
@@ -122,6 +100,13 @@ async function probe(req: WaitRequest): Promise<{ present: boolean; el?: Element
     });
     const el = r.found.find((e) => isElementVisible(e));
     return el ? { present: true, el } : { present: false };
+  }
+  if (req.text && countElementsUpTo(req.root ?? document, BIG_PAGE_ELEMENTS + 1) > BIG_PAGE_ELEMENTS) {
+    // A look may take the rest of the wait: it yields to the page between slices. A look cut short by the time
+    // limit has not seen the whole page, so for "disappear" it does not count as absence.
+    const r = await findTextSliced(req.text, req.root ?? document, Math.max(lookEnd, performance.now() + 500));
+    if (r.el) return { present: true, el: r.el };
+    return { present: !r.complete && (req.state ?? 'appear') === 'disappear' };
   }
   return withStyleCache(() => {
     if (req.text) {
@@ -171,7 +156,7 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
       looking = true;
       let p: { present: boolean; el?: Element };
       try {
-        p = await probe(req);
+        p = await probe(req, start + timeout);
       } catch (e) {
         finish(e as Error);
         return;
