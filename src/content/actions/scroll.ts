@@ -1,9 +1,9 @@
 /**
  * Scrolling: an element into view, the page (or a container) by pages, or to the top/bottom. Pages whose document
- * does not scroll (app layouts that scroll an inner element) scroll their largest scrollable element instead.
+ * does not scroll (app layouts that scroll an inner element) scroll their largest scrollable element in view instead.
  */
 import { describeElement } from '../describe.ts';
-import { parentOf } from '../env.ts';
+import { deepElementFromPoint, parentOf } from '../env.ts';
 import { styleOf } from '../visibility.ts';
 
 export interface ScrollRequest {
@@ -36,23 +36,34 @@ function documentScrolls(): boolean {
   return se.scrollHeight > innerHeight + 1;
 }
 
+/**
+ * The largest scrollable element a person sees: the scroll containers under a grid of points across the viewport.
+ * Testing every element of the page instead (as before #24) held a big page's main thread for the whole walk, and a
+ * scroller nobody can see is not the one they mean.
+ */
 function largestScrollable(): Element | undefined {
   let best: Element | undefined;
   let area = 0;
-  for (const el of Array.from(document.querySelectorAll('body *'))) {
-    if (el.scrollHeight <= el.clientHeight + 1) continue;
-    if (!canScroll(el)) continue;
-    const a = el.clientWidth * el.clientHeight;
-    if (a > area) {
-      area = a;
-      best = el;
+  const seen = new Set<Element>();
+  for (const fx of [0.2, 0.5, 0.8])
+    for (const fy of [0.2, 0.5, 0.8]) {
+      for (let el = deepElementFromPoint(innerWidth * fx, innerHeight * fy); el; el = parentOf(el)) {
+        if (seen.has(el)) break;
+        seen.add(el);
+        if (el === document.body || el === document.documentElement || !canScroll(el)) continue;
+        const a = el.clientWidth * el.clientHeight;
+        if (a > area) {
+          area = a;
+          best = el;
+        }
+      }
     }
-  }
   return best;
 }
 
 function scrollableAncestor(el: Element, vertical: boolean): Element | undefined {
-  for (let n: Element | null = el; n; n = parentOf(n)) if (n !== document.body && n !== document.documentElement && canScroll(n, vertical)) return n;
+  for (let n: Element | null = el; n; n = parentOf(n))
+    if (n !== document.body && n !== document.documentElement && canScroll(n, vertical)) return n;
   return undefined;
 }
 
@@ -78,12 +89,19 @@ export function scrollPage(req: ScrollRequest): ScrollResult {
   const se = document.scrollingElement ?? document.documentElement;
   const box = scroller ?? se;
   const isPage = !scroller;
-  const pos = (): { x: number; y: number } => (isPage ? { x: scrollX, y: scrollY } : { x: box.scrollLeft, y: box.scrollTop });
+  const pos = (): { x: number; y: number } =>
+    isPage ? { x: scrollX, y: scrollY } : { x: box.scrollLeft, y: box.scrollTop };
   const before = pos();
   const viewH = isPage ? innerHeight : box.clientHeight;
   const viewW = isPage ? innerWidth : box.clientWidth;
-  const by = (dx: number, dy: number): void => (isPage ? window.scrollBy({ left: dx, top: dy, behavior: INSTANT }) : box.scrollBy({ left: dx, top: dy, behavior: INSTANT }));
-  const to = (x: number, y: number): void => (isPage ? window.scrollTo({ left: x, top: y, behavior: INSTANT }) : box.scrollTo({ left: x, top: y, behavior: INSTANT }));
+  const by = (dx: number, dy: number): void =>
+    isPage
+      ? window.scrollBy({ left: dx, top: dy, behavior: INSTANT })
+      : box.scrollBy({ left: dx, top: dy, behavior: INSTANT });
+  const to = (x: number, y: number): void =>
+    isPage
+      ? window.scrollTo({ left: x, top: y, behavior: INSTANT })
+      : box.scrollTo({ left: x, top: y, behavior: INSTANT });
   if (req.to === 'top') to(before.x, 0);
   else if (req.to === 'bottom') to(before.x, box.scrollHeight);
   else {
@@ -105,6 +123,8 @@ export function scrollPage(req: ScrollRequest): ScrollResult {
     after,
     atTop,
     atBottom,
-    summary: moved ? `scrolled ${name} from y=${Math.round(before.y)} to y=${Math.round(after.y)} of ${box.scrollHeight}${where}` : `${name} did not move${where}`,
+    summary: moved
+      ? `scrolled ${name} from y=${Math.round(before.y)} to y=${Math.round(after.y)} of ${box.scrollHeight}${where}`
+      : `${name} did not move${where}`,
   };
 }
