@@ -26,6 +26,8 @@ import { locatorReply } from './locatorReply.ts';
 import { buildSnapshotSliced, FRAME_BUDGET_MAX, indexInParent } from './snapshot.ts';
 import { ActionError, maybeTarget, resolveLocator, resolveTarget, selectorToRef, type Target } from './targets.ts';
 import { visibleTextSliced } from './text.ts';
+import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';
+import { countElementsUpTo } from './env.ts';
 import { clickElement, hoverElement } from './actions/pointer.ts';
 import { pressKey } from './actions/press.ts';
 import { selectOptions, setChecked } from './actions/forms.ts';
@@ -250,12 +252,17 @@ const isRef = (s: string) => REF_RE.test(s);
 /**
  * Selector targets (an action's `selector`, a form field's, a `root` given as a selector) become refs before the
  * request runs, found by the sliced walk: the synchronous search held a big page's main thread for seconds (#24).
- * `dom.query` walks itself; `dom.wait_for` waits for a selector to appear, which is not a target to resolve now.
+ * `dom.query` walks itself; `dom.wait_for` waits for its selector to appear, which is not a target to resolve now
+ * (only its `root` is).
  */
 async function resolveSelectors(req: ContentRequest): Promise<void> {
-  if (req.type === 'dom.query' || req.type === 'dom.wait_for') return;
+  if (req.type === 'dom.query') return;
   const deadline = performance.now() + WALK_TIME_MS;
   const t = req as Target & { root?: string; fields?: Target[] };
+  if (req.type === 'dom.wait_for') {
+    if (req.root && !isRef(req.root)) req.root = await selectorToRef(req.root, deadline);
+    return;
+  }
   // dom.locator's own resolve request answers LocatorError as it is; describing a target needs the element itself.
   const own = req.type !== 'dom.locator';
   if (own) await resolveLocator(t, deadline);
@@ -313,6 +320,12 @@ export async function handle(req: ContentRequest): Promise<unknown> {
       return r;
     }
     case 'dom.read': {
+      // Too big for the article reader: the visible text, read here in slices (the reader's own fallback is one piece).
+      if (countElementsUpTo(document, READER_MAX_ELEMENTS + 1) > READER_MAX_ELEMENTS)
+        return textArticle(
+          await visibleTextSliced(textRoot(), req.maxChars ?? 50_000, performance.now() + WALK_TIME_MS),
+          true,
+        );
       const reader = (globalThis as unknown as Record<symbol, ((max: number) => Article) | undefined>)[READER_KEY];
       if (!reader) throw new CodedError('The article reader is not loaded in this frame.', 'reader-missing');
       const r: ReadReply = reader(req.maxChars ?? 50_000);

@@ -9,6 +9,9 @@
 import { countElementsUpTo } from './env.ts';
 import { articleMarkdown, readable, type Readable } from './readable.ts';
 import { visibleText } from './text.ts';
+import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';
+
+export { READER_MAX_ELEMENTS } from './textArticle.ts';
 
 export { READER_KEY } from './readerKey.ts';
 
@@ -27,12 +30,6 @@ export interface Article {
   note?: string;
 }
 
-/**
- * Readability clones and scores the whole document in one go (no way to slice it): past this many elements that
- * would hold the page's main thread for seconds, so such pages get their visible text instead, with a note.
- */
-export const READER_MAX_ELEMENTS = 25_000;
-
 export function readArticle(maxChars: number): Article {
   const tooBig = countElementsUpTo(document, READER_MAX_ELEMENTS + 1) > READER_MAX_ELEMENTS;
   const article: Readable | null = tooBig ? null : readable(document.cloneNode(true) as Document);
@@ -50,20 +47,5 @@ export function readArticle(maxChars: number): Article {
       chars: full.length,
     };
   }
-  const main = document.querySelector('main, [role="main"]') ?? document.body;
-  const text = visibleText(main ?? document, maxChars);
-  const out: Article = {
-    title: document.title,
-    byline: '',
-    siteName: '',
-    excerpt: '',
-    lang: document.documentElement.lang ?? '',
-    markdown: text.text,
-    readerable: false,
-    truncated: text.truncated,
-    chars: text.chars,
-  };
-  if (tooBig)
-    out.note = `the page has more than ${READER_MAX_ELEMENTS.toLocaleString('en-US')} elements, too many for the article reader without freezing it, so this is its visible text`;
-  return out;
+  return textArticle(visibleText(textRoot(), maxChars), tooBig);
 }
