@@ -10,19 +10,21 @@ import { test, expect } from './support/fixtures.ts';
 import { call, openTab, refIn, type ActionResult, type Snap } from './page-tools.helpers.ts';
 
 /**
- * Longest main-thread gap the probe may see during a call. The issue's goal is 100 ms; this machine is shared (load
- * average near 30 on 2 cores) and the probe alone, with no call running, sees gaps of 150-400 ms now and then, so
- * the bound is generous and a call gets three tries (the best one counts). `npm run bench -- bigpages` reports the
- * raw gaps (17-67 ms at 10k and 50k rows in a quieter moment). A walk that did not yield fails every
- * try by far (before #24: 3.7 s at 5,000 rows, 60 s at 20,000).
+ * How much longer than the page's own longest gap a call's longest gap may be. The issue's goal is no gap over
+ * 100 ms; this machine is shared (load average 20-30 on 2 cores) and the probe alone, with nothing running, sees
+ * gaps of 150-400 ms now and then, so an absolute bound is either flaky or loose. Instead the probe also watches the
+ * page idle right after each call, for as long as the call took (up to IDLE_MAX_MS), and the call may add at most
+ * this much to that; the best of TRIES counts. A walk that did not yield fails every try by far (before #24: 3.7 s
+ * at 5,000 rows; a synchronous Tab search 3 s at 10,000). The absolute 100 ms goal is in the bench
+ * (`npx tsx bench/run.ts bigpages`).
  */
-const MAX_GAP_MS = 500;
+const OVER_IDLE_MS = 250;
 /**
- * On the 50k-row page (500,000 elements) the browser's own pauses grow with its heap: the same bounded search,
- * measured without the extension, saw 31-250 ms gaps run to run. Still a small fraction of the call (the old walk held
- * the page for the whole call, tens of seconds at this size).
+ * On the 50k-row page (500,000 elements) the page's own garbage collection and re-render pauses grow with its heap
+ * and come when they come, not in the idle window: the allowance is larger there.
  */
-const MAX_GAP_HUGE_MS = 2000;
+const OVER_IDLE_HUGE_MS = 600;
+const IDLE_MAX_MS = 2_000;
 const TRIES = 3;
 /** Every walking call must answer well within the worker's 30 s request timeout. */
 const CALL_LIMIT_MS = 25_000;
@@ -30,22 +32,41 @@ const CALL_LIMIT_MS = 25_000;
 interface Probed<T> {
   value: T;
   ms: number;
+  /** Longest gap between animation frames while the call ran. */
   gap: number;
+  /** Longest gap with the page left alone right after, for as long as the call took. */
+  idle: number;
 }
 
-/** Runs a worker call while the page's rAF probe watches the main thread (up to TRIES times while the gap is long). */
-async function probed<T>(page: Page, run: () => Promise<T>, bound = MAX_GAP_MS): Promise<Probed<T>> {
+const probe = (page: Page, op: 'start' | 'stop'): Promise<number> =>
+  page.evaluate((o) => (window as unknown as { __probe: Record<string, () => number> }).__probe[o]!(), op);
+
+/**
+ * Runs a worker call while the page's rAF probe watches the main thread, then watches the idle page as long; up to
+ * TRIES times while the call's gap exceeds the idle one by more than `over` (the try with the least excess counts).
+ */
+async function probed<T>(page: Page, run: () => Promise<T>, over = OVER_IDLE_MS): Promise<Probed<T>> {
   let best: Probed<T> | undefined;
-  for (let i = 0; i < TRIES && (!best || best.gap >= bound); i++) {
-    await page.evaluate(() => (window as unknown as { __probe: { start(): void } }).__probe.start());
+  for (let i = 0; i < TRIES && (!best || best.gap > best.idle + over); i++) {
+    await probe(page, 'start');
     const t0 = Date.now();
     const value = await run();
     const ms = Date.now() - t0;
-    const gap = await page.evaluate(() => (window as unknown as { __probe: { stop(): number } }).__probe.stop());
-    if (!best || gap < best.gap) best = { value, ms, gap };
+    const gap = await probe(page, 'stop');
+    await probe(page, 'start');
+    await new Promise((r) => setTimeout(r, Math.max(300, Math.min(ms, IDLE_MAX_MS))));
+    const idle = await probe(page, 'stop');
+    if (!best || gap - idle < best.gap - best.idle) best = { value, ms, gap, idle };
   }
   return best!;
 }
+
+/** The call kept the page responsive: its longest gap is at most `over` (plus `extra`) beyond the idle page's. */
+function expectResponsive(p: Probed<unknown>, over = OVER_IDLE_MS, extra = 0): void {
+  expect(p.gap).toBeLessThanOrEqual(p.idle + over + extra);
+}
+
+const fmt = (p: Probed<unknown>): string => `${p.ms} ms (gap ${p.gap}, idle ${p.idle})`;
 
 /**
  * Waits until the page renders steadily: five frames in a row less than 50 ms apart (its own first layout and paint
@@ -73,15 +94,81 @@ async function openBig(
   context: Parameters<typeof openTab>[0],
   sw: Worker,
   url: string,
+  timeout = 120_000,
 ): Promise<{ page: Page; tabId: number }> {
-  const opened = await openTab(context, sw, url);
+  const opened = await openTab(context, sw, url, timeout);
   await opened.page.waitForFunction(
     () => (window as unknown as { __built?: number }).__built !== undefined,
     undefined,
-    { timeout: 120_000 },
+    { timeout },
   );
   await settled(opened.page);
   return opened;
+}
+
+/**
+ * The other walks an action may do (#24): Tab's search for the next stop, a combobox's options shown elsewhere, a
+ * wait for text at the end of the page, and dom.read on a page too big for the article reader.
+ */
+async function keysFormsAndWaits(
+  page: Page,
+  sw: Worker,
+  tabId: number,
+  outline: string,
+  rows: number,
+  over: number,
+): Promise<void> {
+  const tab = await probed(
+    page,
+    () =>
+      call<ActionResult>(sw, 'act', tabId, { type: 'dom.press', ref: refIn(outline, 'checkbox "Pick 2"'), key: 'Tab' }),
+    over,
+  );
+  expect(tab.value.summary).toMatch(
+    /^pressed Tab on checkbox "Pick 2" \[ref=[a-z\d]+\]: focus moved to textbox "Note 2" \[ref=[a-z\d]+\]$/,
+  );
+  expectResponsive(tab, over);
+  const select = await probed(
+    page,
+    () =>
+      call<ActionResult>(sw, 'act', tabId, {
+        type: 'dom.select',
+        ref: refIn(outline, 'combobox "Status"'),
+        values: ['Closed'],
+      }),
+    over,
+  );
+  expect(select.value.summary).toBe('clicked option "Closed"');
+  await expect(page.locator('#status')).toHaveText('Closed');
+  expectResponsive(select, over);
+  await settled(page);
+  const last = `Row ${rows} holds a short sentence`;
+  const waited = await probed(
+    page,
+    () => call<{ summary: string }>(sw, 'waitFor', tabId, { text: last, timeoutMs: 20_000 }),
+    over,
+  );
+  expect(waited.value.summary).toBe(
+    `text "${last}" was already present — matched cell "Row ${rows} holds a short sentence about order ${rows}." <td> <td>: "Row ${rows} holds a short sentence about order ${rows}."`,
+  );
+  expectResponsive(waited, over);
+  let readMs = '';
+  if (rows >= 10_000) {
+    const read = await probed(
+      page,
+      () => call<{ note?: string; markdown: string }>(sw, 'read', tabId, { maxChars: 2000 }),
+      over,
+    );
+    expect(read.value.note).toBe(
+      'the page has more than 25,000 elements, too many for the article reader without freezing it, so this is its visible text',
+    );
+    expect(read.value.markdown).toContain('Row 1 holds a short sentence about order 1.');
+    expectResponsive(read, over);
+    readMs = `, read ${fmt(read)}`;
+  }
+  console.log(
+    `[bigpages] ${rows} rows: Tab ${fmt(tab)}, select ${fmt(select)}, wait_for text at the end ${fmt(waited)}${readMs}`,
+  );
 }
 
 // Playwright's trace recorder snapshots the whole DOM on the page's main thread at each step: seconds on these pages,
@@ -97,11 +184,11 @@ test.describe('big pages', () => {
     }) => {
       test.setTimeout(rows >= 50_000 ? 240_000 : 90_000);
       const { page, tabId } = await openBig(context, sw, `${pages.origin}/bigpage.html?rows=${rows}`);
-      const bound = rows >= 50_000 ? MAX_GAP_HUGE_MS : MAX_GAP_MS;
+      const over = rows >= 50_000 ? OVER_IDLE_HUGE_MS : OVER_IDLE_MS;
 
-      const snap = await probed(page, () => call<Snap>(sw, 'snapshot', tabId), bound);
+      const snap = await probed(page, () => call<Snap>(sw, 'snapshot', tabId), over);
       expect(snap.ms).toBeLessThan(CALL_LIMIT_MS);
-      expect(snap.gap).toBeLessThan(bound);
+      expectResponsive(snap, over);
       expect(snap.value.text.length).toBeLessThanOrEqual(40_000);
       expect(snap.value.truncated).toBe(true);
       expect(snap.value.note).toContain('The walk stopped because the 40,000-character budget was full');
@@ -121,10 +208,10 @@ test.describe('big pages', () => {
             role: 'button',
             name: 'Open 7',
           }),
-        bound,
+        over,
       );
       expect(found.ms).toBeLessThan(CALL_LIMIT_MS);
-      expect(found.gap).toBeLessThan(bound);
+      expectResponsive(found, over);
       expect(found.value.matches[0]!.line).toMatch(/^button "Open 7" \[ref=[a-df-z]{2}e\d+\]/);
       // The search budget holds about 2,500 rows: past it the reply says it searched only part of the page.
       if (rows > 2_500) expect(found.value.notes?.join(' ')).toMatch(/^Searched part of the page only/);
@@ -133,9 +220,9 @@ test.describe('big pages', () => {
       const text = await probed(
         page,
         () => call<{ text: string; truncated: boolean }>(sw, 'text', tabId, { maxChars: 5000 }),
-        bound,
+        over,
       );
-      expect(text.gap).toBeLessThan(bound);
+      expectResponsive(text, over);
       expect(text.value.truncated).toBe(true);
       expect(text.value.text).toContain('Row 1 holds a short sentence about order 1.');
 
@@ -143,17 +230,17 @@ test.describe('big pages', () => {
       const native = await probed(
         page,
         () => page.evaluate(() => (document.querySelector('button[data-row="4"]') as HTMLElement).click()),
-        bound,
+        over,
       );
       await settled(page);
       const button = refIn(snap.value.text, 'button "Open 3"');
       const clicked = await probed(
         page,
         () => call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: button }),
-        bound,
+        over,
       );
       expect(clicked.ms).toBeLessThan(CALL_LIMIT_MS);
-      expect(clicked.gap).toBeLessThan(bound + native.gap);
+      expectResponsive(clicked, over, Math.max(0, native.gap - native.idle));
       expect(clicked.value.summary).toContain('clicked button "Open 3"');
       expect(clicked.value.changes.added.join(' ')).toContain('Opened order 3');
       await settled(page);
@@ -170,10 +257,10 @@ test.describe('big pages', () => {
             'tr input[type=checkbox]',
             { limit: 5 },
           ),
-        bound,
+        over,
       );
       expect(queried.ms).toBeLessThan(CALL_LIMIT_MS);
-      expect(queried.gap).toBeLessThan(bound);
+      expectResponsive(queried, over);
       expect(queried.value.matches[0]!.line).toMatch(/^checkbox "Pick 1" \[ref=[a-df-z]{2}e\d+\]/);
       if (!queried.value.partial) expect(queried.value.total).toBe(rows);
       // A target resolves at its first visible match; the page's last element makes the walk cross the whole page
@@ -181,22 +268,23 @@ test.describe('big pages', () => {
       const waited = await probed(
         page,
         () => call<{ met: boolean; summary: string }>(sw, 'waitFor', tabId, { selector: 'p#end', timeoutMs: 20_000 }),
-        bound,
+        over,
       );
-      expect(waited.gap).toBeLessThan(bound);
+      expectResponsive(waited, over);
       expect(waited.value.summary).toMatch(/^selector "p#end" was already present/);
       const bySelector = await probed(
         page,
         () => call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', selector: 'button[data-row="6"]' }),
-        bound,
+        over,
       );
       console.log(
-        `[bigpages] ${rows} rows: dom.query ${queried.ms} ms (longest gap ${queried.gap} ms), wait_for a selector at the end ${waited.ms} ms (gap ${waited.gap} ms), click by selector ${bySelector.ms} ms (gap ${bySelector.gap} ms)`,
+        `[bigpages] ${rows} rows: snapshot ${fmt(snap)}, find ${fmt(found)}, text ${fmt(text)}, native click ${fmt(native)}, click ${fmt(clicked)}, dom.query ${fmt(queried)}, wait_for a selector at the end ${fmt(waited)}, click by selector ${fmt(bySelector)}`,
       );
       expect(bySelector.ms).toBeLessThan(CALL_LIMIT_MS);
-      expect(bySelector.gap).toBeLessThan(bound + native.gap);
+      expectResponsive(bySelector, over, Math.max(0, native.gap - native.idle));
       expect(bySelector.value.summary).toContain('clicked button "Open 6"');
       await settled(page);
+      await keysFormsAndWaits(page, sw, tabId, snap.value.text, rows, over);
       await page.close();
     });
   }
@@ -210,7 +298,7 @@ test.describe('big pages', () => {
     await page.evaluate(() => document.querySelector('a[href="#o5000"]')!.scrollIntoView({ block: 'start' }));
     await settled(page);
     const snap = await probed(page, () => call<Snap>(sw, 'snapshot', tabId));
-    expect(snap.gap).toBeLessThan(MAX_GAP_MS);
+    expectResponsive(snap);
     expect(snap.value.note).toMatch(
       /The page is larger than the budget and is scrolled, so long lists start near the viewport: [\d,]+ items above it were left out/,
     );
@@ -235,18 +323,18 @@ test.describe('big pages', () => {
     });
     await settled(page);
     const snap = await probed(page, () => call<Snap>(sw, 'snapshot', tabId));
-    expect(snap.gap).toBeLessThan(MAX_GAP_MS);
+    expectResponsive(snap);
     expect(snap.value.truncated).toBe(false);
     expect(snap.value.text).toMatch(/- link "Message 2501" \[ref=[a-df-z]{2}e\d+\]/);
     const reply = refIn(snap.value.text, 'button "Reply 2501"');
     const clicked = await probed(page, () => call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: reply }));
-    expect(clicked.gap).toBeLessThan(MAX_GAP_MS);
+    expectResponsive(clicked);
     expect(clicked.value.summary).toContain('clicked button "Reply 2501"');
     await page.close();
 
     const deep = await openBig(context, sw, `${pages.origin}/bigpage.html?kind=deep&depth=2000`);
     const d = await probed(deep.page, () => call<Snap>(sw, 'snapshot', deep.tabId));
-    expect(d.gap).toBeLessThan(MAX_GAP_MS);
+    expectResponsive(d);
     expect(d.value.text).toContain('- text: Deepest text');
     const ref = refIn(d.value.text, 'button "Deep button"');
     const found = await call<{ matches: { ref?: string }[] }>(sw, 'find', deep.tabId, { text: 'Deep button' });
@@ -254,5 +342,90 @@ test.describe('big pages', () => {
     await call<ActionResult>(sw, 'act', deep.tabId, { type: 'dom.click', ref });
     await expect(deep.page.locator('#deepest')).toHaveText('Deep clicked');
     await deep.page.close();
+  });
+  test('200,000 rows (2.4 million nodes, in sections laid out as they near the viewport): the walks stay bounded', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
+    // Building 2.4 million nodes costs the page ~15 s of CPU; on this shared machine that is minutes of wall time.
+    test.setTimeout(600_000);
+    const rows = 200_000;
+    const { page, tabId } = await openBig(context, sw, `${pages.origin}/bigpage.html?rows=${rows}&chunk=1000`, 540_000);
+    const over = OVER_IDLE_HUGE_MS;
+    const snap = await probed(page, () => call<Snap>(sw, 'snapshot', tabId), over);
+    expect(snap.ms).toBeLessThan(CALL_LIMIT_MS);
+    expectResponsive(snap, over);
+    expect(snap.value.text.length).toBeLessThanOrEqual(40_000);
+    expect(snap.value.note).toContain('The walk stopped because the 40,000-character budget was full');
+    expect(snap.value.text).toMatch(/- button "Open 1" \[ref=[a-df-z]{2}e\d+\]/);
+    const found = await probed(
+      page,
+      () =>
+        call<{ matches: { line: string }[]; notes?: string[] }>(sw, 'find', tabId, { role: 'button', name: 'Open 7' }),
+      over,
+    );
+    expect(found.ms).toBeLessThan(CALL_LIMIT_MS);
+    expectResponsive(found, over);
+    expect(found.value.matches[0]!.line).toMatch(/^button "Open 7" \[ref=[a-df-z]{2}e\d+\]/);
+    expect(found.value.notes?.join(' ')).toMatch(/^Searched part of the page only/);
+    const text = await probed(page, () => call<{ text: string }>(sw, 'text', tabId, { maxChars: 5000 }), over);
+    expectResponsive(text, over);
+    expect(text.value.text).toContain('Row 1 holds a short sentence about order 1.');
+    const clicked = await probed(
+      page,
+      () => call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(snap.value.text, 'button "Open 3"') }),
+      over,
+    );
+    expect(clicked.ms).toBeLessThan(CALL_LIMIT_MS);
+    expectResponsive(clicked, over);
+    expect(clicked.value.changes.added.join(' ')).toContain('Opened order 3');
+    const queried = await probed(
+      page,
+      () =>
+        call<{ total: number; matches: { line: string }[] }>(sw, 'query', tabId, 'tr input[type=checkbox]', {
+          limit: 5,
+        }),
+      over,
+    );
+    expect(queried.ms).toBeLessThan(CALL_LIMIT_MS);
+    expectResponsive(queried, over);
+    expect(queried.value.matches[0]!.line).toMatch(/^checkbox "Pick 1" \[ref=[a-df-z]{2}e\d+\]/);
+    const tab = await probed(
+      page,
+      () =>
+        call<ActionResult>(sw, 'act', tabId, {
+          type: 'dom.press',
+          ref: refIn(snap.value.text, 'checkbox "Pick 2"'),
+          key: 'Tab',
+        }),
+      over,
+    );
+    expect(tab.value.summary).toMatch(
+      /^pressed Tab on checkbox "Pick 2" \[ref=[a-z\d]+\]: focus moved to textbox "Note 2" \[ref=[a-z\d]+\]$/,
+    );
+    expectResponsive(tab, over);
+    console.log(
+      `[bigpages] ${rows} rows: load ${await page.evaluate('window.__built')} ms to build; snapshot ${fmt(snap)}, find ${fmt(found)}, text ${fmt(text)}, click ${fmt(clicked)}, dom.query ${fmt(queried)}, Tab ${fmt(tab)}`,
+    );
+    await page.close();
+  });
+
+  test('an app layout whose main region scrolls: dom.scroll finds it without testing every element', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
+    const { page, tabId } = await openBig(context, sw, `${pages.origin}/bigpage.html?rows=10000&chunk=1000&app=1`);
+    const scrolled = await probed(page, () =>
+      call<ActionResult>(sw, 'act', tabId, { type: 'dom.scroll', direction: 'down' }),
+    );
+    expect(scrolled.value.summary).toMatch(
+      /^scrolled main "Orders Order Action Pick Note Summary Order 1 Open 1 Pick 1…" from y=0 to y=\d+ of \d+$/,
+    );
+    expect(await page.evaluate(() => document.querySelector('main')!.scrollTop)).toBeGreaterThan(0);
+    expectResponsive(scrolled);
+    console.log(`[bigpages] app layout, 10,000 rows: scroll ${fmt(scrolled)}`);
+    await page.close();
   });
 });

@@ -31,7 +31,11 @@ export function call<T = unknown>(sw: Worker, name: PageApiName, ...args: unknow
 }
 
 /** Like `call`, but expects a failure and returns its message (and code). */
-export async function callError(sw: Worker, name: PageApiName, ...args: unknown[]): Promise<{ message: string; code?: string }> {
+export async function callError(
+  sw: Worker,
+  name: PageApiName,
+  ...args: unknown[]
+): Promise<{ message: string; code?: string }> {
   const r = await sw.evaluate(
     async ([n, a]) => {
       const api = (globalThis as unknown as { otto: { page: Record<string, (...x: unknown[]) => unknown> } }).otto.page;
@@ -56,9 +60,14 @@ export async function tabIdOf(sw: Worker, page: Page): Promise<number> {
   return id;
 }
 
-export async function openTab(context: BrowserContext, sw: Worker, url: string): Promise<{ page: Page; tabId: number }> {
+export async function openTab(
+  context: BrowserContext,
+  sw: Worker,
+  url: string,
+  timeout?: number,
+): Promise<{ page: Page; tabId: number }> {
   const page = await context.newPage();
-  await page.goto(url);
+  await page.goto(url, timeout ? { timeout } : undefined);
   return { page, tabId: await tabIdOf(sw, page) };
 }
 
