@@ -1,7 +1,8 @@
 /**
  * Big pages (#24): dom.snapshot through the real worker and content script on generated tables
  * (e2e/fixtures/pages/bigpage.html: a link, a button, a checkbox, a text box and a sentence per row) of 1k, 10k and
- * 50k rows (200k with BIGPAGES_200K=1: generating and laying out that page takes minutes on a small machine), with
+ * 50k rows (200k with BIGPAGES_200K=1, in content-visibility sections as in the e2e: its 2.4 million nodes cost
+ * ~15 s of CPU to build), with
  * a requestAnimationFrame probe in the page, and Playwright's `ariaSnapshot()` on the same pages in the same run as
  * the reference (capped at BIGPAGES_PW_TIMEOUT_MS; a page it cannot finish in that time reports the cap).
  *
@@ -59,7 +60,9 @@ export async function run(): Promise<BenchMetric[]> {
       const page = await ext.context.newPage();
       await page.addInitScript('globalThis.__name = (f) => f;');
       const t = Date.now();
-      await page.goto(`${server.origin}/bigpage.html?rows=${rows}`, { timeout: 600_000 });
+      await page.goto(`${server.origin}/bigpage.html?rows=${rows}${rows > 50_000 ? '&chunk=1000' : ''}`, {
+        timeout: 600_000,
+      });
       await page.waitForFunction('window.__built !== undefined', undefined, { timeout: 600_000 });
       await settle(page);
       const loadMs = Date.now() - t;
@@ -103,7 +106,9 @@ export async function run(): Promise<BenchMetric[]> {
         { name: `rows_${k}_snapshot_ms`, value: Math.round(median(times)), unit: 'ms' },
         { name: `rows_${k}_snapshot_chars`, value: chars, unit: 'chars', budget: 40_000 },
         { name: `rows_${k}_snapshot_refs`, value: refs, unit: 'refs' },
-        { name: `rows_${k}_longest_gap_ms`, value: Math.max(...gaps), unit: 'ms' },
+        // The issue's goal: no gap between animation frames longer than 100 ms while a call runs (the e2e bounds
+        // it relative to the idle page's own gaps, which this shared machine makes long).
+        { name: `rows_${k}_longest_gap_ms`, value: Math.max(...gaps), unit: 'ms', budget: 100 },
         { name: `rows_${k}_playwright_aria_ms`, value: Math.round(pwMs), unit: 'ms' },
       );
       console.error(
