@@ -6,7 +6,7 @@
  */
 import { loadConfig, saveConfig } from '../config/store.ts';
 import { formatProblem } from '../config/parse.ts';
-import { patchYaml } from '../ui/settings/configEdit.ts';
+import { patchYaml } from '../config/edit.ts';
 import { readContinuation } from '../replay/continue.ts';
 import type { ConversationStore } from '../storage/conversations.ts';
 import type { SnippetStore } from '../tools/packs/ot/index.ts';

@@ -4,9 +4,9 @@
  * comments and other keys. The worker validates again on `config.save`; this is for instant feedback.
  */
 import { isMap, isScalar, parseDocument, stringify } from 'yaml';
-import { formatProblem, parseConfigYaml, type ConfigProblem } from '../../config/parse.ts';
-import { DEFAULT_CONFIG, type OttoConfig } from '../../config/schema.ts';
-import { CONFIG_VERSION, migrateDocument, readVersion } from '../../config/migrations.ts';
+import { formatProblem, parseConfigYaml, type ConfigProblem } from './parse.ts';
+import { DEFAULT_CONFIG, type OttoConfig } from './schema.ts';
+import { CONFIG_VERSION, migrateDocument, readVersion } from './migrations.ts';
 
 export type { ConfigProblem };
 /** `line L, column C: message`, as the worker reports it. */

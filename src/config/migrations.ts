@@ -3,7 +3,7 @@
  * `CONFIG_VERSION` one step at a time. Each step is a small function on the YAML document (not on plain data), so a
  * step that renames or moves a key keeps the user's comments, order and every key it does not touch — including
  * keys from another version, which are never dropped. Steps run in memory on every load; the stored text is only
- * rewritten when the user saves through a settings form (`options/configEdit.ts` `patchYaml`).
+ * rewritten when the user saves through a settings form (`config/edit.ts` `patchYaml`).
  *
  * Adding a version: bump CONFIG_VERSION, append a step `{ from: N, to: N + 1, ... }`, add a fixture
  * `test/config/fixtures/vN.yaml` saved in the old format, and extend the test table (docs/config-versions.md).

@@ -14,7 +14,7 @@ import {
   type Migration,
 } from '../../src/config/migrations.ts';
 import { parseConfigYaml } from '../../src/config/parse.ts';
-import { patchYaml } from '../../src/ui/settings/configEdit.ts';
+import { patchYaml } from '../../src/config/edit.ts';
 
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8');
 

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseConfigYaml } from '../../src/config/parse.ts';
-import { patchYaml, writtenValue } from '../../src/ui/settings/configEdit.ts';
+import { patchYaml, writtenValue } from '../../src/config/edit.ts';
 import { newServerFields } from '../../src/ui/settings/serverForm.ts';
 import { httpUrlProblem } from '../../src/shared/urlProblem.ts';
 import { expectLinearTime, expectUserWords, fuzz, fuzzTimeout } from './support/fuzz.ts';

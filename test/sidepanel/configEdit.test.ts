@@ -6,7 +6,7 @@ import {
   formatProblem,
   patchYaml,
   validateYaml,
-} from '../../src/ui/settings/configEdit.ts';
+} from '../../src/config/edit.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 
 describe('config editing helpers', () => {

@@ -12,7 +12,7 @@ import type { ResponseItem } from '../../models/events.ts';
 import { chatReducer, emptyChat, type ChatState, type PersistedItem } from './chat.ts';
 import { dropMeta, loadCurrent, loadMeta, saveCurrent, saveMeta } from './meta.ts';
 import { downloadText } from '../../ui/download.ts';
-import { effectiveConfig } from '../../ui/settings/configEdit.ts';
+import { effectiveConfig } from '../../config/edit.ts';
 import { CONFIG_INVALID_HEAD, configStatus, type ConfigStatus } from '../../config/status.ts';
 import { useCommands, type CommandsSlice } from './useCommands.ts';
 import { useHelp, type HelpSlice } from './help.ts';

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { PortClient } from '../../shared/portClient.ts';
 import type { OttoConfig } from '../../config/schema.ts';
 import { saveConfigEdits } from './settingsApi.ts';
-import { writtenValue } from './configEdit.ts';
+import { writtenValue } from '../../config/edit.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
 
 interface Fields {

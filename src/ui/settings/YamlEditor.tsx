@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PortClient } from '../../shared/portClient.ts';
-import { defaultsYaml, formatProblem, type ConfigProblem } from './configEdit.ts';
+import { defaultsYaml, formatProblem, type ConfigProblem } from '../../config/edit.ts';
 import { checkText, type Checked } from './yamlCheck.ts';
 import { YamlChecker } from './yamlChecker.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';

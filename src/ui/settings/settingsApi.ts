@@ -2,7 +2,7 @@
 import type { ConnectionTestResult } from '../../shared/replies.ts';
 import type { PortClient } from '../../shared/portClient.ts';
 import type { ConfigStatus } from '../../config/status.ts';
-import { patchYaml, type YamlEdit } from './configEdit.ts';
+import { patchYaml, type YamlEdit } from '../../config/edit.ts';
 import type { ServerStatus, ServerTestResult } from '../../mcp/manager.ts';
 
 export type { ServerStatus, ServerTestResult };

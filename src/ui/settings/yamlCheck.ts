@@ -2,7 +2,7 @@
  * Checking the settings YAML: the size limit first (no need to parse what cannot be saved), then the parser's
  * problems. Shared by the editor's background thread (yamlCheck.worker.ts) and its fallback where no worker runs.
  */
-import { checkYaml, type ConfigProblem } from './configEdit.ts';
+import { checkYaml, type ConfigProblem } from '../../config/edit.ts';
 import { CONFIG_MAX_CHARS, configTooLarge } from '../../shared/limits.ts';
 
 export interface Checked {
