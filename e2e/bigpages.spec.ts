@@ -16,14 +16,15 @@ import { call, openTab, refIn, type ActionResult, type Snap } from './page-tools
  * page idle right after each call, for as long as the call took (up to IDLE_MAX_MS), and the call may add at most
  * this much to that; the best of TRIES counts. A walk that did not yield fails every try by far (before #24: 3.7 s
  * at 5,000 rows; a synchronous Tab search 3 s at 10,000). The absolute 100 ms goal is in the bench
- * (`npx tsx bench/run.ts bigpages`).
+ * (`npx tsx bench/run.ts bigpages`). The allowance is wide because CI runs on other machines: a full CI run here saw
+ * gaps within 35 ms of a 250 ms allowance (Tab at 10,000 rows: 233 over an idle 17), and CI failed once on such a bound.
  */
-const OVER_IDLE_MS = 250;
+const OVER_IDLE_MS = 600;
 /**
  * On the 50k-row page (500,000 elements) the page's own garbage collection and re-render pauses grow with its heap
  * and come when they come, not in the idle window: the allowance is larger there.
  */
-const OVER_IDLE_HUGE_MS = 600;
+const OVER_IDLE_HUGE_MS = 1_500;
 const IDLE_MAX_MS = 2_000;
 const TRIES = 3;
 /** Every walking call must answer well within the worker's 30 s request timeout. */
