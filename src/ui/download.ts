@@ -1,14 +1,7 @@
 /** Saves text as a file through a temporary blob link (no `downloads` permission needed from the page). */
 export function downloadText(filename: string, mimeType: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: `${mimeType};charset=utf-8` }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.style.display = 'none';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveUrl(filename, url);
 }
 
 /** Saves base64 bytes (a binary file of the store) as a file. */
@@ -17,14 +10,7 @@ export function downloadBytes(filename: string, mimeType: string, base64: string
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   const url = URL.createObjectURL(new Blob([bytes], { type: mimeType }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.style.display = 'none';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveUrl(filename, url);
 }
 
 /** A picked file's bytes as base64 (for the port, which carries JSON). */
@@ -33,4 +19,16 @@ export async function base64Of(file: Blob): Promise<string> {
   let bin = '';
   for (let i = 0; i < u8.length; i += 0x8000) bin += String.fromCharCode(...u8.subarray(i, i + 0x8000));
   return btoa(bin);
+}
+
+/** Saves an object URL as a file through a hidden link, then frees the URL. */
+function saveUrl(filename: string, url: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
