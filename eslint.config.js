@@ -65,7 +65,8 @@ export default tseslint.config(
             {
               group: ['**/page/*', '**/background/*'],
               allowTypeImports: true,
-              message: 'Tools take the page as a dependency (createDomTools({ page })): import only types from src/page/api.ts.',
+              message:
+                'Tools take the page as a dependency (createDomTools({ page })): import only types from src/page/api.ts.',
             },
           ],
         },
@@ -78,7 +79,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/page/*', '**/background/*'], message: 'content/ and shared/ sit below the worker (docs/architecture.md).' }] },
+        {
+          patterns: [
+            {
+              group: ['**/page/*', '**/background/*'],
+              message: 'content/ and shared/ sit below the worker (docs/architecture.md).',
+            },
+          ],
+        },
       ],
     },
   },

@@ -23,7 +23,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 type OttoHandle = {
   otto: {
-    results: { store(t: string, o: object): Promise<{ handle: string }>; query(h: string, p: object): Promise<unknown> };
+    results: {
+      store(t: string, o: object): Promise<{ handle: string }>;
+      query(h: string, p: object): Promise<unknown>;
+    };
     stats(): { recordBatch(b: object): Promise<void>; computeStats(o: object): Promise<unknown> };
   };
 };
@@ -32,7 +35,8 @@ async function resultTimings(sw: Worker): Promise<{ page: number; regex: number;
   return sw.evaluate(async (n) => {
     const o = (globalThis as unknown as OttoHandle).otto;
     const lines: string[] = [];
-    for (let i = 0; i < n; i++) lines.push(`line ${i}: the quick brown fox ${i % 97 === 0 ? 'jumps' : 'walks'} over item-${i * 7}`);
+    for (let i = 0; i < n; i++)
+      lines.push(`line ${i}: the quick brown fox ${i % 97 === 0 ? 'jumps' : 'walks'} over item-${i * 7}`);
     let t = performance.now();
     const ref = await o.results.store(lines.join('\n'), { max_inline_size: 1000, result_ttl: 600 });
     const store = performance.now() - t;
@@ -84,7 +88,10 @@ async function streamGap(panel: Page, sw: Worker, storeMb: number): Promise<numb
   if (storeMb) {
     await sw.evaluate((mb) => {
       const line = 'x'.repeat(99);
-      (globalThis as unknown as { __big?: string }).__big = Array.from({ length: (mb * 1024 * 1024) / 100 }, () => line).join('\n');
+      (globalThis as unknown as { __big?: string }).__big = Array.from(
+        { length: (mb * 1024 * 1024) / 100 },
+        () => line,
+      ).join('\n');
     }, storeMb);
   }
   const gaps = panel.evaluate(
@@ -121,11 +128,16 @@ async function streamGap(panel: Page, sw: Worker, storeMb: number): Promise<numb
 }
 
 export async function run(): Promise<BenchMetric[]> {
-  if (!existsSync(path.join(DIST, 'manifest.json'))) throw new Error('storage bench needs dist/: run `npm run build` first');
+  if (!existsSync(path.join(DIST, 'manifest.json')))
+    throw new Error('storage bench needs dist/: run `npm run build` first');
   const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
   const api = await startFakeApi({ turns: [{ text: words, delayMs: 10, times: Infinity }] });
   const profile = mkdtempSync(path.join(os.tmpdir(), 'otto-bench-storage-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), headless: true, args: extensionArgs() });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: extensionArgs(),
+  });
   try {
     const sw = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
     const panel = await context.newPage();

@@ -4,13 +4,23 @@ import { connectToFakeApi, conversation, outline, send, waitForStatus } from './
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
-test('the model calls llm.transform, which calls Chat Completions with its own config, and gets the result', async ({ panel, fakeApi }) => {
-  await connectToFakeApi(panel, fakeApi, { yaml: `transform:\n  base_url: ${fakeApi.url}\n  model: gpt-transform\n  max_tokens: 64\n` });
+test('the model calls llm.transform, which calls Chat Completions with its own config, and gets the result', async ({
+  panel,
+  fakeApi,
+}) => {
+  await connectToFakeApi(panel, fakeApi, {
+    yaml: `transform:\n  base_url: ${fakeApi.url}\n  model: gpt-transform\n  max_tokens: 64\n`,
+  });
   fakeApi.scriptChat([{ match: 'Extract the price', content: '1999.5' }]);
   fakeApi.script([
     {
       match: 'price of gold',
-      calls: [{ name: 'llm__transform', arguments: { input: 'Gold trades at $1,999.50 an ounce.', prompt: 'Extract the price as a number' } }],
+      calls: [
+        {
+          name: 'llm__transform',
+          arguments: { input: 'Gold trades at $1,999.50 an ounce.', prompt: 'Extract the price as a number' },
+        },
+      ],
     },
     { match: '1999.5', text: 'Gold costs 1999.5 dollars.' },
   ]);
@@ -49,9 +59,15 @@ test("llm.transform without its own config follows the agent's server and model,
 
   // The settings say so, with the values they follow.
   await panel.getByTestId('open-settings').click();
-  await expect(panel.getByTestId('settings-transform-base-url')).toHaveAttribute('placeholder', `same as the agent: ${fakeApi.url}`);
+  await expect(panel.getByTestId('settings-transform-base-url')).toHaveAttribute(
+    'placeholder',
+    `same as the agent: ${fakeApi.url}`,
+  );
   await expect(panel.getByTestId('settings-transform-base-url')).toHaveValue('');
-  await expect(panel.getByTestId('settings-transform-model')).toHaveAttribute('placeholder', 'same as the agent: gpt-test');
+  await expect(panel.getByTestId('settings-transform-model')).toHaveAttribute(
+    'placeholder',
+    'same as the agent: gpt-test',
+  );
 });
 
 test('with neither transform.base_url nor agent.base_url set, llm.transform gives the spec error and sends nothing', async ({

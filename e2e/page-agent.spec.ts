@@ -116,7 +116,9 @@ test('a click that changes the page reports what changed', async ({ context, pan
   const { page, tabId } = await openApp(context, panel, app(pages.origin, 'dynamic'));
   fakeApi.script([
     { match: 'open the terms', calls: [{ name: 'dom__find', arguments: { role: 'button', name: 'open dialog' } }] },
-    reading(/^1 match/, (found) => [{ name: 'dom__click', arguments: { ref: /Refs: ([a-df-z]{2}e\d+)\./.exec(found)![1]! } }]),
+    reading(/^1 match/, (found) => [
+      { name: 'dom__click', arguments: { ref: /Refs: ([a-df-z]{2}e\d+)\./.exec(found)![1]! } },
+    ]),
     { match: /^dom__click ok/, text: 'The terms dialog is open.' },
   ]);
   const id = await send(panel, 'open the terms', { tabId });
@@ -191,7 +193,9 @@ test('submitting a form needs approval: a click on the submit button, and typing
   await page.locator('#password').fill('secret-123');
   fakeApi.script([
     { match: 'press sign in', calls: [{ name: 'dom__find', arguments: { role: 'button', name: 'sign in' } }] },
-    reading(/^1 match/, (found) => [{ name: 'dom__click', arguments: { ref: /Refs: ([a-df-z]{2}e\d+)\./.exec(found)![1]! } }]),
+    reading(/^1 match/, (found) => [
+      { name: 'dom__click', arguments: { ref: /Refs: ([a-df-z]{2}e\d+)\./.exec(found)![1]! } },
+    ]),
     { match: /^\[The user approved this call\.\]\ndom__click ok/, text: 'Signed in.' },
   ]);
   const id = await send(panel, 'press sign in', { tabId });

@@ -9,7 +9,11 @@ import { call, callError, openTab, refIn, type ActionResult, type Snap } from '.
 const app = (origin: string, name: string, query = ''): string => `${origin}/apps/${name}.html${query}`;
 
 test.describe('page tools', () => {
-  test('React controlled inputs: typing, checkbox, select and submit reach React state', async ({ context, serviceWorker: sw, pages }) => {
+  test('React controlled inputs: typing, checkbox, select and submit reach React state', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'react'));
     await expect(page.getByTestId('echo')).toHaveText('Hello, stranger!');
 
@@ -24,16 +28,28 @@ test.describe('page tools', () => {
     // keydown reached React's onKeyDown once per character.
     await expect(page.getByTestId('state')).toContainText('keys=3');
 
-    await call(sw, 'act', tabId, { type: 'dom.type', ref: refIn(s1.text, 'textbox "Bio"'), text: 'Line one\nLine two' });
+    await call(sw, 'act', tabId, {
+      type: 'dom.type',
+      ref: refIn(s1.text, 'textbox "Bio"'),
+      text: 'Line one\nLine two',
+    });
     await expect(page.getByTestId('bio')).toHaveText('Bio: Line one Line two');
 
-    const checked = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.check', ref: refIn(s1.text, 'checkbox "I agree"'), checked: true });
+    const checked = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.check',
+      ref: refIn(s1.text, 'checkbox "I agree"'),
+      checked: true,
+    });
     expect(checked.details.checked).toBe(true);
     await call(sw, 'act', tabId, { type: 'dom.select', ref: refIn(s1.text, 'combobox "Color"'), values: ['Green'] });
     await expect(page.getByTestId('state')).toContainText('agree=true color=green');
 
     // A field that reformats what is typed: the report says the value did not land as typed.
-    const shout = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.type', ref: refIn(s1.text, 'textbox "Shout"'), text: 'abc' });
+    const shout = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.type',
+      ref: refIn(s1.text, 'textbox "Shout"'),
+      text: 'abc',
+    });
     expect(shout.details).toMatchObject({ verified: false, expected: 'abc', actual: 'ABC' });
     expect(shout.summary).toContain('instead of');
 
@@ -42,11 +58,14 @@ test.describe('page tools', () => {
     expect(refIn(s2.text, 'textbox "Name"')).toBe(name);
     expect(s2.text).toMatch(/- textbox "Name" \[ref=[a-df-z]{2}e\d+\] value="Ada"/);
     expect(s2.text).not.toMatch(/button "Save" \[ref=[a-df-z]{2}e\d+\] \[disabled\]/);
-    const saved = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s2.text, 'button "Save"') });
+    const saved = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.click',
+      ref: refIn(s2.text, 'button "Save"'),
+    });
     await expect(page.getByTestId('submitted')).toHaveText('Saved Ada (green)');
     expect(saved.changes.added.join(' ')).toContain('Saved Ada');
     const s3 = await call<Snap>(sw, 'snapshot', tabId);
-    expect(s3.text).toContain("- status [new]: Saved Ada (green)");
+    expect(s3.text).toContain('- status [new]: Saved Ada (green)');
     await page.close();
   });
 
@@ -73,7 +92,11 @@ test.describe('page tools', () => {
     await page.close();
   });
 
-  test('Lit components in open shadow roots and a closed shadow root', async ({ context, serviceWorker: sw, pages }) => {
+  test('Lit components in open shadow roots and a closed shadow root', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'lit'));
     await expect(page.locator('otto-counter').first().locator('#n')).toHaveText('0');
     const s = await call<Snap>(sw, 'snapshot', tabId);
@@ -100,11 +123,20 @@ test.describe('page tools', () => {
     await page.close();
   });
 
-  test('jQuery-style keyup (which === 13), Backbone-style keypress, a change listener and a contenteditable editor', async ({ context, serviceWorker: sw, pages }) => {
+  test('jQuery-style keyup (which === 13), Backbone-style keypress, a change listener and a contenteditable editor', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'legacy'));
     const s = await call<Snap>(sw, 'snapshot', tabId);
 
-    await call(sw, 'act', tabId, { type: 'dom.type', ref: refIn(s.text, 'textbox "jQuery todo"'), text: 'Milk', submit: true });
+    await call(sw, 'act', tabId, {
+      type: 'dom.type',
+      ref: refIn(s.text, 'textbox "jQuery todo"'),
+      text: 'Milk',
+      submit: true,
+    });
     await expect(page.locator('#jq-items li')).toHaveText(['Milk']);
 
     await call(sw, 'act', tabId, { type: 'dom.type', ref: refIn(s.text, 'textbox "Backbone note"'), text: 'hello' });
@@ -114,26 +146,47 @@ test.describe('page tools', () => {
     await call(sw, 'act', tabId, { type: 'dom.type', ref: refIn(s.text, 'textbox "City"'), text: 'Paris' });
     await expect(page.locator('#city-out')).toHaveText('City: Paris');
 
-    const ed = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.type', ref: refIn(s.text, 'textbox "Editor"'), text: 'Hello editor' });
+    const ed = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.type',
+      ref: refIn(s.text, 'textbox "Editor"'),
+      text: 'Hello editor',
+    });
     expect(ed.details.verified).toBe(true);
     await expect(page.locator('#preview')).toHaveText('Preview: Hello editor');
-    await call(sw, 'act', tabId, { type: 'dom.type', ref: refIn(s.text, 'textbox "Editor"'), text: ', again', clear: false });
+    await call(sw, 'act', tabId, {
+      type: 'dom.type',
+      ref: refIn(s.text, 'textbox "Editor"'),
+      text: ', again',
+      clear: false,
+    });
     await expect(page.locator('#preview')).toHaveText('Preview: Hello editor, again');
     await page.close();
   });
 
-  test('same- and cross-origin iframes are stitched in and acted on through frame-prefixed refs', async ({ context, serviceWorker: sw, pages, otherOrigin }) => {
+  test('same- and cross-origin iframes are stitched in and acted on through frame-prefixed refs', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+    otherOrigin,
+  }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'frames', `?cross=${otherOrigin.port}`));
     await expect(page.frameLocator('#cross').locator('#out')).toHaveText('nothing sent');
     await expect(page.frameLocator('#same').locator('#out')).toHaveText('nothing sent');
 
     const s = await call<Snap>(sw, 'snapshot', tabId);
     expect(s.frames).toBe(2);
-    expect(s.text).toMatch(/- iframe "Same origin frame" \[ref=[a-df-z]{2}e\d+\]:\n {2}- heading "Child same" \[level=2\]/);
-    expect(s.text).toMatch(/- iframe "Cross origin frame" \[ref=[a-df-z]{2}e\d+\]:\n {2}- heading "Child cross" \[level=2\]/);
+    expect(s.text).toMatch(
+      /- iframe "Same origin frame" \[ref=[a-df-z]{2}e\d+\]:\n {2}- heading "Child same" \[level=2\]/,
+    );
+    expect(s.text).toMatch(
+      /- iframe "Cross origin frame" \[ref=[a-df-z]{2}e\d+\]:\n {2}- heading "Child cross" \[level=2\]/,
+    );
     expect(refIn(s.text, 'Send cross')).toMatch(/^f\d+[a-df-z]{2}e\d+$/);
     const lines = s.text.split('\n');
-    const crossMsg = refIn(lines.slice(lines.findIndex((l) => l.includes('Cross origin frame'))).join('\n'), 'textbox "Message"');
+    const crossMsg = refIn(
+      lines.slice(lines.findIndex((l) => l.includes('Cross origin frame'))).join('\n'),
+      'textbox "Message"',
+    );
     expect(crossMsg).toMatch(/^f\d+[a-df-z]{2}e\d+$/);
     expect(refIn(s.text, 'button "Top button"')).toMatch(/^[a-df-z]{2}e\d+$/);
 
@@ -145,12 +198,21 @@ test.describe('page tools', () => {
     await expect(page.frameLocator('#same').locator('#out')).toHaveText('sent  from same');
 
     // find searches every frame.
-    const found = await call<{ matches: { ref?: string; line: string }[] }>(sw, 'find', tabId, { role: 'button', name: 'send' });
-    expect(found.matches.map((m) => m.ref)).toEqual(expect.arrayContaining([refIn(s.text, 'Send cross'), refIn(s.text, 'Send same')]));
+    const found = await call<{ matches: { ref?: string; line: string }[] }>(sw, 'find', tabId, {
+      role: 'button',
+      name: 'send',
+    });
+    expect(found.matches.map((m) => m.ref)).toEqual(
+      expect.arrayContaining([refIn(s.text, 'Send cross'), refIn(s.text, 'Send same')]),
+    );
     await page.close();
   });
 
-  test('a long page: budget truncation says what was cut, scrolling loads more, far elements are clicked after scrolling', async ({ context, serviceWorker: sw, pages }) => {
+  test('a long page: budget truncation says what was cut, scrolling loads more, far elements are clicked after scrolling', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'long'));
     const small = await call<Snap>(sw, 'snapshot', tabId, { maxChars: 2000 });
     expect(small.text.length).toBeLessThanOrEqual(2000);
@@ -173,7 +235,9 @@ test.describe('page tools', () => {
     expect(end.summary).toContain('scrolled the page');
     await expect(page.locator('#loaded')).not.toHaveText('Loaded 10 items');
 
-    const found = await call<{ matches: { line: string; near?: string }[]; total: number }>(sw, 'find', tabId, { text: 'Section 42' });
+    const found = await call<{ matches: { line: string; near?: string }[]; total: number }>(sw, 'find', tabId, {
+      text: 'Section 42',
+    });
     expect(found.total).toBe(1);
     expect(found.matches[0]!.line).toContain('heading "Section 42"');
 
@@ -183,13 +247,20 @@ test.describe('page tools', () => {
     await page.close();
   });
 
-  test('elements that appear after actions: wait_for, [new] marks, dialogs, covered and stale targets', async ({ context, serviceWorker: sw, pages }) => {
+  test('elements that appear after actions: wait_for, [new] marks, dialogs, covered and stale targets', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'dynamic'));
     const s1 = await call<Snap>(sw, 'snapshot', tabId);
     expect(s1.text).toMatch(/- clickable "Clickable card — opens nothing" \[ref=[a-df-z]{2}e\d+\]/);
 
     await call(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Show details"') });
-    const waited = await call<{ met: boolean; elapsedMs: number }>(sw, 'waitFor', tabId, { text: 'Details loaded', timeoutMs: 3000 });
+    const waited = await call<{ met: boolean; elapsedMs: number }>(sw, 'waitFor', tabId, {
+      text: 'Details loaded',
+      timeoutMs: 3000,
+    });
     expect(waited.met).toBe(true);
     const s2 = await call<Snap>(sw, 'snapshot', tabId);
     expect(s2.newRefs).toBe(1);
@@ -203,17 +274,28 @@ test.describe('page tools', () => {
     expect(timeout.message).toMatch(/Timed out after 300 ms waiting for text "Never shows" to appear/);
 
     // A modal opens: reported; then its backdrop covers the page.
-    const opened = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Open dialog"') });
+    const opened = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.click',
+      ref: refIn(s1.text, 'button "Open dialog"'),
+    });
     expect(opened.changes.dialogsOpened).toEqual(['dialog "Terms"']);
     const formatted = await call<string>(sw, 'formatAction', opened);
     expect(formatted).toMatch(/^dom\.click ok — 1 dialog opened/);
-    expect(formatted).toMatch(/<external-content-[0-9a-f]{8}>[\s\S]*dialog opened: dialog "Terms"[\s\S]*<\/external-content-[0-9a-f]{8}>$/);
-    const covered = await callError(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Show details"') });
+    expect(formatted).toMatch(
+      /<external-content-[0-9a-f]{8}>[\s\S]*dialog opened: dialog "Terms"[\s\S]*<\/external-content-[0-9a-f]{8}>$/,
+    );
+    const covered = await callError(sw, 'act', tabId, {
+      type: 'dom.click',
+      ref: refIn(s1.text, 'button "Show details"'),
+    });
     expect(covered.message).toMatch(/is covered by .*<div#backdrop\.backdrop> \(part of the open dialog "Terms"/);
     expect(covered.code).toBe('action');
     const s3 = await call<Snap>(sw, 'snapshot', tabId);
     expect(s3.text).toContain('- dialog "Terms" [modal] [new]:');
-    const closed = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s3.text, 'button "Close"') });
+    const closed = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.click',
+      ref: refIn(s3.text, 'button "Close"'),
+    });
     expect(closed.changes.dialogsClosed).toEqual(['dialog (removed)']);
     // Escape reaches the page's key handler (here: closes the dialog again).
     await call(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Open dialog"') });
@@ -222,11 +304,18 @@ test.describe('page tools', () => {
     await expect(page.locator('#backdrop')).toHaveCount(0);
 
     // Hover shows a tooltip; double and right clicks reach their handlers.
-    const hovered = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.hover', ref: refIn(s1.text, 'button "Hover me"') });
+    const hovered = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.hover',
+      ref: refIn(s1.text, 'button "Hover me"'),
+    });
     expect(hovered.changes.added.join(' ')).toContain('tooltip "Helpful tooltip"');
     await call(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Multi"'), clickCount: 2 });
     await expect(page.locator('#status')).toHaveText('double clicked');
-    const right = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Multi"'), button: 'right' });
+    const right = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.click',
+      ref: refIn(s1.text, 'button "Multi"'),
+      button: 'right',
+    });
     expect(right.summary).toMatch(/^right-clicked button "Multi"/);
     await expect(page.locator('#status')).toHaveText('context menu');
     // Moving on removes the tooltip again (the pointer left the hovered element).
@@ -248,11 +337,23 @@ test.describe('page tools', () => {
     await expect(page.locator('#status')).toHaveText('card clicked');
 
     // Navigation: within the document, then to another page (followed until it has loaded).
-    const hash = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'link "Jump to later"') });
+    const hash = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.click',
+      ref: refIn(s1.text, 'link "Jump to later"'),
+    });
     expect(hash.changes.navigated?.to).toMatch(/dynamic\.html#later$/);
-    const nav = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'link "Go to login"') });
-    expect(nav.navigation).toMatchObject({ to: expect.stringMatching(/\/apps\/login\.html$/), title: 'Log in', complete: true });
-    expect(await call<string>(sw, 'formatAction', nav)).toMatch(/^dom\.click ok — the page navigated \(new page loaded\): take a new snapshot/);
+    const nav = await call<ActionResult>(sw, 'act', tabId, {
+      type: 'dom.click',
+      ref: refIn(s1.text, 'link "Go to login"'),
+    });
+    expect(nav.navigation).toMatchObject({
+      to: expect.stringMatching(/\/apps\/login\.html$/),
+      title: 'Log in',
+      complete: true,
+    });
+    expect(await call<string>(sw, 'formatAction', nav)).toMatch(
+      /^dom\.click ok — the page navigated \(new page loaded\): take a new snapshot/,
+    );
     const old = await callError(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s1.text, 'button "Show details"') });
     expect(old.message).toMatch(/this ref is from an earlier page; take a new snapshot/);
     const fresh = await call<Snap>(sw, 'snapshot', tabId);
@@ -260,7 +361,11 @@ test.describe('page tools', () => {
     await page.close();
   });
 
-  test('a login form: fill_form with a password, a checkbox and submit; the password never appears in output', async ({ context, serviceWorker: sw, pages }) => {
+  test('a login form: fill_form with a password, a checkbox and submit; the password never appears in output', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'login'));
     const s = await call<Snap>(sw, 'snapshot', tabId);
     expect(s.text).toMatch(/- textbox "Password" \[ref=[a-df-z]{2}e\d+\] \[required\] \[password\]/);
@@ -282,31 +387,57 @@ test.describe('page tools', () => {
     await page.close();
   });
 
-  test('selects, checkboxes, radios over hidden inputs, an ARIA combobox, and a disabled button', async ({ context, serviceWorker: sw, pages }) => {
+  test('selects, checkboxes, radios over hidden inputs, an ARIA combobox, and a disabled button', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'forms'));
     const s = await call<Snap>(sw, 'snapshot', tabId);
     const out = page.locator('#out');
     await call(sw, 'act', tabId, { type: 'dom.select', ref: refIn(s.text, 'combobox "Country"'), values: ['Germany'] });
-    await call(sw, 'act', tabId, { type: 'dom.select', ref: refIn(s.text, 'listbox "Toppings"'), values: ['Ham', 'Olives'] });
+    await call(sw, 'act', tabId, {
+      type: 'dom.select',
+      ref: refIn(s.text, 'listbox "Toppings"'),
+      values: ['Ham', 'Olives'],
+    });
     await call(sw, 'act', tabId, { type: 'dom.check', ref: refIn(s.text, 'checkbox "Newsletter"') });
     // The radio inputs are visually hidden; their labels stand in for them.
     expect(s.text).toMatch(/- radio "Pro" \[ref=[a-df-z]{2}e\d+\]/);
     const pro = await call<ActionResult>(sw, 'act', tabId, { type: 'dom.check', ref: refIn(s.text, 'radio "Pro"') });
     expect(pro.details.checked).toBe(true);
-    await expect(out).toHaveText(JSON.stringify({ country: 'de', toppings: ['Ham', 'Olives'], newsletter: true, plan: 'pro', fruit: '' }));
+    await expect(out).toHaveText(
+      JSON.stringify({ country: 'de', toppings: ['Ham', 'Olives'], newsletter: true, plan: 'pro', fruit: '' }),
+    );
 
-    const noOption = await callError(sw, 'act', tabId, { type: 'dom.select', ref: refIn(s.text, 'combobox "Country"'), values: ['Atlantis'] });
+    const noOption = await callError(sw, 'act', tabId, {
+      type: 'dom.select',
+      ref: refIn(s.text, 'combobox "Country"'),
+      values: ['Atlantis'],
+    });
     expect(noOption.message).toMatch(/no option "Atlantis".*"France/);
-    const uncheckRadio = await callError(sw, 'act', tabId, { type: 'dom.check', ref: refIn(s.text, 'radio "Pro"'), checked: false });
+    const uncheckRadio = await callError(sw, 'act', tabId, {
+      type: 'dom.check',
+      ref: refIn(s.text, 'radio "Pro"'),
+      checked: false,
+    });
     expect(uncheckRadio.message).toMatch(/cannot be unchecked/);
 
     await call(sw, 'act', tabId, { type: 'dom.select', ref: refIn(s.text, 'combobox "Fruit"'), values: ['Pear'] });
     await expect(out).toContainText('"fruit":"pear"');
 
-    const disabled = await callError(sw, 'act', tabId, { type: 'dom.click', ref: refIn(s.text, 'button "Disabled action"') });
+    const disabled = await callError(sw, 'act', tabId, {
+      type: 'dom.click',
+      ref: refIn(s.text, 'button "Disabled action"'),
+    });
     expect(disabled.message).toMatch(/is disabled/);
 
-    const q = await call<{ matches: { ref: string; line: string; visible: boolean }[]; total: number }>(sw, 'query', tabId, 'input[type=radio]');
+    const q = await call<{ matches: { ref: string; line: string; visible: boolean }[]; total: number }>(
+      sw,
+      'query',
+      tabId,
+      'input[type=radio]',
+    );
     expect(q.total).toBe(2);
     expect(q.matches[0]!.line).toMatch(/radio "Free" \[ref=[a-df-z]{2}e\d+\]/);
     await page.close();
@@ -413,9 +544,15 @@ test.describe('page tools', () => {
     await page.close();
   });
 
-  test('dom.read returns the article as Markdown; dom.text and query work by selector', async ({ context, serviceWorker: sw, pages }) => {
+  test('dom.read returns the article as Markdown; dom.text and query work by selector', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'long'));
-    const article = await call<{ title: string; markdown: string; readerable: boolean }>(sw, 'read', tabId, { maxChars: 5000 });
+    const article = await call<{ title: string; markdown: string; readerable: boolean }>(sw, 'read', tabId, {
+      maxChars: 5000,
+    });
     expect(article.markdown).toMatch(/^# /);
     expect(article.markdown).toContain('Lorem ipsum dolor sit amet');
     const t = await call<{ text: string }>(sw, 'text', tabId, { selector: '#loaded' });
@@ -426,7 +563,9 @@ test.describe('page tools', () => {
   test('restricted pages give a clear error', async ({ context, serviceWorker: sw }) => {
     const page = await context.newPage();
     await page.goto('chrome://version');
-    const tabId = await sw.evaluate(async () => (await chrome.tabs.query({})).find((t) => t.url?.startsWith('chrome://version'))?.id);
+    const tabId = await sw.evaluate(
+      async () => (await chrome.tabs.query({})).find((t) => t.url?.startsWith('chrome://version'))?.id,
+    );
     const err = await callError(sw, 'snapshot', tabId);
     expect(err.message).toMatch(/cannot read or act on a Chrome page \(chrome:\/\/\).*Open a regular web page/);
     expect(err.code).toBe('restricted');

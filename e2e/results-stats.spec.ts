@@ -17,7 +17,9 @@ test('output over max_inline_size reaches the model as a stored-result summary w
   ]);
   const id = await send(panel, 'list tabs please');
   await waitForStatus(panel, id, 'completed');
-  const output = String((await conversation(panel, id)).items.find((i) => i.item.type === 'function_call_output')!.item.output);
+  const output = String(
+    (await conversation(panel, id)).items.find((i) => i.item.type === 'function_call_output')!.item.output,
+  );
   const handle = /handle: ([0-9a-f]{12})/.exec(output)?.[1];
   expect(handle).toBeDefined();
   expect(output).toContain(`ot.result(handle='${handle}', offset=1, limit=50)`);
@@ -39,7 +41,12 @@ test('output over max_inline_size reaches the model as a stored-result summary w
   expect(stored).toBeTruthy();
 });
 
-test('every tool call and model request of a run is recorded for statistics', async ({ context, extensionId, panel, fakeApi }) => {
+test('every tool call and model request of a run is recorded for statistics', async ({
+  context,
+  extensionId,
+  panel,
+  fakeApi,
+}) => {
   await connectToFakeApi(panel, fakeApi);
   fakeApi.script([
     { match: 'count', calls: [{ name: 'tabs__list', arguments: {} }], usage: { input_tokens: 50, output_tokens: 7 } },
@@ -58,7 +65,9 @@ test('every tool call and model request of a run is recorded for statistics', as
       return all;
     }, store);
   // Statistics are written in the background (500 ms batches): write what earlier tests left waiting first.
-  await sw.evaluate(() => (globalThis as unknown as { otto: { stats: () => { flush(): Promise<void> } } }).otto.stats().flush());
+  await sw.evaluate(() =>
+    (globalThis as unknown as { otto: { stats: () => { flush(): Promise<void> } } }).otto.stats().flush(),
+  );
   const toolsBefore = (await count('statsToolCalls')).length;
   const modelBefore = (await count('statsModelRequests')).length;
   const id = await send(panel, 'count my tabs');
@@ -67,6 +76,10 @@ test('every tool call and model request of a run is recorded for statistics', as
   await expect.poll(async () => (await count('statsModelRequests')).length).toBe(modelBefore + 2);
   const tools = (await count('statsToolCalls')) as { tool: string; success: boolean }[];
   expect(tools.at(-1)).toMatchObject({ tool: 'tabs.list', success: true });
-  const requests = (await count('statsModelRequests')) as { model: string; inputTokens?: number; input_tokens?: number }[];
+  const requests = (await count('statsModelRequests')) as {
+    model: string;
+    inputTokens?: number;
+    input_tokens?: number;
+  }[];
   expect(requests.slice(-2).map((r) => r.inputTokens ?? r.input_tokens)).toEqual([50, 80]);
 });

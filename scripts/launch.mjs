@@ -28,9 +28,12 @@ function fail(message) {
 
 const browserPath = findBrowser();
 if (!browserPath) fail(INSTALL_HINT);
-if (!existsSync(path.join(dist, 'manifest.json'))) fail('dist/ is missing. Run `npm run build` (npm start does it for you).');
+if (!existsSync(path.join(dist, 'manifest.json')))
+  fail('dist/ is missing. Run `npm run build` (npm start does it for you).');
 if (!headless && process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-  fail('no display found. On a machine without one, run `xvfb-run npm start` (apt-get install -y xvfb), or `npm start -- --check` for a headless check.');
+  fail(
+    'no display found. On a machine without one, run `xvfb-run npm start` (apt-get install -y xvfb), or `npm start -- --check` for a headless check.',
+  );
 }
 
 const profile = check ? await mkdtemp(path.join(os.tmpdir(), 'otto-check-')) : path.join(root, '.otto-profile');

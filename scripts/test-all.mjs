@@ -36,7 +36,12 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const phases = [];
 
 // Unit
-const unitStatus = run('unit (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}/unit.json`]);
+const unitStatus = run('unit (vitest)', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${out}/unit.json`,
+]);
 const unit = readJson(`${out}/unit.json`);
 if (unit) {
   totals.passed += unit.numPassedTests;

@@ -35,7 +35,10 @@ export async function connectToFakeApi(
   const approvals = /^approvals:/m.test(extra) || opts.localHosts === false ? '' : E2E_LOCAL_HOSTS;
   const yaml = `agent:\n  base_url: ${api.url}\n  model: gpt-test\n  max_retries: 3\n${extra}${approvals}`;
   await panelRequest(panel, { type: 'config.save', yaml });
-  await panelRequest(panel, { type: 'secrets.save', yaml: `OPENAI_API_KEY: ${opts.key ?? 'sk-e2e-test-key-000000'}\n` });
+  await panelRequest(panel, {
+    type: 'secrets.save',
+    yaml: `OPENAI_API_KEY: ${opts.key ?? 'sk-e2e-test-key-000000'}\n`,
+  });
   await collectEvents(panel);
 }
 
@@ -65,10 +68,17 @@ export async function send(panel: Page, text: string, extra: Record<string, unkn
 }
 
 /** Waits until the run's status event says `status` (and, optionally, a stop reason). */
-export async function waitForStatus(panel: Page, conversationId: string, status: string, timeout = 30_000): Promise<AgentEventLike> {
+export async function waitForStatus(
+  panel: Page,
+  conversationId: string,
+  status: string,
+  timeout = 30_000,
+): Promise<AgentEventLike> {
   const handle = await panel.waitForFunction(
     ([id, s]) => {
-      const evs = ((globalThis as unknown as PanelGlobals).__events ?? []).filter((e) => e.conversationId === id && e.type === 'run.status');
+      const evs = ((globalThis as unknown as PanelGlobals).__events ?? []).filter(
+        (e) => e.conversationId === id && e.type === 'run.status',
+      );
       const last = evs.at(-1);
       return last && last.status === s ? last : undefined;
     },
@@ -78,9 +88,15 @@ export async function waitForStatus(panel: Page, conversationId: string, status:
   return (await handle.jsonValue()) as AgentEventLike;
 }
 
-export async function waitForEvent(panel: Page, conversationId: string, type: string, timeout = 30_000): Promise<AgentEventLike> {
+export async function waitForEvent(
+  panel: Page,
+  conversationId: string,
+  type: string,
+  timeout = 30_000,
+): Promise<AgentEventLike> {
   const handle = await panel.waitForFunction(
-    ([id, t]) => ((globalThis as unknown as PanelGlobals).__events ?? []).find((e) => e.conversationId === id && e.type === t),
+    ([id, t]) =>
+      ((globalThis as unknown as PanelGlobals).__events ?? []).find((e) => e.conversationId === id && e.type === t),
     [conversationId, type] as const,
     { timeout },
   );
@@ -89,7 +105,11 @@ export async function waitForEvent(panel: Page, conversationId: string, type: st
 
 export interface ConversationView {
   items: { seq: number; item: Record<string, unknown> & { type: string } }[];
-  state?: Record<string, unknown> & { status: string; stopReason?: string; lastError?: { kind: string; message: string } };
+  state?: Record<string, unknown> & {
+    status: string;
+    stopReason?: string;
+    lastError?: { kind: string; message: string };
+  };
   active: boolean;
 }
 

@@ -6,7 +6,12 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const DIST = path.join(ROOT, 'dist');
 
 export function chromiumPath(): string {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+  const candidates = [
+    process.env.CHROME_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+  ];
   const found = candidates.find((c): c is string => !!c && existsSync(c));
   if (!found) throw new Error('No Chromium found: apt-get install -y chromium, or set CHROME_PATH.');
   return found;

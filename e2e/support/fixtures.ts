@@ -31,7 +31,8 @@ export interface TestFixtures {
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   extContext: [
     async ({}, use) => {
-      if (!existsSync(path.join(DIST, 'manifest.json'))) throw new Error('dist/ is missing: run `npm run build` first.');
+      if (!existsSync(path.join(DIST, 'manifest.json')))
+        throw new Error('dist/ is missing: run `npm run build` first.');
       const profile = await mkdtemp(path.join(os.tmpdir(), 'otto-e2e-'));
       const context = await chromium.launchPersistentContext(profile, {
         executablePath: chromiumPath(),
@@ -98,7 +99,10 @@ export async function currentServiceWorker(context: BrowserContext, extensionId:
 
 /** Sends a typed request over the panel's port (the same client the UI uses) and returns its result. */
 export function panelRequest<T = unknown>(panel: Page, body: Record<string, unknown>): Promise<T> {
-  return panel.evaluate((b) => (globalThis as unknown as { ottoPanel: { request(x: unknown): Promise<unknown> } }).ottoPanel.request(b), body) as Promise<T>;
+  return panel.evaluate(
+    (b) => (globalThis as unknown as { ottoPanel: { request(x: unknown): Promise<unknown> } }).ottoPanel.request(b),
+    body,
+  ) as Promise<T>;
 }
 
 /**
@@ -111,7 +115,8 @@ export async function stopServiceWorker(context: BrowserContext, anyPage: Page):
   type Versions = { versions: { runningStatus: string; scriptURL: string }[] };
   const stopped = new Promise<void>((resolve) => {
     cdp.on('ServiceWorker.workerVersionUpdated', (e: Versions) => {
-      if (e.versions.some((v) => v.scriptURL.startsWith('chrome-extension://') && v.runningStatus === 'stopped')) resolve();
+      if (e.versions.some((v) => v.scriptURL.startsWith('chrome-extension://') && v.runningStatus === 'stopped'))
+        resolve();
     });
   });
   await cdp.send('ServiceWorker.enable');

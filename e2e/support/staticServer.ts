@@ -31,7 +31,9 @@ export async function startStaticServer(root: string): Promise<StaticServer> {
       return;
     }
     // `?download`: served as an attachment, so a browser saves it instead of showing it.
-    const attach = url.searchParams.has('download') ? { 'content-disposition': `attachment; filename="${path.basename(url.pathname)}"` } : {};
+    const attach = url.searchParams.has('download')
+      ? { 'content-disposition': `attachment; filename="${path.basename(url.pathname)}"` }
+      : {};
     const file = path.join(root, path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, ''));
     if (!file.startsWith(root)) {
       res.writeHead(403).end();
@@ -39,7 +41,11 @@ export async function startStaticServer(root: string): Promise<StaticServer> {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...attach });
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+        ...attach,
+      });
       res.end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

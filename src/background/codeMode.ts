@@ -37,7 +37,11 @@ export function packSummary(registry: ToolRegistry): string {
  * The definitions for a request in `mode`. Tools mode sends the tool set (`agent.tool_set`, tools/toolSet.ts) and
  * speaks in wire names (tools/wireNames.ts); code mode keeps dotted names, which its programs use.
  */
-export function modeDefinitions(registry: ToolRegistry, mode: AgentMode, toolSet: ToolSetMode = 'default'): ToolDefinition[] {
+export function modeDefinitions(
+  registry: ToolRegistry,
+  mode: AgentMode,
+  toolSet: ToolSetMode = 'default',
+): ToolDefinition[] {
   if (mode === 'tools') {
     const rewrite = wireRewriter(registry);
     return registry

@@ -44,7 +44,14 @@ function start(): void {
       (data) => sendResponse({ ok: true, data }),
       (err: unknown) => {
         const e = err as Error;
-        const code = e instanceof CodedError || e instanceof LocatorError ? e.code : e instanceof StaleRefError ? 'stale-ref' : e instanceof ActionError ? 'action' : undefined;
+        const code =
+          e instanceof CodedError || e instanceof LocatorError
+            ? e.code
+            : e instanceof StaleRefError
+              ? 'stale-ref'
+              : e instanceof ActionError
+                ? 'action'
+                : undefined;
         sendResponse(code ? { ok: false, error: e.message, code } : { ok: false, error: e?.message ?? String(err) });
       },
     );

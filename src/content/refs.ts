@@ -22,7 +22,8 @@ export function randomTag(): string {
   return Array.from(bytes, (b) => TAG_LETTERS[b % TAG_LETTERS.length]).join('');
 }
 
-export const EARLIER_PAGE = 'this ref is from an earlier page; take a new snapshot (dom.snapshot) and use a ref from it.';
+export const EARLIER_PAGE =
+  'this ref is from an earlier page; take a new snapshot (dom.snapshot) and use a ref from it.';
 
 export class StaleRefError extends Error {}
 
@@ -74,17 +75,26 @@ export class RefRegistry {
   /** The live element behind a ref, or a StaleRefError saying what to do next. */
   resolve(ref: string): Element {
     const m = REF_PATTERN.exec(ref.trim());
-    if (!m) throw new StaleRefError(`"${ref}" is not a ref (refs look like ${this.tag}e12, as dom.snapshot shows them). Take a snapshot (dom.snapshot) and use a ref from it.`);
+    if (!m)
+      throw new StaleRefError(
+        `"${ref}" is not a ref (refs look like ${this.tag}e12, as dom.snapshot shows them). Take a snapshot (dom.snapshot) and use a ref from it.`,
+      );
     if ((m[2] ?? '') !== this.tag) throw new StaleRefError(`Ref ${ref}: ${EARLIER_PAGE}`);
     const n = Number(m[3]);
     const el = this.byNumber.get(n)?.deref();
     if (!el) {
       if (n > this.counter)
-        throw new StaleRefError(`Ref ${ref} was not issued on this page (it may have reloaded or navigated since). Take a new snapshot (dom.snapshot) and use a ref from it.`);
-      throw new StaleRefError(`Ref ${ref} is stale: its element was removed from the page. Take a new snapshot (dom.snapshot) and use a fresh ref.`);
+        throw new StaleRefError(
+          `Ref ${ref} was not issued on this page (it may have reloaded or navigated since). Take a new snapshot (dom.snapshot) and use a ref from it.`,
+        );
+      throw new StaleRefError(
+        `Ref ${ref} is stale: its element was removed from the page. Take a new snapshot (dom.snapshot) and use a fresh ref.`,
+      );
     }
     if (!el.isConnected)
-      throw new StaleRefError(`Ref ${ref} is stale: its element is no longer in the page (the page re-rendered). Take a new snapshot (dom.snapshot) and use a fresh ref.`);
+      throw new StaleRefError(
+        `Ref ${ref} is stale: its element is no longer in the page (the page re-rendered). Take a new snapshot (dom.snapshot) and use a fresh ref.`,
+      );
     return el;
   }
 

@@ -8,5 +8,9 @@ export function isFromThisExtension(sender: chrome.runtime.MessageSender | undef
 
 /** True for a sender that is one of our extension pages (not a content script inside a web page). */
 export function isExtensionPage(sender: chrome.runtime.MessageSender | undefined, selfId: string): boolean {
-  return isFromThisExtension(sender, selfId) && typeof sender?.url === 'string' && sender.url.startsWith(`chrome-extension://${selfId}/`);
+  return (
+    isFromThisExtension(sender, selfId) &&
+    typeof sender?.url === 'string' &&
+    sender.url.startsWith(`chrome-extension://${selfId}/`)
+  );
 }

@@ -18,8 +18,11 @@ function infoOf(rec: FileRecord): FileInfo {
 
 /** A file name made safe for the store from a download's or URL's name (path separators and odd characters out). */
 export function safeFileName(raw: string, fallback = 'download'): string {
-  // eslint-disable-next-line no-control-regex
-  let n = raw.replace(/[<>:"|?*\u0000-\u001f\u007f/\\]+/g, '_').trim().replace(/^\.+/, '');
+  let n = raw
+    // eslint-disable-next-line no-control-regex
+    .replace(/[<>:"|?*\u0000-\u001f\u007f/\\]+/g, '_')
+    .trim()
+    .replace(/^\.+/, '');
   if (n.length > MAX_FILE_NAME) {
     const dot = n.lastIndexOf('.');
     const ext = dot > 0 && n.length - dot <= 10 ? n.slice(dot) : '';

@@ -6,7 +6,14 @@ import { MID_STREAM_ITEMS } from '../support/chatWire.ts';
 describe('stop', () => {
   it('aborts mid-stream: the stream gets the abort, what the user saw is kept, the transcript says so', async () => {
     const h = await setup({
-      turns: [[created(), ...reasoningSteps('thinking'), { type: 'text.delta', itemId: 'msg_p', delta: 'Partial ans' }, { type: 'hang' }]],
+      turns: [
+        [
+          created(),
+          ...reasoningSteps('thinking'),
+          { type: 'text.delta', itemId: 'msg_p', delta: 'Partial ans' },
+          { type: 'hang' },
+        ],
+      ],
     });
     const run = h.runner.send(h.conversationId, 'tell me');
     await waitFor(() => h.eventsOf('text.delta').length === 1, 'first delta');
@@ -35,21 +42,31 @@ describe('stop', () => {
     expect(h.model.requests[1]!.input.map((i) => i.type)).toEqual(['message', 'message', 'message']);
   });
 
-  it.runIf(MID_STREAM_ITEMS)('gives a function call persisted before the abort its "aborted by the user" output, without running it', async () => {
-    const h = await setup({
-      turns: [[created(), ...messageSteps('Clicking.'), ...callSteps({ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }), { type: 'hang' }]],
-      config: config({ approvals: { policy: 'auto' } }),
-    });
-    const run = h.runner.send(h.conversationId, 'click it');
-    await waitFor(async () => (await h.items()).some((i) => i.type === 'function_call'), 'call persisted');
-    await h.runner.stop(h.conversationId);
-    await run;
-    const items = await h.items();
-    expect(outputOf(items, 'c1')).toBe('Error: aborted by the user');
-    expect(h.host.count('dom.click')).toBe(0);
-    expectValidTranscript(items);
-    expect(items.at(-1)).toMatchObject({ type: 'otto.note', reason: 'aborted' });
-  });
+  it.runIf(MID_STREAM_ITEMS)(
+    'gives a function call persisted before the abort its "aborted by the user" output, without running it',
+    async () => {
+      const h = await setup({
+        turns: [
+          [
+            created(),
+            ...messageSteps('Clicking.'),
+            ...callSteps({ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }),
+            { type: 'hang' },
+          ],
+        ],
+        config: config({ approvals: { policy: 'auto' } }),
+      });
+      const run = h.runner.send(h.conversationId, 'click it');
+      await waitFor(async () => (await h.items()).some((i) => i.type === 'function_call'), 'call persisted');
+      await h.runner.stop(h.conversationId);
+      await run;
+      const items = await h.items();
+      expect(outputOf(items, 'c1')).toBe('Error: aborted by the user');
+      expect(h.host.count('dom.click')).toBe(0);
+      expectValidTranscript(items);
+      expect(items.at(-1)).toMatchObject({ type: 'otto.note', reason: 'aborted' });
+    },
+  );
 
   it('aborts mid-tool: the running tool gets the abort, it and the calls after it are answered "aborted"', async () => {
     const h = await setup({
@@ -96,7 +113,10 @@ describe('stop', () => {
   });
 
   it('cancels a pending approval', async () => {
-    const h = await setup({ turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])], origin: 'https://a.example' });
+    const h = await setup({
+      turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])],
+      origin: 'https://a.example',
+    });
     expect((await h.runner.send(h.conversationId, 'go')).status).toBe('awaiting_approval');
     const state = await h.runner.stop(h.conversationId);
     expect(state).toMatchObject({ status: 'idle', stopReason: 'aborted' });
@@ -110,7 +130,11 @@ describe('stop', () => {
   it('clears the previous_response_id chain after an abort (the next request replays everything)', async () => {
     const h = await setup({
       config: config({ agent: { previous_response_id: true } }),
-      turns: [say('one', { responseId: 'r1' }), [created('r2'), { type: 'text.delta', itemId: 'm', delta: 'par' }, { type: 'hang' }], say('three')],
+      turns: [
+        say('one', { responseId: 'r1' }),
+        [created('r2'), { type: 'text.delta', itemId: 'm', delta: 'par' }, { type: 'hang' }],
+        say('three'),
+      ],
     });
     await h.runner.send(h.conversationId, 'a');
     const run = h.runner.send(h.conversationId, 'b');

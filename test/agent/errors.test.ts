@@ -4,34 +4,49 @@ import { expectValidTranscript, outputOf, setup, userTexts } from './helpers.ts'
 import { MID_STREAM_ITEMS } from '../support/chatWire.ts';
 
 describe('model errors and retry', () => {
-  it.runIf(MID_STREAM_ITEMS)('a failed response becomes an error state; its partial output is discarded; retry succeeds without duplicates', async () => {
-    const h = await setup({
-      turns: [
-        failing(
-          { kind: 'server', message: 'The server failed (500). Retry later.', retryable: true, status: 500 },
-          [...messageSteps('Half an answer'), ...callSteps({ name: 'web__echo', args: { text: 'x' }, callId: 'lost' })],
-        ),
-        say('The full answer.'),
-      ],
-    });
-    const state = await h.runner.send(h.conversationId, 'question');
-    expect(state.status).toBe('error');
-    expect(state.stopReason).toBe('error');
-    expect(state.lastError).toEqual({ kind: 'server', message: 'The server failed (500). Retry later.', retryable: true, status: 500 });
-    expect(h.eventsOf('run.status').at(-1)).toMatchObject({ status: 'error', error: { kind: 'server', retryable: true } });
-    // Only the user message stays: the function_call of a response that never completed was never run, and is gone.
-    expect(await h.items()).toEqual([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'question' }] }]);
-    expect(h.host.count('web.echo')).toBe(0);
-    expect(h.eventsOf('items.discarded')).toEqual([{ type: 'items.discarded', conversationId: h.conversationId, fromSeq: 1, reason: 'failed' }]);
+  it.runIf(MID_STREAM_ITEMS)(
+    'a failed response becomes an error state; its partial output is discarded; retry succeeds without duplicates',
+    async () => {
+      const h = await setup({
+        turns: [
+          failing({ kind: 'server', message: 'The server failed (500). Retry later.', retryable: true, status: 500 }, [
+            ...messageSteps('Half an answer'),
+            ...callSteps({ name: 'web__echo', args: { text: 'x' }, callId: 'lost' }),
+          ]),
+          say('The full answer.'),
+        ],
+      });
+      const state = await h.runner.send(h.conversationId, 'question');
+      expect(state.status).toBe('error');
+      expect(state.stopReason).toBe('error');
+      expect(state.lastError).toEqual({
+        kind: 'server',
+        message: 'The server failed (500). Retry later.',
+        retryable: true,
+        status: 500,
+      });
+      expect(h.eventsOf('run.status').at(-1)).toMatchObject({
+        status: 'error',
+        error: { kind: 'server', retryable: true },
+      });
+      // Only the user message stays: the function_call of a response that never completed was never run, and is gone.
+      expect(await h.items()).toEqual([
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'question' }] },
+      ]);
+      expect(h.host.count('web.echo')).toBe(0);
+      expect(h.eventsOf('items.discarded')).toEqual([
+        { type: 'items.discarded', conversationId: h.conversationId, fromSeq: 1, reason: 'failed' },
+      ]);
 
-    const retried = await h.runner.retry(h.conversationId);
-    expect(retried.status).toBe('completed');
-    expect(retried.lastError).toBeUndefined();
-    const items = await h.items();
-    expect(items.map((i) => i.type)).toEqual(['message', 'message']);
-    expect(userTexts(items)).toEqual(['question']);
-    expect(h.model.requests[1]!.input).toEqual(h.model.requests[0]!.input);
-  });
+      const retried = await h.runner.retry(h.conversationId);
+      expect(retried.status).toBe('completed');
+      expect(retried.lastError).toBeUndefined();
+      const items = await h.items();
+      expect(items.map((i) => i.type)).toEqual(['message', 'message']);
+      expect(userTexts(items)).toEqual(['question']);
+      expect(h.model.requests[1]!.input).toEqual(h.model.requests[0]!.input);
+    },
+  );
 
   it('a stream that ends without response.completed is a retryable stream_cut error', async () => {
     const h = await setup({ turns: [[created(), ...messageSteps('cut off')], say('whole')] });
@@ -45,7 +60,9 @@ describe('model errors and retry', () => {
   });
 
   it('keeps a non-retryable error as reported (auth)', async () => {
-    const h = await setup({ turns: [failing({ kind: 'auth', message: 'Check your API key (401).', retryable: false, status: 401 })] });
+    const h = await setup({
+      turns: [failing({ kind: 'auth', message: 'Check your API key (401).', retryable: false, status: 401 })],
+    });
     const state = await h.runner.send(h.conversationId, 'q');
     expect(state.lastError).toMatchObject({ kind: 'auth', message: 'Check your API key (401).', retryable: false });
   });
@@ -66,27 +83,32 @@ describe('model errors and retry', () => {
     expect(state.turn).toBe(2);
   });
 
-  it.runIf(MID_STREAM_ITEMS)('when the client retries mid-response, what was persisted of the first attempt is discarded', async () => {
-    const h = await setup({
-      turns: [
-        [
-          created('r1'),
-          ...messageSteps('first attempt'),
-          { type: 'retrying', attempt: 1, delayMs: 500, reason: 'stream dropped' },
-          created('r1b'),
-          ...messageSteps('second attempt'),
-          completed('r1b'),
+  it.runIf(MID_STREAM_ITEMS)(
+    'when the client retries mid-response, what was persisted of the first attempt is discarded',
+    async () => {
+      const h = await setup({
+        turns: [
+          [
+            created('r1'),
+            ...messageSteps('first attempt'),
+            { type: 'retrying', attempt: 1, delayMs: 500, reason: 'stream dropped' },
+            created('r1b'),
+            ...messageSteps('second attempt'),
+            completed('r1b'),
+          ],
         ],
-      ],
-    });
-    const state = await h.runner.send(h.conversationId, 'q');
-    expect(state.status).toBe('completed');
-    const items = await h.items();
-    expect(items).toHaveLength(2);
-    expect(items[1]).toMatchObject({ content: [{ text: 'second attempt' }] });
-    expect(h.eventsOf('retrying')).toEqual([{ type: 'retrying', conversationId: h.conversationId, attempt: 1, delayMs: 500, reason: 'stream dropped' }]);
-    expect(h.eventsOf('items.discarded')[0]).toMatchObject({ fromSeq: 1, reason: 'retrying' });
-  });
+      });
+      const state = await h.runner.send(h.conversationId, 'q');
+      expect(state.status).toBe('completed');
+      const items = await h.items();
+      expect(items).toHaveLength(2);
+      expect(items[1]).toMatchObject({ content: [{ text: 'second attempt' }] });
+      expect(h.eventsOf('retrying')).toEqual([
+        { type: 'retrying', conversationId: h.conversationId, attempt: 1, delayMs: 500, reason: 'stream dropped' },
+      ]);
+      expect(h.eventsOf('items.discarded')[0]).toMatchObject({ fromSeq: 1, reason: 'retrying' });
+    },
+  );
 
   it('a model client that throws instead of reporting failed is an error the user can retry', async () => {
     const h = await setup({ turns: [[created(), { type: 'throw', error: new Error('socket hang up') }], say('ok')] });
@@ -127,7 +149,14 @@ describe('model errors and retry', () => {
 
   it('a response the API ended early (incomplete) stands, with a note saying the answer may be cut', async () => {
     const h = await setup({
-      turns: [[created('r1'), ...messageSteps('The answer is'), { type: 'completed', responseId: 'r1', latencyMs: 3, incompleteReason: 'max_output_tokens' }], say('more')],
+      turns: [
+        [
+          created('r1'),
+          ...messageSteps('The answer is'),
+          { type: 'completed', responseId: 'r1', latencyMs: 3, incompleteReason: 'max_output_tokens' },
+        ],
+        say('more'),
+      ],
     });
     const state = await h.runner.send(h.conversationId, 'q');
     expect(state).toMatchObject({ status: 'completed', stopReason: 'completed' });

@@ -63,7 +63,11 @@ export class FakeHost implements AgentToolHost {
 
   constructor() {
     const obj = z.object({}).passthrough();
-    this.define('web.echo', { readOnly: true, schema: z.object({ text: z.string() }), impl: (a) => ({ echo: a.text }) });
+    this.define('web.echo', {
+      readOnly: true,
+      schema: z.object({ text: z.string() }),
+      impl: (a) => ({ echo: a.text }),
+    });
     this.define('page.read', { readOnly: true, schema: obj, impl: () => 'page text' });
     this.define('ot.fail', {
       readOnly: true,
@@ -72,9 +76,18 @@ export class FakeHost implements AgentToolHost {
         throw new Error('boom');
       },
     });
-    this.define('ot.count', { readOnly: true, schema: z.object({ n: z.number() }), impl: (a) => `counted ${String(a.n)}` });
+    this.define('ot.count', {
+      readOnly: true,
+      schema: z.object({ n: z.number() }),
+      impl: (a) => `counted ${String(a.n)}`,
+    });
     this.define('dom.hang', { readOnly: true, schema: obj, impl: (_a, ctx) => untilAborted(ctx.signal) });
-    this.define('dom.click', { readOnly: false, schema: z.object({ ref: z.string() }), destructive: () => true, impl: (a) => `clicked ${String(a.ref)}` });
+    this.define('dom.click', {
+      readOnly: false,
+      schema: z.object({ ref: z.string() }),
+      destructive: () => true,
+      impl: (a) => `clicked ${String(a.ref)}`,
+    });
     this.define('dom.type', {
       readOnly: false,
       schema: z.object({ ref: z.string(), text: z.string(), password: z.boolean().optional() }),
@@ -83,8 +96,16 @@ export class FakeHost implements AgentToolHost {
     });
   }
 
-  define(name: string, t: { readOnly: boolean; schema: z.ZodType; impl: ToolImpl; destructive?: (a: Record<string, unknown>) => boolean }): void {
-    this.tools.set(name, { readOnly: t.readOnly, schema: t.schema, impl: t.impl, destructive: t.destructive ?? (() => false) });
+  define(
+    name: string,
+    t: { readOnly: boolean; schema: z.ZodType; impl: ToolImpl; destructive?: (a: Record<string, unknown>) => boolean },
+  ): void {
+    this.tools.set(name, {
+      readOnly: t.readOnly,
+      schema: t.schema,
+      impl: t.impl,
+      destructive: t.destructive ?? (() => false),
+    });
   }
 
   /** Replaces a tool's implementation. */
@@ -209,7 +230,9 @@ export class ManualTimers implements Timers {
 
 // ---- harness ------------------------------------------------------------------------------------------------------
 
-export function config(over: { agent?: Partial<AgentConfigView['agent']>; approvals?: Partial<AgentConfigView['approvals']> } = {}): AgentConfigView {
+export function config(
+  over: { agent?: Partial<AgentConfigView['agent']>; approvals?: Partial<AgentConfigView['approvals']> } = {},
+): AgentConfigView {
   // tool_timeout only when a test sets it: the harness's timers drive the runner's toolTimeoutMs option otherwise.
   const { tool_timeout: _defaultToolTimeout, ...agentDefaults } = DEFAULT_CONFIG.agent;
   return {
@@ -288,7 +311,11 @@ export async function setup(opts: SetupOptions = {}): Promise<Harness> {
 }
 
 /** Polls (through macrotasks, so IndexedDB callbacks run) until `check` is true. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 5000): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what = 'condition',
+  timeoutMs = 5000,
+): Promise<void> {
   const start = Date.now();
   while (!(await check())) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);

@@ -17,7 +17,14 @@ describe('agent loop', () => {
     expect(state.stopReason).toBe('completed');
     expect(state.turn).toBe(3);
     const items = await h.items();
-    expect(items.map((i) => i.type)).toEqual(['message', 'function_call', 'function_call_output', 'function_call', 'function_call_output', 'message']);
+    expect(items.map((i) => i.type)).toEqual([
+      'message',
+      'function_call',
+      'function_call_output',
+      'function_call',
+      'function_call_output',
+      'message',
+    ]);
     expect(outputOf(items, 'c1')).toBe('{"echo":"hi"}');
     expect(outputOf(items, 'c2')).toBe('page text');
     expectValidTranscript(items);
@@ -38,17 +45,24 @@ describe('agent loop', () => {
   it('sends only new items plus previous_response_id when configured', async () => {
     const h = await setup({
       config: config({ agent: { previous_response_id: true } }),
-      turns: [calls([{ name: 'web__echo', args: { text: 'x' }, callId: 'c1' }], { responseId: 'resp_A' }), say('ok', { responseId: 'resp_B' })],
+      turns: [
+        calls([{ name: 'web__echo', args: { text: 'x' }, callId: 'c1' }], { responseId: 'resp_A' }),
+        say('ok', { responseId: 'resp_B' }),
+      ],
     });
     await h.runner.send(h.conversationId, 'first');
     expect(h.model.requests[0]!.previousResponseId).toBeUndefined();
     expect(h.model.requests[1]!.previousResponseId).toBe('resp_A');
-    expect(h.model.requests[1]!.input).toEqual([{ type: 'function_call_output', call_id: 'c1', output: '{"echo":"x"}' }]);
+    expect(h.model.requests[1]!.input).toEqual([
+      { type: 'function_call_output', call_id: 'c1', output: '{"echo":"x"}' },
+    ]);
 
     h.model.push(say('second reply'));
     await h.runner.send(h.conversationId, 'second');
     expect(h.model.requests[2]!.previousResponseId).toBe('resp_B');
-    expect(h.model.requests[2]!.input).toEqual([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'second' }] }]);
+    expect(h.model.requests[2]!.input).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'second' }] },
+    ]);
   });
 
   it('passes instructions from config', async () => {
@@ -59,17 +73,37 @@ describe('agent loop', () => {
 
   it('emits UI events: deltas, tool started/args/running/finished with duration and status, usage per turn', async () => {
     const h = await setup({
-      turns: [calls([{ name: 'web__echo', args: { text: 'a' }, callId: 'c1' }, { name: 'ot__fail', callId: 'c2' }], { text: 'Let me look.' }), say('Bye now')],
+      turns: [
+        calls(
+          [
+            { name: 'web__echo', args: { text: 'a' }, callId: 'c1' },
+            { name: 'ot__fail', callId: 'c2' },
+          ],
+          { text: 'Let me look.' },
+        ),
+        say('Bye now'),
+      ],
     });
     await h.runner.send(h.conversationId, 'go');
 
-    expect(h.eventsOf('text.delta').map((e) => e.delta).join('')).toBe('Let me look.Bye now');
+    expect(
+      h
+        .eventsOf('text.delta')
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe('Let me look.Bye now');
     const started = h.eventsOf('tool.started');
     expect(started.map((e) => [e.callId, e.name])).toEqual([
       ['c1', 'web.echo'],
       ['c2', 'ot.fail'],
     ]);
-    expect(h.eventsOf('tool.args.delta').filter((e) => e.callId === 'c1').map((e) => e.delta).join('')).toBe('{"text":"a"}');
+    expect(
+      h
+        .eventsOf('tool.args.delta')
+        .filter((e) => e.callId === 'c1')
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe('{"text":"a"}');
     expect(h.eventsOf('tool.args.done').map((e) => e.arguments)).toEqual(['{"text":"a"}', '{}']);
     expect(h.eventsOf('tool.running').map((e) => e.name)).toEqual(['web.echo', 'ot.fail']);
     const finished = h.eventsOf('tool.finished');
@@ -94,7 +128,13 @@ describe('agent loop', () => {
 
   it('turns tool failures and thrown non-errors into "Error: <message>" outputs and goes on', async () => {
     const h = await setup({
-      turns: [calls([{ name: 'ot__fail', callId: 'c1' }, { name: 'page__read', callId: 'c2' }]), say('recovered')],
+      turns: [
+        calls([
+          { name: 'ot__fail', callId: 'c1' },
+          { name: 'page__read', callId: 'c2' },
+        ]),
+        say('recovered'),
+      ],
     });
     h.host.impl('page.read', () => {
       throw 'plain string failure';
@@ -104,7 +144,11 @@ describe('agent loop', () => {
     expect(outputOf(items, 'c1')).toBe('Error: boom');
     expect(outputOf(items, 'c2')).toBe('Error: plain string failure');
     expect(state.status).toBe('completed');
-    expect(h.model.requests[1]!.input.at(-1)).toEqual({ type: 'function_call_output', call_id: 'c2', output: 'Error: plain string failure' });
+    expect(h.model.requests[1]!.input.at(-1)).toEqual({
+      type: 'function_call_output',
+      call_id: 'c2',
+      output: 'Error: plain string failure',
+    });
   });
 
   it('sends malformed JSON, wrong types and unknown tool names back as errors and continues', async () => {
@@ -125,7 +169,9 @@ describe('agent loop', () => {
     expect(outputOf(items, 'bad_json')).toMatch(/^Error: invalid arguments for web\.echo: not valid JSON \(/);
     expect(outputOf(items, 'not_object')).toBe('Error: invalid arguments for web.echo: expected a JSON object');
     expect(outputOf(items, 'wrong_type')).toMatch(/^Error: Invalid arguments for ot\.count: n: /);
-    expect(outputOf(items, 'unknown')).toBe("Error: unknown tool 'dom__clik'. Did you mean: dom.click, dom.hang, dom.type?");
+    expect(outputOf(items, 'unknown')).toBe(
+      "Error: unknown tool 'dom__clik'. Did you mean: dom.click, dom.hang, dom.type?",
+    );
     expect(outputOf(items, 'far')).toBe("Error: unknown tool 'zzzzzzzzzzzzzzzzzzzzzz'.");
     expect(h.host.count('web.echo')).toBe(0);
     expect(h.host.count('dom.click')).toBe(0);
@@ -173,7 +219,10 @@ describe('agent loop', () => {
   });
 
   it('times out a tool that hangs, aborting its signal, and continues', async () => {
-    const h = await setup({ turns: [calls([{ name: 'dom__hang', callId: 'c1' }]), say('moving on')], runner: { toolTimeoutMs: 1500 } });
+    const h = await setup({
+      turns: [calls([{ name: 'dom__hang', callId: 'c1' }]), say('moving on')],
+      runner: { toolTimeoutMs: 1500 },
+    });
     const run = h.runner.send(h.conversationId, 'go');
     await waitFor(() => h.host.count('dom.hang') === 1, 'tool started');
     h.timers.advance(1500);
@@ -200,7 +249,11 @@ describe('agent loop', () => {
   it('stops at max_turns with the reason stated in the state and the transcript', async () => {
     const h = await setup({
       config: config({ agent: { max_turns: 2 } }),
-      turns: [calls([{ name: 'page__read', callId: 'c1' }]), calls([{ name: 'page__read', callId: 'c2' }]), say('never requested')],
+      turns: [
+        calls([{ name: 'page__read', callId: 'c1' }]),
+        calls([{ name: 'page__read', callId: 'c2' }]),
+        say('never requested'),
+      ],
     });
     const state = await h.runner.send(h.conversationId, 'loop forever');
     expect(state.status).toBe('completed');

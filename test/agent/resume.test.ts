@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ScriptedModel, calls, created, messageSteps, say } from '../support/scriptedModel.ts';
-import { FakeHost, config, expectValidTranscript, outputOf, setup, userTexts, waitFor, type Harness } from './helpers.ts';
+import {
+  FakeHost,
+  config,
+  expectValidTranscript,
+  outputOf,
+  setup,
+  userTexts,
+  waitFor,
+  type Harness,
+} from './helpers.ts';
 import { MID_STREAM_ITEMS } from '../support/chatWire.ts';
 
 const never = () => new Promise<never>(() => undefined);
@@ -35,21 +44,26 @@ describe('resume after the worker died', () => {
     expect(await h.runner.recoverInterrupted()).toEqual([]);
   });
 
-  it.runIf(MID_STREAM_ITEMS)('crash mid-stream: the partial response is discarded and requested again; nothing duplicated', async () => {
-    const h = await setup({ turns: [[created(), ...messageSteps('half of it'), { type: 'wait', until: never() }]] });
-    void h.runner.send(h.conversationId, 'question');
-    await waitFor(async () => (await h.items()).length === 2, 'partial item persisted');
+  it.runIf(MID_STREAM_ITEMS)(
+    'crash mid-stream: the partial response is discarded and requested again; nothing duplicated',
+    async () => {
+      const h = await setup({ turns: [[created(), ...messageSteps('half of it'), { type: 'wait', until: never() }]] });
+      void h.runner.send(h.conversationId, 'question');
+      await waitFor(async () => (await h.items()).length === 2, 'partial item persisted');
 
-    const { runner, model } = restart(h, [say('the whole answer')]);
-    await runner.recoverInterrupted();
-    const state = await runner.resume(h.conversationId);
-    expect(state.status).toBe('completed');
-    expect(model.requests[0]!.input).toEqual([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'question' }] }]);
-    const items = await h.items();
-    expect(items).toHaveLength(2);
-    expect(items[1]).toMatchObject({ role: 'assistant', content: [{ text: 'the whole answer' }] });
-    expect(userTexts(items)).toEqual(['question']);
-  });
+      const { runner, model } = restart(h, [say('the whole answer')]);
+      await runner.recoverInterrupted();
+      const state = await runner.resume(h.conversationId);
+      expect(state.status).toBe('completed');
+      expect(model.requests[0]!.input).toEqual([
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'question' }] },
+      ]);
+      const items = await h.items();
+      expect(items).toHaveLength(2);
+      expect(items[1]).toMatchObject({ role: 'assistant', content: [{ text: 'the whole answer' }] });
+      expect(userTexts(items)).toEqual(['question']);
+    },
+  );
 
   it('crash after the function_call was persisted, before the tool ran: resume runs it exactly once', async () => {
     const h = await setup({ turns: [calls([{ name: 'web__echo', args: { text: 'x' }, callId: 'c1' }])] });
@@ -73,10 +87,20 @@ describe('resume after the worker died', () => {
   });
 
   it('crash after a tool output was persisted: that tool is not run again; a read-only call in flight is re-run', async () => {
-    const h = await setup({ turns: [calls([{ name: 'web__echo', args: { text: 'x' }, callId: 'c1' }, { name: 'page__read', callId: 'c2' }])] });
+    const h = await setup({
+      turns: [
+        calls([
+          { name: 'web__echo', args: { text: 'x' }, callId: 'c1' },
+          { name: 'page__read', callId: 'c2' },
+        ]),
+      ],
+    });
     h.host.impl('page.read', never); // dies while page.read runs (web.echo finished and was persisted)
     void h.runner.send(h.conversationId, 'go');
-    await waitFor(async () => outputOf(await h.items(), 'c1') !== undefined && h.host.count('page.read') === 1, 'c1 persisted, c2 running');
+    await waitFor(
+      async () => outputOf(await h.items(), 'c1') !== undefined && h.host.count('page.read') === 1,
+      'c1 persisted, c2 running',
+    );
 
     const { runner, host } = restart(h, [say('ok')]);
     await runner.recoverInterrupted();
@@ -110,7 +134,10 @@ describe('resume after the worker died', () => {
   });
 
   it('an approved call that was running when the worker died is neither re-run nor re-approved', async () => {
-    const h = await setup({ origin: 'https://a.example', turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])] });
+    const h = await setup({
+      origin: 'https://a.example',
+      turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])],
+    });
     await h.runner.send(h.conversationId, 'go');
     h.host.impl('dom.click', never);
     void h.runner.approve(h.conversationId, 'c1', 'once');
@@ -124,7 +151,10 @@ describe('resume after the worker died', () => {
   });
 
   it('resume of an approved-but-not-started call runs it once', async () => {
-    const h = await setup({ origin: 'https://a.example', turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])] });
+    const h = await setup({
+      origin: 'https://a.example',
+      turns: [calls([{ name: 'dom__click', args: { ref: 'e1' }, callId: 'c1' }])],
+    });
     await h.runner.send(h.conversationId, 'go');
     // Approved and persisted, then the worker died before the call started.
     const s = (await h.state())!;
@@ -142,7 +172,14 @@ describe('resume after the worker died', () => {
   });
 
   it('a new message instead of resume settles the interrupted run: open calls answered, both user messages kept', async () => {
-    const h = await setup({ turns: [calls([{ name: 'page__read', callId: 'c1' }, { name: 'web__echo', args: { text: 'y' }, callId: 'c2' }])] });
+    const h = await setup({
+      turns: [
+        calls([
+          { name: 'page__read', callId: 'c1' },
+          { name: 'web__echo', args: { text: 'y' }, callId: 'c2' },
+        ]),
+      ],
+    });
     h.host.isDestructiveHook = never;
     void h.runner.send(h.conversationId, 'first');
     await waitFor(() => h.host.destructiveChecks.length === 1, 'about to run');
@@ -190,7 +227,9 @@ describe('resume after the worker died', () => {
       status: 'interrupted',
       phase: 'tools',
       turn: 1,
-      pendingCalls: [{ callId: 'c1', name: 'page__read', qualifiedName: 'page.read', arguments: '{}', status: 'running' }],
+      pendingCalls: [
+        { callId: 'c1', name: 'page__read', qualifiedName: 'page.read', arguments: '{}', status: 'running' },
+      ],
       usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, responses: 1 },
       startedAt: 1,
       updatedAt: 1,
@@ -208,7 +247,13 @@ describe('resume after the worker died', () => {
     const id = h.conversationId;
     await h.store.append(id, [
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'q' }] },
-      { type: 'message', role: 'assistant', id: 'msg_1', status: 'completed', content: [{ type: 'output_text', text: 'The answer.' }] },
+      {
+        type: 'message',
+        role: 'assistant',
+        id: 'msg_1',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'The answer.' }],
+      },
     ]);
     await h.store.putRun({
       conversationId: id,

@@ -6,7 +6,12 @@ import { KeepAlive, abortable, childSignal, raceAbort, AbortedError } from '../.
 import type { ItemRecord } from '../../src/storage/records.ts';
 import { ManualTimers } from './helpers.ts';
 
-const rec = (seq: number, item: Record<string, unknown>): ItemRecord => ({ conversationId: 'c', seq, createdAt: 0, item });
+const rec = (seq: number, item: Record<string, unknown>): ItemRecord => ({
+  conversationId: 'c',
+  seq,
+  createdAt: 0,
+  item,
+});
 
 describe('transcript helpers', () => {
   const records = [
@@ -29,7 +34,9 @@ describe('transcript helpers', () => {
     // Chain configured but absent (first turn, after an abort): full replay.
     expect(buildInput(records, { usePreviousResponseId: true }).previousResponseId).toBeUndefined();
     // A chain is ignored when the mode is off.
-    expect(buildInput(records, { usePreviousResponseId: false, chain: { responseId: 'r', seq: 2 } }).previousResponseId).toBeUndefined();
+    expect(
+      buildInput(records, { usePreviousResponseId: false, chain: { responseId: 'r', seq: 2 } }).previousResponseId,
+    ).toBeUndefined();
     expect(isLocalItem({ type: 'otto.note' })).toBe(true);
     expect(isLocalItem({ type: 'message' })).toBe(false);
   });

@@ -118,7 +118,10 @@ describe('config storage', () => {
   it('seeding from the environment merges into existing YAML and keeps comments', async () => {
     const storage = memoryStorage();
     await saveConfig('# mine\nagent:\n  max_turns: 7\n', storage);
-    const names = await seedSettings({ apiKey: 'sk-seeded-1234567', baseUrl: 'http://127.0.0.1:1234/v1', model: 'm1' }, storage);
+    const names = await seedSettings(
+      { apiKey: 'sk-seeded-1234567', baseUrl: 'http://127.0.0.1:1234/v1', model: 'm1' },
+      storage,
+    );
     expect(names).toEqual(['agent.base_url', 'agent.model', 'OPENAI_API_KEY']);
     const { config, yaml } = await loadConfig(storage);
     expect(config.agent).toMatchObject({ max_turns: 7, base_url: 'http://127.0.0.1:1234/v1', model: 'm1' });
@@ -142,7 +145,13 @@ describe('hostile YAML', () => {
     if (!r.ok) expect(r.problems[0]!.message).toMatch(/alias/i);
   });
   it('alias expansion is capped ("billion laughs")', () => {
-    const bomb = ['a: &a [x,x,x,x,x,x,x,x,x,x]', 'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]', 'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]', 'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]', 'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]'].join('\n');
+    const bomb = [
+      'a: &a [x,x,x,x,x,x,x,x,x,x]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+    ].join('\n');
     expect(parseConfigYaml(bomb).ok).toBe(false);
   });
 });

@@ -5,7 +5,9 @@ import { refOf, setPage, snap } from './helpers.ts';
 
 describe('refs survive re-snapshots while their elements live', () => {
   it('keeps refs when elements are inserted before, siblings removed, and text re-rendered', () => {
-    setPage(`<ul id="list"><li><button>One</button></li><li><button>Two</button></li><li><button>Three</button></li></ul><p id="msg">Hello</p>`);
+    setPage(
+      `<ul id="list"><li><button>One</button></li><li><button>Two</button></li><li><button>Three</button></li></ul><p id="msg">Hello</p>`,
+    );
     const first = snap();
     const one = refOf(first, '"One"');
     const two = refOf(first, '"Two"');
@@ -49,7 +51,9 @@ describe('refs survive re-snapshots while their elements live', () => {
     expect(() => registry.resolve(b)).toThrow(/stale.*take a new snapshot/i);
     expect(() => registry.resolve(`${registry.tag}e999`)).toThrow(/not issued.*snapshot/i);
     // A ref from another document (another tag, or none) is refused, never resolved by its number.
-    expect(() => registry.resolve(a.replace(registry.tag, registry.tag === 'ab' ? 'cd' : 'ab'))).toThrow(/this ref is from an earlier page; take a new snapshot/);
+    expect(() => registry.resolve(a.replace(registry.tag, registry.tag === 'ab' ? 'cd' : 'ab'))).toThrow(
+      /this ref is from an earlier page; take a new snapshot/,
+    );
     expect(() => registry.resolve(a.replace(registry.tag, ''))).toThrow(/this ref is from an earlier page/);
     expect(() => registry.resolve('button')).toThrow(/not a ref/);
   });

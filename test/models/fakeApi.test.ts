@@ -299,7 +299,9 @@ describe('fake Responses API: HTTP behaviour', () => {
     const user = (content: string) => ({ model: 'm', messages: [{ role: 'user', content }] });
     const scripted = (await (await post(user('the price'))).json()) as { choices: { message: { content: string } }[] };
     expect(scripted.choices[0]!.message.content).toBe('42');
-    const json = (await (await post({ ...user('Input data:\nab\n\nInstructions:\nx'), response_format: { type: 'json_object' } })).json()) as {
+    const json = (await (
+      await post({ ...user('Input data:\nab\n\nInstructions:\nx'), response_format: { type: 'json_object' } })
+    ).json()) as {
       choices: { message: { content: string } }[];
     };
     expect(JSON.parse(json.choices[0]!.message.content)).toEqual({ instructions: 'x', input_chars: 2 });

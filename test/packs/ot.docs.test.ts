@@ -28,25 +28,27 @@ describe('bundled tool reference pages', () => {
   });
 
   it('ot.help links a bundled page only for the packs that have one (BUNDLED_DOC_PACKS is the shipped list)', () => {
-    expect([...BUNDLED_DOC_PACKS].sort()).toEqual(registry.packs().map((p) => p.name).sort());
+    expect([...BUNDLED_DOC_PACKS].sort()).toEqual(
+      registry
+        .packs()
+        .map((p) => p.name)
+        .sort(),
+    );
   });
 
   it('the live page of an MCP pack escapes the server’s text and links back to bundled and live pages', () => {
     const live = new ToolRegistry();
     live.registerPack({ name: 'ot', instructions: 'Otto' }, []);
-    live.registerPack(
-      { name: 'github', source: 'proxy:github', instructions: '<img src=x onerror=alert(1)>' },
-      [
-        defineTool({
-          pack: 'github',
-          name: 'search_code',
-          description: 'Search <b>code</b>',
-          parameters: z.object({ q: z.string().describe('query') }),
-          readOnly: true,
-          execute: () => '',
-        }),
-      ],
-    );
+    live.registerPack({ name: 'github', source: 'proxy:github', instructions: '<img src=x onerror=alert(1)>' }, [
+      defineTool({
+        pack: 'github',
+        name: 'search_code',
+        description: 'Search <b>code</b>',
+        parameters: z.object({ q: z.string().describe('query') }),
+        readOnly: true,
+        execute: () => '',
+      }),
+    ]);
     const html = packPage(live, live.pack('github')!, LIVE_LINKS);
     expect(html).toContain('<code>github.search_code</code>');
     expect(html).toContain('Search &lt;b&gt;code&lt;/b&gt;');

@@ -144,10 +144,12 @@ describe('modeDefinitions (config agent.mode)', () => {
     expect(defs).toHaveLength(f.registry.size - 1);
   });
 
-  it('tools: the default tool set keeps Otto\'s other tools for ot.help + ot.call, sends other packs whole, and speaks in wire names', () => {
+  it("tools: the default tool set keeps Otto's other tools for ot.help + ot.call, sends other packs whole, and speaks in wire names", () => {
     const defs = modeDefinitions(f.registry, 'tools');
     const sent = names(defs);
-    expect(sent).toEqual(expect.arrayContaining(['ot__help', 'ot__call', 'ot__result', 'brave__search', 'github__search']));
+    expect(sent).toEqual(
+      expect.arrayContaining(['ot__help', 'ot__call', 'ot__result', 'brave__search', 'github__search']),
+    );
     expect(sent).not.toContain('ot__run');
     expect(sent).not.toContain('ot__stats');
     expect(sent).not.toContain('web__fetch');

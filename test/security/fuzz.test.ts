@@ -20,11 +20,29 @@ import { StreamMapper } from '../../src/models/streamMapper.ts';
 import { SseDecoder } from '../../src/models/sse.ts';
 
 const RUNS = 10_000;
-const anyJson = fc.anything({ maxDepth: 4, withNullPrototype: true, withBigInt: true, withDate: true, withMap: true, withSet: true });
+const anyJson = fc.anything({
+  maxDepth: 4,
+  withNullPrototype: true,
+  withBigInt: true,
+  withDate: true,
+  withMap: true,
+  withSet: true,
+});
 /** Values shaped like our messages: real type names, plausible and implausible fields. */
 const messageLike = fc.record(
   {
-    type: fc.constantFrom('ping', 'echo', 'config.save', 'chat.send', 'chat.approve', 'frames.ping', 'dom.click', 'content.ping', 'result', 'x'),
+    type: fc.constantFrom(
+      'ping',
+      'echo',
+      'config.save',
+      'chat.send',
+      'chat.approve',
+      'frames.ping',
+      'dom.click',
+      'content.ping',
+      'result',
+      'x',
+    ),
     id: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)),
     text: fc.oneof(fc.string(), fc.integer()),
     yaml: fc.oneof(fc.string(), fc.object()),
@@ -81,7 +99,27 @@ describe('fuzz: config YAML', () => {
   const yamlish = fc
     .array(
       fc.oneof(
-        fc.constantFrom('agent:', '  model: x', '  max_turns: 3', 'approvals: {policy: ask}', '- a', ': :', '{', '[', '"', "'", '\t', '&a', '*a', '!!str', '---', '...', '#c', 'servers:', '  s: {url: 1}'),
+        fc.constantFrom(
+          'agent:',
+          '  model: x',
+          '  max_turns: 3',
+          'approvals: {policy: ask}',
+          '- a',
+          ': :',
+          '{',
+          '[',
+          '"',
+          "'",
+          '\t',
+          '&a',
+          '*a',
+          '!!str',
+          '---',
+          '...',
+          '#c',
+          'servers:',
+          '  s: {url: 1}',
+        ),
         fc.string(),
       ),
       { maxLength: 8 },
@@ -140,23 +178,43 @@ describe('fuzz: tool arguments through the interceptor', () => {
     pack: 'fz',
     name: 'tool',
     description: 'fuzz target',
-    parameters: z.object({ ref: z.string(), count: z.number().int().default(1), tags: z.array(z.string()).optional(), deep: z.object({ on: z.boolean() }).optional() }),
+    parameters: z.object({
+      ref: z.string(),
+      count: z.number().int().default(1),
+      tags: z.array(z.string()).optional(),
+      deep: z.object({ on: z.boolean() }).optional(),
+    }),
     readOnly: true,
     execute: (a) => ({ got: a.ref.length + a.count }),
   });
   const interceptor = new ToolInterceptor({ logger: new Logger({ console: false }) });
-  const ctx = { signal: new AbortController().signal, config: DEFAULT_CONFIG, getSecret: () => undefined, logger: new Logger({ console: false }), callTool: async () => undefined };
+  const ctx = {
+    signal: new AbortController().signal,
+    config: DEFAULT_CONFIG,
+    getSecret: () => undefined,
+    logger: new Logger({ console: false }),
+    callTool: async () => undefined,
+  };
 
   it('any arguments either run or are refused with a validation error; the tool never sees invalid input', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(anyJson, fc.record({ ref: fc.anything(), count: fc.anything(), tags: fc.anything(), deep: fc.anything() }, { requiredKeys: [] })), async (args) => {
-        try {
-          const r = (await interceptor.execute(tool, args, ctx)) as { got: number };
-          expect(typeof r.got).toBe('number');
-        } catch (e) {
-          expect(e).toBeInstanceOf(ToolValidationError);
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          anyJson,
+          fc.record(
+            { ref: fc.anything(), count: fc.anything(), tags: fc.anything(), deep: fc.anything() },
+            { requiredKeys: [] },
+          ),
+        ),
+        async (args) => {
+          try {
+            const r = (await interceptor.execute(tool, args, ctx)) as { got: number };
+            expect(typeof r.got).toBe('number');
+          } catch (e) {
+            expect(e).toBeInstanceOf(ToolValidationError);
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -165,11 +223,40 @@ describe('fuzz: tool arguments through the interceptor', () => {
 describe('fuzz: SSE framing and stream events', () => {
   const eventLike = fc.record(
     {
-      type: fc.constantFrom('response.created', 'response.output_item.added', 'response.output_text.delta', 'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.output_item.done', 'response.completed', 'response.failed', 'error', 'response.unknown'),
-      item: fc.oneof(fc.record({ type: fc.constantFrom('message', 'function_call', 'reasoning'), id: fc.string(), call_id: fc.string(), name: fc.string(), arguments: fc.string() }, { requiredKeys: [] }), anyJson),
+      type: fc.constantFrom(
+        'response.created',
+        'response.output_item.added',
+        'response.output_text.delta',
+        'response.function_call_arguments.delta',
+        'response.function_call_arguments.done',
+        'response.output_item.done',
+        'response.completed',
+        'response.failed',
+        'error',
+        'response.unknown',
+      ),
+      item: fc.oneof(
+        fc.record(
+          {
+            type: fc.constantFrom('message', 'function_call', 'reasoning'),
+            id: fc.string(),
+            call_id: fc.string(),
+            name: fc.string(),
+            arguments: fc.string(),
+          },
+          { requiredKeys: [] },
+        ),
+        anyJson,
+      ),
       item_id: fc.oneof(fc.string(), fc.integer()),
       delta: fc.oneof(fc.string(), anyJson),
-      response: fc.oneof(fc.record({ id: fc.string(), usage: anyJson, output: fc.array(anyJson, { maxLength: 3 }) }, { requiredKeys: [] }), anyJson),
+      response: fc.oneof(
+        fc.record(
+          { id: fc.string(), usage: anyJson, output: fc.array(anyJson, { maxLength: 3 }) },
+          { requiredKeys: [] },
+        ),
+        anyJson,
+      ),
       error: anyJson,
       sequence_number: fc.integer(),
     },
@@ -192,10 +279,27 @@ describe('fuzz: SSE framing and stream events', () => {
 
   it('the SSE decoder takes any bytes in any chunking', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom('event: x\n', 'data: {"a":1}\n\n', 'data: [DONE]\n\n', '\r\n', ':comment\n', 'data:', '\n\n')), { maxLength: 20 }), (chunks) => {
-        const decoder = new SseDecoder();
-        for (const c of chunks) for (const m of decoder.push(c)) expect(typeof m.data).toBe('string');
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string(),
+            fc.constantFrom(
+              'event: x\n',
+              'data: {"a":1}\n\n',
+              'data: [DONE]\n\n',
+              '\r\n',
+              ':comment\n',
+              'data:',
+              '\n\n',
+            ),
+          ),
+          { maxLength: 20 },
+        ),
+        (chunks) => {
+          const decoder = new SseDecoder();
+          for (const c of chunks) for (const m of decoder.push(c)) expect(typeof m.data).toBe('string');
+        },
+      ),
       { numRuns: RUNS },
     );
   });

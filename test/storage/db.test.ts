@@ -16,7 +16,10 @@ describe('IndexedDB schema', () => {
       upgrade(db) {
         db.createObjectStore('meta', { keyPath: 'key' });
         db.createObjectStore('conversations', { keyPath: 'id' }).createIndex('byUpdated', 'updatedAt');
-        db.createObjectStore('items', { keyPath: ['conversationId', 'seq'] }).createIndex('byConversation', 'conversationId');
+        db.createObjectStore('items', { keyPath: ['conversationId', 'seq'] }).createIndex(
+          'byConversation',
+          'conversationId',
+        );
       },
     });
     await v1.put('meta', { key: 'k', value: 42, updatedAt: 1 });

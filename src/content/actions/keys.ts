@@ -85,7 +85,8 @@ const SHIFTED_DIGITS = ')!@#$%^&*(';
 export function keyForChar(ch: string): KeyDef {
   if (ch === '\n' || ch === '\r') return NAMED.Enter!;
   if (ch === '\t') return NAMED.Tab!;
-  if (/^[a-z]$/.test(ch)) return { key: ch, code: `Key${ch.toUpperCase()}`, keyCode: ch.toUpperCase().charCodeAt(0), text: ch };
+  if (/^[a-z]$/.test(ch))
+    return { key: ch, code: `Key${ch.toUpperCase()}`, keyCode: ch.toUpperCase().charCodeAt(0), text: ch };
   if (/^[A-Z]$/.test(ch)) return { key: ch, code: `Key${ch}`, keyCode: ch.charCodeAt(0), text: ch, shift: true };
   if (/^[0-9]$/.test(ch)) return { key: ch, code: `Digit${ch}`, keyCode: ch.charCodeAt(0), text: ch };
   const d = SHIFTED_DIGITS.indexOf(ch);
@@ -139,7 +140,10 @@ export function parseCombo(spec: string): Combo {
     const ch = letter && parts.length ? (combo.shift ? keyName.toUpperCase() : keyName.toLowerCase()) : keyName;
     def = keyForChar(ch);
   }
-  if (!def) throw new Error(`Unknown key "${keyName}". Use a character or one of: ${Object.keys(NAMED).slice(0, 22).join(', ')}, F1–F12.`);
+  if (!def)
+    throw new Error(
+      `Unknown key "${keyName}". Use a character or one of: ${Object.keys(NAMED).slice(0, 22).join(', ')}, F1–F12.`,
+    );
   if (def.shift) combo.shift = true;
   combo.key = def;
   return combo;

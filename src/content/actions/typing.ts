@@ -19,7 +19,11 @@ const WHOLE_VALUE_TYPES = new Set(['number', 'date', 'time', 'datetime-local', '
 export type Editable = HTMLInputElement | HTMLTextAreaElement | HTMLElement;
 
 export function isTextControl(el: Element): el is HTMLInputElement | HTMLTextAreaElement {
-  return el.localName === 'textarea' || (el.localName === 'input' && (TEXT_TYPES.has((el as HTMLInputElement).type) || WHOLE_VALUE_TYPES.has((el as HTMLInputElement).type)));
+  return (
+    el.localName === 'textarea' ||
+    (el.localName === 'input' &&
+      (TEXT_TYPES.has((el as HTMLInputElement).type) || WHOLE_VALUE_TYPES.has((el as HTMLInputElement).type)))
+  );
 }
 
 export function isContentEditable(el: Element): el is HTMLElement {
@@ -35,29 +39,50 @@ export function resolveEditable(el: Element): Editable {
   }
   if (el.localName === 'input') {
     const type = (el as HTMLInputElement).type;
-    const hint = type === 'checkbox' || type === 'radio' ? 'use dom.check' : type === 'file' ? 'file inputs cannot be typed into' : 'use dom.click';
+    const hint =
+      type === 'checkbox' || type === 'radio'
+        ? 'use dom.check'
+        : type === 'file'
+          ? 'file inputs cannot be typed into'
+          : 'use dom.click';
     throw new ActionError(`${describeElement(el)} is an input of type "${type}", not a text field: ${hint}.`);
   }
-  if (el.localName === 'select') throw new ActionError(`${describeElement(el)} is a select: use dom.select with the option's value or label.`);
-  const inner = el.querySelector('textarea, input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), [contenteditable=""], [contenteditable="true"]');
+  if (el.localName === 'select')
+    throw new ActionError(`${describeElement(el)} is a select: use dom.select with the option's value or label.`);
+  const inner = el.querySelector(
+    'textarea, input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), [contenteditable=""], [contenteditable="true"]',
+  );
   if (inner && (isTextControl(inner) || isContentEditable(inner))) return inner as Editable;
   const sr = (el as HTMLElement).shadowRoot;
   const innerShadow = sr?.querySelector('textarea, input, [contenteditable=""], [contenteditable="true"]');
   if (innerShadow && (isTextControl(innerShadow) || isContentEditable(innerShadow))) return innerShadow as Editable;
-  throw new ActionError(`${describeElement(el)} is not a text field (no input, textarea or contenteditable). Take a snapshot and pick a textbox ref.`);
+  throw new ActionError(
+    `${describeElement(el)} is not a text field (no input, textarea or contenteditable). Take a snapshot and pick a textbox ref.`,
+  );
 }
 
 export function assertEditable(el: Editable): void {
   const hidden = hiddenReason(el);
-  if (hidden) throw new ActionError(`${describeElement(el)} is not visible (${hidden}). Make it appear first (open its section or dialog), then take a new snapshot.`);
-  if (isDisabled(el)) throw new ActionError(`${describeElement(el)} is disabled. Complete the steps that enable it first, then try again.`);
+  if (hidden)
+    throw new ActionError(
+      `${describeElement(el)} is not visible (${hidden}). Make it appear first (open its section or dialog), then take a new snapshot.`,
+    );
+  if (isDisabled(el))
+    throw new ActionError(
+      `${describeElement(el)} is disabled. Complete the steps that enable it first, then try again.`,
+    );
   if ((el as HTMLInputElement).readOnly || el.getAttribute('aria-readonly') === 'true')
     throw new ActionError(`${describeElement(el)} is read-only; its value cannot be typed.`);
 }
 
 /** Sets a control's value through the prototype's native setter (bypassing setters a framework put on the element). */
 export function setNativeValue(el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): void {
-  const proto = el.localName === 'textarea' ? HTMLTextAreaElement.prototype : el.localName === 'select' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  const proto =
+    el.localName === 'textarea'
+      ? HTMLTextAreaElement.prototype
+      : el.localName === 'select'
+        ? HTMLSelectElement.prototype
+        : HTMLInputElement.prototype;
   const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
   if (setter) setter.call(el, value);
   else el.value = value;
@@ -68,7 +93,9 @@ export function fireInput(el: Element, inputType: string, data: string | null): 
 }
 
 export function fireBeforeInput(el: Element, inputType: string, data: string | null): boolean {
-  return el.dispatchEvent(new InputEvent('beforeinput', { bubbles: true, composed: true, cancelable: true, inputType, data }));
+  return el.dispatchEvent(
+    new InputEvent('beforeinput', { bubbles: true, composed: true, cancelable: true, inputType, data }),
+  );
 }
 
 export function fireChange(el: Element): void {
@@ -100,7 +127,11 @@ function setCaret(el: HTMLInputElement | HTMLTextAreaElement, pos: number): void
 }
 
 /** Inserts text at the caret of a text control (replacing the selection), as one keystroke would. */
-export function insertIntoControl(el: HTMLInputElement | HTMLTextAreaElement, text: string, inputType = 'insertText'): boolean {
+export function insertIntoControl(
+  el: HTMLInputElement | HTMLTextAreaElement,
+  text: string,
+  inputType = 'insertText',
+): boolean {
   const [start, end] = selectionOf(el);
   const max = el.maxLength;
   const before = el.value;
@@ -143,7 +174,11 @@ export function insertIntoEditable(el: HTMLElement, text: string): void {
   if (!fireBeforeInput(el, inputType, text === '\n' ? null : text)) return;
   let done: boolean;
   try {
-    done = el.ownerDocument.execCommand(inputType === 'insertParagraph' ? 'insertParagraph' : 'insertText', false, text);
+    done = el.ownerDocument.execCommand(
+      inputType === 'insertParagraph' ? 'insertParagraph' : 'insertText',
+      false,
+      text,
+    );
   } catch {
     done = false;
   }
@@ -213,7 +248,9 @@ export function currentValue(el: Editable): string {
 }
 
 export function maskIfPassword(el: Element, v: string): string {
-  return el.localName === 'input' && (el as HTMLInputElement).type === 'password' ? '•'.repeat(Math.min(v.length, 12)) : v;
+  return el.localName === 'input' && (el as HTMLInputElement).type === 'password'
+    ? '•'.repeat(Math.min(v.length, 12))
+    : v;
 }
 
 /** Types `text` into an editable element (already resolved); see the module comment for the event sequence. */
@@ -225,7 +262,12 @@ export function typeText(el: Editable, text: string, opts: TypeOptions = {}): Ty
   return typeIntoEditable(el, text, clear, opts);
 }
 
-function typeIntoControl(el: HTMLInputElement | HTMLTextAreaElement, rawText: string, clear: boolean, opts: TypeOptions): TypeResult {
+function typeIntoControl(
+  el: HTMLInputElement | HTMLTextAreaElement,
+  rawText: string,
+  clear: boolean,
+  opts: TypeOptions,
+): TypeResult {
   const initial = el.value;
   const single = el.localName === 'input';
   const text = single ? rawText.replace(/\r?\n/g, '') : rawText.replace(/\r\n/g, '\n');
@@ -257,7 +299,8 @@ function typeIntoControl(el: HTMLInputElement | HTMLTextAreaElement, rawText: st
       const def = keyForChar(ch);
       const mods = { ...NO_MODS, shiftKey: !!def.shift };
       typeKey(el, def, mods, () => {
-        if (!insertIntoControl(el, ch === '\n' ? '\n' : ch, ch === '\n' ? 'insertLineBreak' : 'insertText')) limited = true;
+        if (!insertIntoControl(el, ch === '\n' ? '\n' : ch, ch === '\n' ? 'insertLineBreak' : 'insertText'))
+          limited = true;
       });
     }
   }
@@ -312,7 +355,8 @@ export function pressEnterToSubmit(el: Element): { submitted: boolean; submitNot
   if (down) {
     const press = el.dispatchEvent(keyboardEvent('keypress', def, NO_MODS));
     if (press) {
-      if (el.localName === 'textarea' || isContentEditable(el)) submitNote = 'Enter in a multi-line field adds a line; the page handles Enter itself';
+      if (el.localName === 'textarea' || isContentEditable(el))
+        submitNote = 'Enter in a multi-line field adds a line; the page handles Enter itself';
       else {
         const r = implicitSubmit(el);
         submitted = r.submitted;
@@ -326,17 +370,22 @@ export function pressEnterToSubmit(el: Element): { submitted: boolean; submitNot
 
 export function implicitSubmit(el: Element): { submitted: boolean; note?: string } {
   const form = (el as HTMLInputElement).form ?? el.closest('form');
-  if (!form) return { submitted: false, note: 'the field is not in a form; Enter was delivered to the page’s key handlers' };
+  if (!form)
+    return { submitted: false, note: 'the field is not in a form; Enter was delivered to the page’s key handlers' };
   const button = Array.from(form.elements).find(
-    (b) => (b.localName === 'button' && ((b as HTMLButtonElement).type || 'submit') === 'submit') || (b.localName === 'input' && ['submit', 'image'].includes((b as HTMLInputElement).type)),
+    (b) =>
+      (b.localName === 'button' && ((b as HTMLButtonElement).type || 'submit') === 'submit') ||
+      (b.localName === 'input' && ['submit', 'image'].includes((b as HTMLInputElement).type)),
   ) as HTMLButtonElement | HTMLInputElement | undefined;
   if (button) {
-    if (button.disabled) return { submitted: false, note: `the form's submit button ${describeElement(button)} is disabled` };
+    if (button.disabled)
+      return { submitted: false, note: `the form's submit button ${describeElement(button)} is disabled` };
     button.click();
     return { submitted: true };
   }
   const blocking = Array.from(form.elements).filter((f) => f.localName === 'input' && isTextControl(f)).length;
-  if (blocking > 1) return { submitted: false, note: 'the form has no submit button and several fields, so Enter does not submit it' };
+  if (blocking > 1)
+    return { submitted: false, note: 'the form has no submit button and several fields, so Enter does not submit it' };
   form.requestSubmit();
   return { submitted: true };
 }

@@ -74,7 +74,9 @@ export function buildChatChunks(turn: Turn, body: FakeRequestBody): ChatChunk[] 
     for (const piece of splitArguments(args)) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
   });
   if (turn.fail) {
-    chunks.push({ error: { message: turn.fail.message, type: turn.fail.type ?? 'server_error', code: turn.fail.code } });
+    chunks.push({
+      error: { message: turn.fail.message, type: turn.fail.type ?? 'server_error', code: turn.fail.code },
+    });
     return chunks;
   }
   chunk({}, turn.incomplete ? 'length' : turn.calls?.length ? 'tool_calls' : 'stop');

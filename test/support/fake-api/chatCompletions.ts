@@ -47,15 +47,25 @@ function defaultReply(body: ChatBody, userText: string): string {
   return `Transformed ${input.length} chars: ${instructions}`;
 }
 
-export function answerChat(res: ServerResponse, body: ChatBody, turn: ChatTurn | undefined, headers: Record<string, string>): number {
+export function answerChat(
+  res: ServerResponse,
+  body: ChatBody,
+  turn: ChatTurn | undefined,
+  headers: Record<string, string>,
+): number {
   const userText = body.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
   if (turn?.http) {
     res.writeHead(turn.http.status, { ...headers, 'content-type': 'application/json' });
-    res.end(JSON.stringify(turn.http.body ?? { error: { message: `fake error ${turn.http.status}`, type: 'server_error' } }));
+    res.end(
+      JSON.stringify(turn.http.body ?? { error: { message: `fake error ${turn.http.status}`, type: 'server_error' } }),
+    );
     return turn.http.status;
   }
   const content = turn?.content ?? defaultReply(body, userText);
-  const usage = turn?.usage ?? { prompt_tokens: Math.ceil(userText.length / 4), completion_tokens: Math.ceil(content.length / 4) };
+  const usage = turn?.usage ?? {
+    prompt_tokens: Math.ceil(userText.length / 4),
+    completion_tokens: Math.ceil(content.length / 4),
+  };
   const id = `chatcmpl-${ids.request().slice(4)}`;
   const created = Math.floor(Date.now() / 1000);
   const model = body.model ?? 'gpt-fake';

@@ -108,7 +108,12 @@ export function toolHelp(doc: ToolDoc, url: string, level: InfoLevel, pack?: Pac
   if (level === 'list') return doc.name;
   const out = [`# ${doc.name}`, '', doc.description.trim(), '', '## Signature', '', '```', doc.signature, '```', ''];
   if (unsent)
-    out.push('## Calling it', '', `Not in the model's tool list by default: run it as \`ot.call(tool="${doc.name}", args={...})\` with the arguments below.`, '');
+    out.push(
+      '## Calling it',
+      '',
+      `Not in the model's tool list by default: run it as \`ot.call(tool="${doc.name}", args={...})\` with the arguments below.`,
+      '',
+    );
   out.push('## Arguments', '');
   if (doc.params.length) out.push(...doc.params.map(paramLine));
   else out.push('None.');
@@ -224,7 +229,7 @@ export function overview(s: HelpSources): string {
     '',
     ...(s.unsent.size
       ? [
-          '## Not in the model\'s tool list',
+          "## Not in the model's tool list",
           '',
           `Sent on request only (config \`agent.tool_set: default\`); run them with \`ot.call(tool="...", args={...})\`: ${[...s.unsent].join(', ')}.`,
           '',
@@ -263,14 +268,26 @@ export function helpText(s: HelpSources, query: string, level: InfoLevel = 'min'
     const tool = findTool(s.registry, q);
     if (tool) {
       const doc = registeredToolDoc(s.registry, tool);
-      return toolHelp(doc, packDocUrl(s, tool.pack), level, s.registry.pack(tool.pack), s.unsent.has(`${tool.pack}.${tool.name}`));
+      return toolHelp(
+        doc,
+        packDocUrl(s, tool.pack),
+        level,
+        s.registry.pack(tool.pack),
+        s.unsent.has(`${tool.pack}.${tool.name}`),
+      );
     }
   }
   // A wire name (`ot__stats`), as the model calls tools.
   const wire = s.registry.fromApiName(q);
   if (wire) {
     const doc = registeredToolDoc(s.registry, wire);
-    return toolHelp(doc, packDocUrl(s, wire.pack), level, s.registry.pack(wire.pack), s.unsent.has(`${wire.pack}.${wire.name}`));
+    return toolHelp(
+      doc,
+      packDocUrl(s, wire.pack),
+      level,
+      s.registry.pack(wire.pack),
+      s.unsent.has(`${wire.pack}.${wire.name}`),
+    );
   }
   const pack = findPack(s.registry, q);
   if (pack) return packHelp(s, pack, level);

@@ -40,7 +40,10 @@ export function waitForLoad(tabId: number, signal: AbortSignal, timeoutMs = 30_0
       if (id === tabId && info.status === 'complete') done(() => resolve(tab));
     };
     const onAbort = () => done(() => reject(new Error('aborted')));
-    const timer = setTimeout(() => done(() => reject(new Error(`The page did not finish loading within ${timeoutMs / 1000} s.`))), timeoutMs);
+    const timer = setTimeout(
+      () => done(() => reject(new Error(`The page did not finish loading within ${timeoutMs / 1000} s.`))),
+      timeoutMs,
+    );
     chrome.tabs.onUpdated.addListener(onUpdated);
     signal.addEventListener('abort', onAbort, { once: true });
   });
@@ -61,7 +64,10 @@ const NOT_ALLOWED = /Cannot access|cannot be (?:scripted|captured)|permission|ex
  * The visible area of a tab's window as a data URL (`chrome.tabs.captureVisibleTab`). Chrome allows two captures a
  * second: one refused for that is retried once. Pages Chrome keeps from extensions give a clear error.
  */
-export async function captureVisible(tab: chrome.tabs.Tab, options: chrome.extensionTypes.ImageDetails): Promise<string> {
+export async function captureVisible(
+  tab: chrome.tabs.Tab,
+  options: chrome.extensionTypes.ImageDetails,
+): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await chrome.tabs.captureVisibleTab(tab.windowId, options);
@@ -72,7 +78,10 @@ export async function captureVisible(tab: chrome.tabs.Tab, options: chrome.exten
         continue;
       }
       if (NOT_ALLOWED.test(message))
-        throw new Error(`Chrome does not let extensions capture this page (${(tab.url ?? '').slice(0, 100)}): ${message}. Open a regular web page and try again.`, { cause: err });
+        throw new Error(
+          `Chrome does not let extensions capture this page (${(tab.url ?? '').slice(0, 100)}): ${message}. Open a regular web page and try again.`,
+          { cause: err },
+        );
       throw new Error(`Could not capture tab ${tab.id}: ${message}`, { cause: err });
     }
   }
