@@ -55,6 +55,14 @@ describe('fuzz harness', () => {
       expectUserWords('invalid message at text: Too big: expected string to have <=200000 characters'),
     ).toThrow();
     expect(() =>
+      expectUserWords(
+        "Failed to execute 'fetch' on 'Window': Failed to read the 'headers' property from 'RequestInit': String contains non ISO-8859-1 code point.",
+      ),
+    ).toThrow(/header-encoding/);
+    expect(() =>
+      expectUserWords('Cannot convert argument to a ByteString because the character at index 7 has a value of 8203'),
+    ).toThrow(/header-encoding/);
+    expect(() =>
       expectUserWords('Config line 2, column 3: nesting is too deep (more than 64 levels). Flatten the value.'),
     ).not.toThrow();
   });

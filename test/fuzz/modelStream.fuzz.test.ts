@@ -2,7 +2,7 @@
 // injected fetch — every recorded stream cut into random network pieces, truncated, served with wrong content
 // types, as a non-streamed 200, or replaced by arbitrary bytes. Properties: nothing throws or hangs; exactly one
 // terminal event; the decoded events do not depend on the cuts; every failure is in the user's words; time grows
-// linearly. Seeded: FUZZ_SEED / FUZZ_RUNS / FUZZ_PATH reproduce a case (see harness.ts).
+// linearly. Seeded: FUZZ_SEED / FUZZ_RUNS / FUZZ_PATH reproduce a case (see support/fuzz.ts).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { apiKeyProblem } from '../../src/models/apiKey.ts';
@@ -13,7 +13,7 @@ import { parseArguments } from '../../src/agent/calls.ts';
 import { formatCallResult, McpToolError } from '../../src/mcp/content.ts';
 import { z } from '../../src/shared/zod.ts';
 import { ToolValidationError, validateArguments } from '../../src/tools/validate.ts';
-import { expectUserWords, fuzz, fuzzAsync } from './harness.ts';
+import { expectUserWords, fuzz, fuzzAsync } from './support/fuzz.ts';
 import {
   KEY,
   client,

@@ -124,6 +124,7 @@ export const UNCLEAR_ERROR_PATTERNS: readonly { pattern: RegExp; why: string }[]
   { pattern: /\b(?:TypeError|RangeError|SyntaxError|ReferenceError):/, why: 'a JS error name leaked' },
   { pattern: /\bat [\w.<>]+ \(.*:\d+:\d+\)/, why: 'a stack trace leaked' },
   { pattern: /is not a function|Cannot read propert/i, why: 'a JS runtime error leaked' },
+  { pattern: /ISO-8859-1|ByteString/i, why: "fetch's header-encoding message leaked" },
 ];
 
 /**
