@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Worker } from 'playwright-core';
+import { tool } from '../e2e/page-tools.helpers.ts';
 import { buildRegistry } from '../src/background/registry.ts';
 import { modeDefinitions } from '../src/background/codeMode.ts';
 import { systemBlock } from '../src/background/systemBlock.ts';
@@ -259,30 +259,6 @@ const ACTIONS: Action[] = [
     expect: [/dialog opened/],
   },
 ];
-
-async function tool(sw: Worker, name: string, args: Record<string, unknown>): Promise<string> {
-  return sw.evaluate(
-    async ([n, a]) => {
-      const g = globalThis as unknown as {
-        otto: {
-          registry: () => {
-            get(q: string): {
-              parameters: { parse(x: unknown): unknown };
-              execute(x: unknown, c: unknown): Promise<unknown>;
-            };
-          };
-        };
-      };
-      const t = g.otto.registry().get(n);
-      try {
-        return String(await t.execute(t.parameters.parse(a), { signal: new AbortController().signal }));
-      } catch (e) {
-        return `Error: ${(e as Error).message}`;
-      }
-    },
-    [name, args] as const,
-  );
-}
 
 function refOn(text: string, needle: string): string | undefined {
   for (const line of text.split('\n')) {

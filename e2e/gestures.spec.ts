@@ -4,52 +4,15 @@
  * handlers (e2e/fixtures/apps/src/gestures.js). Each test asserts the page's own state (read in the page's world)
  * and the text the tool returns — the text the model receives.
  */
-import type { Page, Worker } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { openTab } from './page-tools.helpers.ts';
+import { openTab, refIn, tool } from './page-tools.helpers.ts';
 import { connectToFakeApi, events, send, waitForStatus } from './support/agent.ts';
 import type { RecordedRequest, Turn } from '../test/support/fake-api/turns.ts';
 
 // A query of its own per test: openTab finds the tab by URL, and earlier tests' tabs stay open.
 let opened = 0;
 const app = (origin: string): string => `${origin}/apps/gestures.html?n=${++opened}`;
-
-/** Runs a tool as the agent would (arguments parsed with its schema, defaults filled) and returns its text. */
-async function tool(sw: Worker, name: string, args: Record<string, unknown>): Promise<string> {
-  const r = await sw.evaluate(
-    async ([n, a]) => {
-      const g = globalThis as unknown as {
-        otto: {
-          registry: () => {
-            get(
-              q: string,
-            ):
-              | { parameters: { parse(x: unknown): unknown }; execute(x: unknown, ctx: unknown): Promise<unknown> }
-              | undefined;
-          };
-        };
-      };
-      const t = g.otto.registry().get(n);
-      if (!t) return `no tool ${n}`;
-      try {
-        const out = await t.execute(t.parameters.parse(a), { signal: new AbortController().signal });
-        return typeof out === 'string' ? out : JSON.stringify(out);
-      } catch (e) {
-        return `Error: ${(e as Error).message}`;
-      }
-    },
-    [name, args] as const,
-  );
-  if (process.env.GESTURES_DEBUG) console.log(`--- ${name}\n${r}`);
-  return r;
-}
-
-function ref(text: string, needle: string | RegExp): string {
-  const line = text.split('\n').find((l) => (typeof needle === 'string' ? l.includes(needle) : needle.test(l)));
-  const m = line && /\[ref=((?:f\d+)?[a-df-z]{2}e\d+)\]/.exec(line);
-  if (!m) throw new Error(`no ref on a line matching ${String(needle)} in:\n${text}`);
-  return m[1]!;
-}
 
 const pageState = <T>(page: Page, expr: string): Promise<T> =>
   page.evaluate((e) => {
@@ -68,8 +31,8 @@ test.describe('gestures (#21)', () => {
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
     // Sortable items (cursor: grab) get refs of their own, so the model can name them.
     expect(snap).toMatch(/- draggable "Apple" \[ref=[a-df-z]{2}e\d+\]/);
-    const apple = ref(snap, 'draggable "Apple"');
-    const cherry = ref(snap, 'draggable "Cherry"');
+    const apple = refIn(snap, 'draggable "Apple"');
+    const cherry = refIn(snap, 'draggable "Cherry"');
 
     const out = await tool(sw, 'dom.drag', { ref: apple, to_ref: cherry, tab_id: tabId });
     expect(await pageState(page, 'sortOrder')).toEqual(['banana', 'cherry', 'apple', 'date']);
@@ -91,9 +54,9 @@ test.describe('gestures (#21)', () => {
   }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const card = ref(snap, 'draggable "Write tests"');
+    const card = refIn(snap, 'draggable "Write tests"');
     const columns = await tool(sw, 'dom.query', { selector: 'section.column', tab_id: tabId });
-    const done = ref(columns, '"Done"');
+    const done = refIn(columns, '"Done"');
 
     const out = await tool(sw, 'dom.drag', { ref: card, to_ref: done, tab_id: tabId });
     expect(await pageState(page, 'board')).toEqual({
@@ -114,8 +77,8 @@ test.describe('gestures (#21)', () => {
     // A drop where the page does not accept one (its dragover is not cancelled) is said to be refused.
     const heading = await tool(sw, 'dom.query', { selector: 'h1', tab_id: tabId });
     const refused = await tool(sw, 'dom.drag', {
-      ref: ref(snap, 'draggable "Update docs"'),
-      to_ref: ref(heading, 'heading'),
+      ref: refIn(snap, 'draggable "Update docs"'),
+      to_ref: refIn(heading, 'heading'),
       tab_id: tabId,
     });
     expect(refused).toContain('not dropped: ');
@@ -126,8 +89,8 @@ test.describe('gestures (#21)', () => {
   test('a jQuery UI sortable list reordered by a mouse drag', async ({ context, serviceWorker: sw, pages }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const plan = ref(snap, 'draggable "Plan"');
-    const out = await tool(sw, 'dom.drag', { ref: plan, to_ref: ref(snap, 'draggable "Test"'), tab_id: tabId });
+    const plan = refIn(snap, 'draggable "Plan"');
+    const out = await tool(sw, 'dom.drag', { ref: plan, to_ref: refIn(snap, 'draggable "Test"'), tab_id: tabId });
     expect(await pageState(page, 'tasks')).toEqual(['Build', 'Test', 'Plan']);
     expect(out).toContain('(mouse drag,');
     expect(out).toContain('moved "Plan" from position 1 to 3 in list "Tasks"');
@@ -161,7 +124,7 @@ test.describe('gestures (#21)', () => {
   }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const canvas = ref(snap, '"Budget pie chart"');
+    const canvas = refIn(snap, '"Budget pie chart"');
     // The pie is centred at (100, 100), radius 90, Rent on the right half, Food bottom-left, Fun top-left.
     const food = await tool(sw, 'dom.click', { ref: canvas, x: 40, y: 150, tab_id: tabId });
     expect(await pageState(page, 'pie')).toEqual(['Food']);
@@ -214,7 +177,7 @@ test.describe('gestures (#21)', () => {
   }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const editor = ref(snap, 'textbox "Editor"');
+    const editor = refIn(snap, 'textbox "Editor"');
     const sel = await tool(sw, 'dom.select_text', { ref: editor, text: 'fox', occurrence: 2, tab_id: tabId });
     expect(sel).toMatch(/^dom\.select_text ok — /);
     expect(sel).toContain(`selected "fox" (occurrence 2) in textbox "Editor" [ref=${editor}]`);
@@ -222,7 +185,7 @@ test.describe('gestures (#21)', () => {
     await expect(page.locator('#sel-out')).toHaveText('Selected: fox');
     expect(await pageState(page, 'mouseups')).toEqual(['fox']);
 
-    await tool(sw, 'dom.click', { ref: ref(snap, 'button "Bold"'), tab_id: tabId });
+    await tool(sw, 'dom.click', { ref: refIn(snap, 'button "Bold"'), tab_id: tabId });
     expect(await page.locator('#editor').innerHTML()).toBe(
       'The quick brown fox jumps over the lazy dog. The <b>fox</b> sleeps.',
     );
@@ -231,7 +194,7 @@ test.describe('gestures (#21)', () => {
     const copy = await tool(sw, 'dom.press', { ref: editor, key: 'Control+C', tab_id: tabId });
     expect(copy).toContain(`copied 8 characters to Otto's clipboard: "lazy dog"`);
     expect(await pageState(page, 'copied')).toEqual(['lazy dog']);
-    const paste = await tool(sw, 'dom.press', { ref: ref(snap, 'textbox "Notes"'), key: 'Control+V', tab_id: tabId });
+    const paste = await tool(sw, 'dom.press', { ref: refIn(snap, 'textbox "Notes"'), key: 'Control+V', tab_id: tabId });
     expect(paste).toContain('pasted 8 characters into textbox "Notes"');
     await expect(page.locator('#notes')).toHaveValue('lazy dog');
     expect(await pageState(page, 'pasted')).toEqual(['lazy dog']);
@@ -244,7 +207,7 @@ test.describe('gestures (#21)', () => {
   }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const note = ref(snap, 'textbox "Long note"');
+    const note = refIn(snap, 'textbox "Long note"');
     const out = await tool(sw, 'dom.drag', { ref: note, resize: true, dx: 100, dy: 40, tab_id: tabId });
     await expect.poll(() => pageState(page, 'size')).toEqual({ width: 300, height: 100 });
     expect(out).toContain(
@@ -278,9 +241,9 @@ test.describe('gestures (#21)', () => {
     const lines = snap.split('\n');
     const crossPart = lines.slice(lines.findIndex((l) => l.includes('Cross origin frame'))).join('\n');
     const samePart = lines.slice(lines.findIndex((l) => l.includes('Same origin frame'))).join('\n');
-    const crossMsg = ref(crossPart, 'textbox "Message"');
-    const sameMsg = ref(samePart, 'textbox "Message"');
-    const sendCross = ref(crossPart, 'button "Send cross"');
+    const crossMsg = refIn(crossPart, 'textbox "Message"');
+    const sameMsg = refIn(samePart, 'textbox "Message"');
+    const sendCross = refIn(crossPart, 'button "Send cross"');
     expect(crossMsg).toMatch(/^f\d+[a-z]*e\d+$/);
 
     await tool(sw, 'dom.type', { ref: crossMsg, text: 'hello world', tab_id: tabId });
@@ -329,7 +292,7 @@ test('through the agent: the model reaches dom.drag with ot.call and reads what 
           name: 'ot__call',
           arguments: {
             tool: 'dom.drag',
-            args: { ref: ref(r.lastInput, '"Date"'), to_ref: ref(r.lastInput, '"Apple"') },
+            args: { ref: refIn(r.lastInput, '"Date"'), to_ref: refIn(r.lastInput, '"Apple"') },
           },
         },
       ];

@@ -4,49 +4,11 @@
  * a nested scroller, hidden tab panels, late updates, an autocomplete) and asserts on the exact text the tool
  * returns — the text the model receives. Each would fail on the misleading output the issue quotes.
  */
-import type { Worker } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { openTab } from './page-tools.helpers.ts';
+import { openTab, refIn, tool } from './page-tools.helpers.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 
 const app = (origin: string, name: string): string => `${origin}/apps/${name}.html`;
-
-/** Runs a tool as the agent would (arguments parsed with its schema, defaults filled) and returns its text. */
-async function tool(sw: Worker, name: string, args: Record<string, unknown>): Promise<string> {
-  const r = await sw.evaluate(
-    async ([n, a]) => {
-      const g = globalThis as unknown as {
-        otto: {
-          registry: () => {
-            get(
-              q: string,
-            ):
-              | { parameters: { parse(x: unknown): unknown }; execute(x: unknown, ctx: unknown): Promise<unknown> }
-              | undefined;
-          };
-        };
-      };
-      const t = g.otto.registry().get(n);
-      if (!t) return { ok: false, text: `no tool ${n}` };
-      try {
-        const out = await t.execute(t.parameters.parse(a), { signal: new AbortController().signal });
-        return { ok: true, text: String(out) };
-      } catch (e) {
-        return { ok: false, text: `Error: ${(e as Error).message}` };
-      }
-    },
-    [name, args] as const,
-  );
-  return r.text;
-}
-
-/** The ref on the first line of a tool's text that contains `needle`. */
-function ref(text: string, needle: string | RegExp): string {
-  const line = text.split('\n').find((l) => (typeof needle === 'string' ? l.includes(needle) : needle.test(l)));
-  const m = line && /\[ref=((?:f\d+)?[a-df-z]{2}e\d+)\]/.exec(line);
-  if (!m) throw new Error(`no ref on a line matching ${String(needle)} in:\n${text}`);
-  return m[1]!;
-}
 
 test.describe('what the model sees (#14)', () => {
   test('1, 5: a TodoMVC list — find names the row, not the other todo; the checkbox is named from its label (inferred); items stay items; ticking reports checked and the counter', async ({
@@ -60,8 +22,8 @@ test.describe('what the model sees (#14)', () => {
     expect(snap).toMatch(/- listitem:\n\s+- checkbox "Walk the dog" \[ref=[a-df-z]{2}e\d+\] \[name inferred\]/);
     expect(snap).toMatch(/- checkbox "Buy milk" \[ref=[a-df-z]{2}e\d+\] \[name inferred\]/);
     expect(snap).toMatch(/- button \[ref=[a-df-z]{2}e\d+\] <button\.destroy> beside "Buy milk"/);
-    const walkBox = ref(snap, 'checkbox "Walk the dog"');
-    const milkBox = ref(snap, 'checkbox "Buy milk"');
+    const walkBox = refIn(snap, 'checkbox "Walk the dog"');
+    const milkBox = refIn(snap, 'checkbox "Buy milk"');
 
     const found = await tool(sw, 'dom.find', { text: 'Buy milk', tab_id: tabId });
     // The old answer was "- text: Buy milk (nearest ref: e5)" with e5 the *other* todo's checkbox.
@@ -88,7 +50,7 @@ test.describe('what the model sees (#14)', () => {
   }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'flights'));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const depart = ref(snap, 'textbox "Depart"');
+    const depart = refIn(snap, 'textbox "Depart"');
     const opened = await tool(sw, 'dom.click', { ref: depart, tab_id: tabId });
     // What appeared carries the refs of its controls (Prev, Next, the days): no second call needed.
     expect(opened).toMatch(/appeared: .*— refs: [a-df-z]{2}e\d+ clickable "Prev"/);
@@ -104,7 +66,7 @@ test.describe('what the model sees (#14)', () => {
       /- text: Pick the cheapest flight\. Use Prev and Next to change month\. \(no ref of its own\)/,
     );
 
-    const next = ref(
+    const next = refIn(
       await tool(sw, 'dom.find', { role: 'clickable', name: 'Next', tab_id: tabId }),
       'clickable "Next"',
     );
@@ -114,7 +76,7 @@ test.describe('what the model sees (#14)', () => {
     await expect(page.locator('.ui-datepicker-title')).toContainText('January 2027');
 
     const days = await tool(sw, 'dom.find', { role: 'link', name: '15', tab_id: tabId });
-    const picked = await tool(sw, 'dom.click', { ref: ref(days, 'link "15"'), tab_id: tabId });
+    const picked = await tool(sw, 'dom.click', { ref: refIn(days, 'link "15"'), tab_id: tabId });
     expect(picked).toMatch(new RegExp(`changed: textbox "Depart" \\[ref=${depart}\\]: value "" → "01/15/2027"`));
     expect(picked).toMatch(/changed: text of .*"No date picked" → "Departure 01\/15\/2027"/);
     await page.close();
@@ -127,7 +89,7 @@ test.describe('what the model sees (#14)', () => {
   }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'scroller'));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const book = ref(snap, 'button "Book flight for $596"');
+    const book = refIn(snap, 'button "Book flight for $596"');
     const clicked = await tool(sw, 'dom.click', { ref: book, tab_id: tabId });
     expect(clicked).not.toContain('covered by');
     expect(clicked).toMatch(/^dom\.click ok/);
@@ -149,12 +111,12 @@ test.describe('what the model sees (#14)', () => {
     expect(snap).toMatch(/- clickable "Forward" \[ref=[a-df-z]{2}e\d+\]/);
     // A listener on an icon-only span: unnamed, so it shows a tag hint.
     expect(snap).toMatch(/- clickable \[ref=[a-df-z]{2}e\d+\] <span\.act-like>/);
-    const reply = await tool(sw, 'dom.click', { ref: ref(snap, 'clickable "Reply"'), tab_id: tabId });
+    const reply = await tool(sw, 'dom.click', { ref: refIn(snap, 'clickable "Reply"'), tab_id: tabId });
     // The old line was `appeared: div "to: … subject: …"` with no refs.
     expect(reply).toMatch(
       /appeared: .*"to: Ada, subject: Re: the engine.*— refs: [a-df-z]{2}e\d+ textbox "Reply text", [a-df-z]{2}e\d+ button "Send"/,
     );
-    const fwd = await tool(sw, 'dom.click', { ref: ref(snap, 'clickable "Forward"'), tab_id: tabId });
+    const fwd = await tool(sw, 'dom.click', { ref: refIn(snap, 'clickable "Forward"'), tab_id: tabId });
     expect(fwd).toMatch(/shown: .*— refs: [a-df-z]{2}e\d+ textbox "To"/);
     await page.close();
   });
@@ -170,7 +132,7 @@ test.describe('what the model sees (#14)', () => {
     expect(found).toMatch(/^No visible match for text "Card ending"\. 1 more match in hidden elements/);
     expect(found).toMatch(/- hidden: 1 in .*<div#billing\.panel> \(has display:none\)/);
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const billing = ref(snap, 'clickable "Billing"');
+    const billing = refIn(snap, 'clickable "Billing"');
     const switched = await tool(sw, 'dom.click', { ref: billing, tab_id: tabId });
     expect(switched).not.toContain('no visible change');
     expect(switched).toMatch(/shown: .*"Card ending 4242.*— refs: [a-df-z]{2}e\d+ button "Update card"/);
@@ -190,13 +152,13 @@ test.describe('what the model sees (#14)', () => {
       ['Frame', 'Frame done'],
       ['Timer', 'Timer done'],
     ] as const) {
-      const out = await tool(sw, 'dom.click', { ref: ref(snap, `button "${button}"`), tab_id: tabId });
+      const out = await tool(sw, 'dom.click', { ref: refIn(snap, `button "${button}"`), tab_id: tabId });
       expect(out, button).toMatch(new RegExp(`changed: text of .*→ "${text}"`));
     }
-    const menu = await tool(sw, 'dom.click', { ref: ref(snap, 'button "Menu"'), tab_id: tabId });
+    const menu = await tool(sw, 'dom.click', { ref: refIn(snap, 'button "Menu"'), tab_id: tabId });
     expect(menu).toMatch(/changed: button "Menu" \[ref=[a-df-z]{2}e\d+\]: collapsed → expanded/);
     expect(menu).toMatch(/shown: menu.*— refs: [a-df-z]{2}e\d+ menuitem "Rename", [a-df-z]{2}e\d+ menuitem "Delete"/);
-    const noop = await tool(sw, 'dom.click', { ref: ref(snap, 'button "Nothing"'), tab_id: tabId });
+    const noop = await tool(sw, 'dom.click', { ref: refIn(snap, 'button "Nothing"'), tab_id: tabId });
     expect(noop).toMatch(/^dom\.click ok — no DOM change within \d+ ms\./);
 
     // "Saved" is in the page's own instructions: the wait must not claim it "appeared after 0 ms".
@@ -204,7 +166,7 @@ test.describe('what the model sees (#14)', () => {
     expect(already).toMatch(/^Already present — nothing was waited for/);
     expect(already).toContain('matched paragraph');
     expect(already).toContain('Instructions: wait until the status says Saved.');
-    await tool(sw, 'dom.click', { ref: ref(snap, 'button "Save"'), tab_id: tabId });
+    await tool(sw, 'dom.click', { ref: refIn(snap, 'button "Save"'), tab_id: tabId });
     const scoped = await tool(sw, 'dom.wait_for', { text: 'Saved', root: '#status', tab_id: tabId });
     expect(scoped).toMatch(/^Condition met after \d+ ms/);
     expect(scoped).toContain('"Saved"');
@@ -221,7 +183,7 @@ test.describe('what the model sees (#14)', () => {
     // that fail with a probability of about 96%.
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'dynamic'));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const show = ref(snap, 'button "Show details"');
+    const show = refIn(snap, 'button "Show details"');
     for (let i = 0; i < 8; i++) {
       const out = await tool(sw, 'dom.click', { ref: show, tab_id: tabId });
       expect(out, `click ${i + 1}`).not.toContain('no DOM change');
@@ -237,12 +199,12 @@ test.describe('what the model sees (#14)', () => {
   }) => {
     const { page, tabId } = await openTab(context, sw, app(pages.origin, 'autocomplete'));
     const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
-    const city = ref(snap, 'textbox "City"');
+    const city = refIn(snap, 'textbox "City"');
     const typed = await tool(sw, 'dom.type', { ref: city, text: 'Pa', tab_id: tabId });
     expect(typed).toMatch(/appeared: .*option "Paris"/);
     const s2 = await tool(sw, 'dom.find', { text: 'Prague', tab_id: tabId });
     expect(s2).toContain('No match');
-    const paris = ref(await tool(sw, 'dom.find', { text: 'Paris', tab_id: tabId }), 'option "Paris"');
+    const paris = refIn(await tool(sw, 'dom.find', { text: 'Paris', tab_id: tabId }), 'option "Paris"');
     const picked = await tool(sw, 'dom.click', { ref: paris, tab_id: tabId });
     expect(picked).not.toContain('no visible change');
     expect(picked).toMatch(new RegExp(`changed: textbox "City" \\[ref=${city}\\]: value "Pa" → "Paris"`));

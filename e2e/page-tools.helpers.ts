@@ -1,6 +1,8 @@
 /**
- * Drives the worker's page-tool router (`globalThis.otto.page`, see src/page/index.ts) from e2e tests:
- * the same calls the dom/tabs tools make, through the real service worker and content scripts.
+ * Drives the built extension's tools from e2e tests (and the benchmarks that run in Chromium): `tool` runs a
+ * registered tool as the agent would and returns the text the model receives; `call` reaches the worker's
+ * page-tool router (`globalThis.otto.page`, see src/page/index.ts) below the tools, through the real service
+ * worker and content scripts.
  */
 import type { BrowserContext, Page, Worker } from '@playwright/test';
 
@@ -17,6 +19,41 @@ export type PageApiName =
   | 'dialogs'
   | 'pingFrames'
   | 'injectContentScripts';
+
+/**
+ * Runs the tool `name` from the worker's registry as the agent would (arguments parsed with its schema, defaults
+ * filled) and returns its text: a failure comes back as `Error: <message>`, the way the model reads it. A name the
+ * registry does not know fails the test. `TOOL_DEBUG=1` prints every call's text.
+ */
+export async function tool(sw: Worker, name: string, args: Record<string, unknown>): Promise<string> {
+  const r = await sw.evaluate(
+    async ([n, a]) => {
+      const g = globalThis as unknown as {
+        otto: {
+          registry: () => {
+            get(
+              q: string,
+            ):
+              | { parameters: { parse(x: unknown): unknown }; execute(x: unknown, ctx: unknown): Promise<unknown> }
+              | undefined;
+          };
+        };
+      };
+      const t = g.otto.registry().get(n);
+      if (!t) return { known: false, text: '' };
+      try {
+        const out = await t.execute(t.parameters.parse(a), { signal: new AbortController().signal });
+        return { known: true, text: typeof out === 'string' ? out : JSON.stringify(out) };
+      } catch (e) {
+        return { known: true, text: `Error: ${(e as Error).message}` };
+      }
+    },
+    [name, args] as const,
+  );
+  if (!r.known) throw new Error(`no tool named ${name} in the worker's registry`);
+  if (process.env.TOOL_DEBUG) console.log(`--- ${name}\n${r.text}`);
+  return r.text;
+}
 
 /** Calls `otto.page[name](...args)` in the worker and returns its (JSON-serialisable) result. */
 export function call<T = unknown>(sw: Worker, name: PageApiName, ...args: unknown[]): Promise<T> {
