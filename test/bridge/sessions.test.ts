@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { setup, waitFor, userTexts } from '../agent/helpers.ts';
 import { BridgeSessions, disconnectedMessage } from '../../src/bridge/sessions.ts';
 import type { BridgeTurns } from '../../src/bridge/turns.ts';
+import { memoryStorage } from '../support/memoryStorage.ts';
 
 /** A stand-in for the worker's WebSocket: the test plays the relay. */
 class FakeSocket {
@@ -28,14 +29,6 @@ class FakeSocket {
     this.readyState = 1;
     this.onmessage?.({ data: JSON.stringify(msg) });
   }
-}
-
-function memoryStorage(): chrome.storage.StorageArea {
-  const data: Record<string, unknown> = {};
-  return {
-    get: async (key: string) => ({ [key]: data[key] }),
-    set: async (items: Record<string, unknown>) => void Object.assign(data, items),
-  } as unknown as chrome.storage.StorageArea;
 }
 
 const TOKEN = 'T'.repeat(32);

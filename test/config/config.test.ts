@@ -4,22 +4,7 @@ import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { loadConfig, saveConfig, loadSecrets, saveSecrets } from '../../src/config/store.ts';
 import { seedSettings } from '../../src/config/seed.ts';
 import { redactSecrets } from '../../src/config/redact.ts';
-
-/** A stand-in for chrome.storage.local: the same get/set contract, in memory. */
-function memoryStorage() {
-  const data: Record<string, unknown> = {};
-  return {
-    data,
-    async get(keys: string | string[]) {
-      const out: Record<string, unknown> = {};
-      for (const k of Array.isArray(keys) ? keys : [keys]) if (k in data) out[k] = data[k];
-      return out;
-    },
-    async set(items: Record<string, unknown>) {
-      Object.assign(data, items);
-    },
-  } as unknown as chrome.storage.LocalStorageArea & { data: Record<string, unknown> };
-}
+import { memoryStorage } from '../support/memoryStorage.ts';
 
 describe('config parsing', () => {
   it('fills every default from empty text', () => {

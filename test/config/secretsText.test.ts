@@ -10,22 +10,12 @@ import type { PortLike } from '../../src/background/panelPort.ts';
 import type { Req } from '../../src/shared/messages.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
+import { memoryStorage } from '../support/memoryStorage.ts';
 
 function values(text: string): Record<string, string> {
   const out = parseSecretsYaml(text);
   if (!out.ok) throw new Error(out.problems.map((p) => p.message).join('\n'));
   return out.value;
-}
-
-function memoryStorage(): chrome.storage.LocalStorageArea {
-  const data: Record<string, unknown> = {};
-  return {
-    get: async (key: string | string[]) => {
-      const keys = Array.isArray(key) ? key : [key];
-      return Object.fromEntries(keys.filter((k) => k in data).map((k) => [k, data[k]]));
-    },
-    set: async (items: Record<string, unknown>) => void Object.assign(data, items),
-  } as unknown as chrome.storage.LocalStorageArea;
 }
 
 describe('secrets text', () => {

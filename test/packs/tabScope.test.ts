@@ -9,6 +9,7 @@ import { callTargets } from '../../src/background/tabTargets.ts';
 import { TabNotSharedError, TabScope, groupTitle, type TabScopeSetting } from '../../src/background/tabScope.ts';
 import { SharedSites, type SharedSite } from '../../src/storage/sharedSites.ts';
 import { othersLine } from '../../src/tools/packs/tabs/chromeTabs.ts';
+import { memoryStorage } from '../support/memoryStorage.ts';
 
 interface FakeTab {
   id: number;
@@ -64,14 +65,6 @@ function fakeChrome(tabs: FakeTab[]) {
     },
   };
   return { chromeStub, groups };
-}
-
-function memoryStorage(): chrome.storage.StorageArea {
-  const data: Record<string, unknown> = {};
-  return {
-    get: async (k: string) => ({ [k]: structuredClone(data[k]) }),
-    set: async (items: Record<string, unknown>) => Object.assign(data, structuredClone(items)),
-  } as unknown as chrome.storage.StorageArea;
 }
 
 function memorySites(): SharedSites {
