@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ChatCompletionsClient } from '../../src/models/ChatCompletionsClient.ts';
-import type { ModelEvent, ResponseItem } from '../../src/models/events.ts';
+import type { ModelEvent } from '../../src/models/events.ts';
+import { doneItems } from '../support/modelEvents.ts';
 
 const DIR = fileURLToPath(new URL('./chat-recordings/', import.meta.url));
 
@@ -47,7 +48,6 @@ async function replay(name: string, chunk: number): Promise<ModelEvent[]> {
   return out;
 }
 
-const items = (events: ModelEvent[]): ResponseItem[] => events.flatMap((e) => (e.type === 'item.done' ? [e.item] : []));
 const deltas = (events: ModelEvent[], type: 'text.delta' | 'reasoning.delta') =>
   events.flatMap((e) => (e.type === type ? [e.delta] : [])).join('');
 const terminal = (events: ModelEvent[]) => events.filter((e) => e.type === 'completed' || e.type === 'failed');
@@ -66,7 +66,7 @@ describe.each(CHUNKS)('recorded Chat Completions streams, network chunks of %i b
       }),
     ]);
     expect(deltas(events, 'text.delta')).toBe('Hello World');
-    expect(items(events)).toEqual([
+    expect(doneItems(events)).toEqual([
       expect.objectContaining({ type: 'message', content: [expect.objectContaining({ text: 'Hello World' })] }),
     ]);
   });
@@ -80,7 +80,7 @@ describe.each(CHUNKS)('recorded Chat Completions streams, network chunks of %i b
         usage: expect.objectContaining({ inputTokens: 58, outputTokens: 12, cachedTokens: 0 }),
       }),
     ]);
-    expect(items(events)).toEqual([
+    expect(doneItems(events)).toEqual([
       expect.objectContaining({ type: 'message', content: [expect.objectContaining({ text: 'PRE_TOOL' })] }),
       expect.objectContaining({
         type: 'function_call',
@@ -107,7 +107,7 @@ describe.each(CHUNKS)('recorded Chat Completions streams, network chunks of %i b
     expect(reasoning.endsWith('So, 17 * 23 = 391.')).toBe(true);
     // The answer's first digit arrives as a text part inside the array, the rest as a plain string.
     expect(deltas(events, 'text.delta')).toBe('391');
-    const [reasoningItem, message] = items(events);
+    const [reasoningItem, message] = doneItems(events);
     expect(reasoningItem).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: reasoning }] });
     expect(message).toMatchObject({ type: 'message', content: [{ type: 'output_text', text: '391' }] });
   });

@@ -9,9 +9,9 @@ import { z } from '../../src/shared/zod.ts';
 import { ToolValidationError, validateArguments } from '../../src/tools/validate.ts';
 import { corpusPath, corpusPresent } from '../support/fake-api/corpora.ts';
 import { BASE_URL, client, runTurn, scriptedFetch, shownText } from './streamSupport.ts';
+import { doneItems } from '../support/modelEvents.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
-const items = (events: ModelEvent[]) => events.flatMap((e) => (e.type === 'item.done' ? [e.item] : []));
 const failure = (events: ModelEvent[]) => {
   const end = events.at(-1);
   if (end?.type !== 'failed') throw new Error(`expected a failure, got ${JSON.stringify(end)}`);
@@ -68,7 +68,7 @@ describe('#34 regressions: a 200 that is not a stream', () => {
       ),
     );
     expect(shownText(events)).toBe('Paris.');
-    expect(items(events)).toEqual(body.output);
+    expect(doneItems(events)).toEqual(body.output);
     expect(events.at(-1)).toMatchObject({
       type: 'completed',
       responseId: 'resp_1',
@@ -100,8 +100,8 @@ describe('#34 regressions: a 200 that is not a stream', () => {
       ),
     );
     expect(shownText(events)).toBe('Looking.');
-    expect(items(events).map((i) => i.type)).toEqual(['message', 'function_call']);
-    expect(items(events)[1]).toMatchObject({ call_id: 'call_9', name: 'dom__snapshot', arguments: '{}' });
+    expect(doneItems(events).map((i) => i.type)).toEqual(['message', 'function_call']);
+    expect(doneItems(events)[1]).toMatchObject({ call_id: 'call_9', name: 'dom__snapshot', arguments: '{}' });
     expect(events.at(-1)?.type).toBe('completed');
   });
 
@@ -135,7 +135,7 @@ describe.skipIf(!corpusPresent(corpusPath('openai-sse')))('#34 regressions: ids 
   it('the recorded GitHub Copilot stream gives 2 items (not 4), the answer once, under the ids their positions were announced with', () => {
     const mapper = new StreamMapper({ now: () => 0 });
     const out = [...events().flatMap((e) => mapper.push(e)), ...mapper.end()];
-    const done = items(out);
+    const done = doneItems(out);
     expect(done.map((i) => [i.type, i.id])).toEqual([
       ['reasoning', 'capture-id-3'],
       ['message', 'capture-id-9'],
@@ -171,7 +171,7 @@ describe.skipIf(!corpusPresent(corpusPath('openai-sse')))('#34 regressions: ids 
       { type: 'response.output_item.done', output_index: 0, item: call },
       { type: 'response.completed', response: { id: 'r', output: [msg, call] } },
     ].flatMap((e) => mapper.push(e));
-    expect(items(out)).toEqual([msg, call]);
+    expect(doneItems(out)).toEqual([msg, call]);
     expect(shownText(out)).toBe('Hi');
   });
 });

@@ -8,6 +8,7 @@ import { CHAT_DONE, CHAT_MALFORMED, ChatStreamMapper } from '../../src/models/ch
 import type { ModelEvent, ModelRequest, ResponseItem } from '../../src/models/events.ts';
 import { autoTransport, isMissingEndpoint, type Transport, type TransportMemory } from '../../src/models/transport.ts';
 import { startFakeApi, type FakeApi } from '../support/fake-api/index.ts';
+import { collect, doneItems } from '../support/modelEvents.ts';
 
 let api: FakeApi;
 beforeAll(async () => {
@@ -42,12 +43,6 @@ const client = (o: Partial<ConstructorParameters<typeof ChatCompletionsClient>[0
     backoff: { baseMs: 5 },
     ...o,
   });
-async function collect(stream: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {
-  const out: ModelEvent[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
-}
-const items = (events: ModelEvent[]) => events.flatMap((e) => (e.type === 'item.done' ? [e.item] : []));
 
 describe('ChatCompletionsClient against the fake server', () => {
   it('streams text, sends instructions as a system message, tools nested, usage asked for', async () => {
@@ -56,7 +51,7 @@ describe('ChatCompletionsClient against the fake server', () => {
     ]);
     const events = await collect(client({ instructions: 'You are Otto.' }).stream(req('hi')));
     expect(events[0]).toMatchObject({ type: 'created', model: 'llama-3.1-8b' });
-    expect(items(events)).toEqual([
+    expect(doneItems(events)).toEqual([
       expect.objectContaining({
         type: 'message',
         role: 'assistant',
@@ -97,7 +92,7 @@ describe('ChatCompletionsClient against the fake server', () => {
       events.filter((e) => e.type === 'function_call.added').map((e) => e.type === 'function_call.added' && e.callId),
     ).toEqual(['call_A', 'call_B']);
     expect(events.filter((e) => e.type === 'function_call.arguments.delta').length).toBeGreaterThan(2);
-    expect(items(events).filter((i) => i.type === 'function_call')).toEqual([
+    expect(doneItems(events).filter((i) => i.type === 'function_call')).toEqual([
       expect.objectContaining({
         call_id: 'call_A',
         name: 'dom__click',
@@ -122,7 +117,7 @@ describe('ChatCompletionsClient against the fake server', () => {
         .map((e) => (e.type === 'reasoning.delta' ? e.delta : ''))
         .join(''),
     ).toBe('The user wants a greeting.');
-    const next = toChatMessages([user('hello'), ...items(events), user('again')], undefined);
+    const next = toChatMessages([user('hello'), ...doneItems(events), user('again')], undefined);
     expect(next).toEqual([
       { role: 'user', content: 'hello' },
       { role: 'assistant', content: 'Hi!' },
@@ -199,7 +194,7 @@ describe('ChatStreamMapper: quirks of real servers', () => {
     const out = raws.flatMap((r) => m.push(r));
     return end ? [...out, ...m.end()] : out;
   };
-  const calls = (events: ModelEvent[]) => items(events).filter((i) => i.type === 'function_call');
+  const calls = (events: ModelEvent[]) => doneItems(events).filter((i) => i.type === 'function_call');
 
   it('a whole call in one chunk (no deltas), with no id: an id is made up', () => {
     const events = run([
@@ -306,7 +301,7 @@ describe('agent.api: auto', () => {
     expect(mem.map.get(api.url)).toBe('chat');
     const second = await collect(make().stream(req('again')));
     expect(second.some((e) => e.type === 'notice')).toBe(false);
-    expect(items(second)[0]).toMatchObject({ content: [{ text: 'Second answer.' }] });
+    expect(doneItems(second)[0]).toMatchObject({ content: [{ text: 'Second answer.' }] });
     expect(api.responsesRequests()).toHaveLength(1); // only the first try
     expect(api.agentChatRequests()).toHaveLength(2);
   });

@@ -9,6 +9,7 @@ import { ChatCompletionsClient } from '../../src/models/ChatCompletionsClient.ts
 import type { RecordedRequest } from '../support/fake-api/index.ts';
 import { OPENAPI_SUBSET, corpusPresent } from '../support/fake-api/corpora.ts';
 import { faults, openAiError, startFakeApi, type FakeApi } from '../support/fake-api/index.ts';
+import { collect } from '../support/modelEvents.ts';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
 
@@ -62,11 +63,6 @@ const request = (text: string, extra: Partial<ModelRequest> = {}): ModelRequest 
   ...extra,
 });
 
-async function collect(stream: AsyncIterable<ModelEvent>): Promise<ModelEvent[]> {
-  const events: ModelEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
 const text = (events: ModelEvent[]) => events.map((e) => (e.type === 'text.delta' ? e.delta : '')).join('');
 const last = (events: ModelEvent[]) => events[events.length - 1];
 const failure = (events: ModelEvent[]) => {
