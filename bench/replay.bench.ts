@@ -9,7 +9,9 @@ import path from 'node:path';
 import { ROOT } from '../e2e/support/browser.ts';
 import { startStaticServer } from '../e2e/support/staticServer.ts';
 import { startFakeApi } from '../test/support/fake-api/index.ts';
-import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
+import type { Turn } from '../test/support/fake-api/turns.ts';
+import { call } from '../e2e/support/modelTurns.ts';
+import { shopSnippetYaml, shopTurns, shopUrl } from '../e2e/support/shopOrder.ts';
 import { openExtension } from './extensionBrowser.ts';
 import type { BenchMetric } from './types.ts';
 
@@ -17,66 +19,14 @@ export const name = 'replay';
 export const rounds = 3;
 const ROWS = process.env.BENCH_QUICK === '1' ? 2 : 5;
 
-const snippet = (url: string): string => `approvals:
-  policy: auto
-snippets:
-  shop:
-    params:
-      url: {default: "${url}"}
-      password: {required: true}
-    body: |
-      tabs.navigate(url="{{ url }}")
-      dom.type(label="Email", text="ada@example.com")
-      dom.type(label="Password", text="{{ password }}")
-      dom.click(role="button", name="Log in")
-      dom.type(label="Full name", text="Ada Lovelace")
-      dom.type(label="Company", text="Acme Ltd")
-      dom.click(role="button", name="Next")
-      dom.select(label="Product", value="Widget")
-      dom.type(label="Quantity", text="12")
-      dom.click(role="button", name="Place order")
-      dom.text()
-`;
-
-const ref = (s: string, needle: string): string => {
-  const line = s.split('\n').find((l) => l.includes(needle));
-  const m = line && /\[ref=([a-z]*e\d+)\]/.exec(line);
-  if (!m) throw new Error(`replay bench: no ${needle} in the snapshot`);
-  return m[1]!;
-};
-const call = (n: string, args: Record<string, unknown> = {}): ScriptedCall => ({ name: n, arguments: args });
-
 /** What a model does for the task: look, act by ref, look again — 8 responses; the model reads the number from its last snapshot. */
 function turns(url: string, times: number): Turn[] {
-  const reading = (match: RegExp, calls: (s: string) => ScriptedCall[]): Turn => {
-    const t: Turn = {
-      times,
-      match: (r: RecordedRequest) => {
-        if (!match.test(r.lastInput)) return false;
-        t.calls = calls(r.lastInput);
-        return true;
-      },
-    };
-    return t;
-  };
   return [
     { match: 'place the usual order', calls: [call('tabs__navigate', { url }), call('dom__snapshot')], times },
-    reading(/^Page snapshot[\s\S]*Sign in/, (s) => [
-      call('dom__type', { ref: ref(s, 'textbox "Email"'), text: 'ada@example.com' }),
-      call('dom__type', { ref: ref(s, 'textbox "Password"'), text: 'hunter2' }),
-      call('dom__click', { ref: ref(s, 'button "Log in"') }),
-    ]),
+    shopTurns.signIn(times),
     { match: /^dom__click ok/, calls: [call('dom__snapshot')], times: times * 3 },
-    reading(/^Page snapshot[\s\S]*Your details/, (s) => [
-      call('dom__type', { ref: ref(s, 'textbox "Full name"'), text: 'Ada Lovelace' }),
-      call('dom__type', { ref: ref(s, 'textbox "Company"'), text: 'Acme Ltd' }),
-      call('dom__click', { ref: ref(s, 'button "Next"') }),
-    ]),
-    reading(/^Page snapshot[\s\S]*Your order/, (s) => [
-      call('dom__select', { ref: ref(s, 'combobox "Product"'), value: 'Widget' }),
-      call('dom__type', { ref: ref(s, 'textbox "Quantity"'), text: '12' }),
-      call('dom__click', { ref: ref(s, 'button "Place order"') }),
-    ]),
+    shopTurns.details(times),
+    shopTurns.order(times),
     { match: /^Page snapshot[\s\S]*Confirmation number/, text: 'Placed.', times },
   ];
 }
@@ -86,8 +36,11 @@ export async function run(): Promise<BenchMetric[]> {
   const pages = await startStaticServer(path.join(ROOT, 'e2e/fixtures/pages'));
   const ext = await openExtension('replay', `${api.url}`);
   try {
-    const url = `${pages.origin}/replay-shop.html`;
-    await ext.ask({ type: 'config.save', yaml: `agent:\n  base_url: ${api.url}\n  model: gpt-bench\n${snippet(url)}` });
+    const url = shopUrl(pages.origin);
+    await ext.ask({
+      type: 'config.save',
+      yaml: `agent:\n  base_url: ${api.url}\n  model: gpt-bench\napprovals:\n  policy: auto\n${shopSnippetYaml(url)}`,
+    });
     const page = await ext.context.newPage();
     await page.goto(url);
     const tabId = await ext.panel.evaluate(

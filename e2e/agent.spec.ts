@@ -10,6 +10,7 @@ import {
   connectToFakeApi as connectWith,
   conversation,
   events,
+  expectSchemaValidRequests,
   outline,
   send,
   waitForEvent,
@@ -43,10 +44,7 @@ test.beforeEach(async ({ fakeApi }) => {
   fakeApi.reset();
 });
 
-test.afterEach(async ({ fakeApi }) => {
-  const invalid = fakeApi.responsesRequests().filter((r) => r.schemaErrors?.length);
-  expect(invalid.map((r) => r.schemaErrors)).toEqual([]);
-});
+test.afterEach(({ fakeApi }) => expectSchemaValidRequests(fakeApi));
 
 for (const wire of ['responses', 'chat'] as const) {
   test.describe(`over ${wire === 'responses' ? 'the Responses API' : 'Chat Completions'}`, () => {

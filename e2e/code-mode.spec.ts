@@ -4,15 +4,21 @@
  * fewer requests to the model, and the tabs list never enters the model's context.
  */
 import { test, expect, panelRequest } from './support/fixtures.ts';
-import { connectToFakeApi, conversation, events, outline, send, waitForEvent, waitForStatus } from './support/agent.ts';
+import {
+  connectToFakeApi,
+  conversation,
+  events,
+  expectSchemaValidRequests,
+  outline,
+  send,
+  waitForEvent,
+  waitForStatus,
+} from './support/agent.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
-test.afterEach(async ({ fakeApi }) => {
-  const invalid = fakeApi.responsesRequests().filter((r) => r.schemaErrors?.length);
-  expect(invalid.map((r) => r.schemaErrors)).toEqual([]);
-});
+test.afterEach(({ fakeApi }) => expectSchemaValidRequests(fakeApi));
 
 const PROGRAM = 'tabs = tabs.list()\nllm.transform(input=tabs, prompt="Summarise the open tabs")';
 const transformYaml = (api: FakeApi) => `transform:\n  base_url: ${api.url}\n  model: gpt-transform\n`;

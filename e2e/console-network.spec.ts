@@ -7,17 +7,10 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
-import type { FakeApi } from '../test/support/fake-api/index.ts';
+import { lastOutputs } from './support/modelTurns.ts';
 import type { Turn } from '../test/support/fake-api/turns.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
-
-function outputs(api: FakeApi): string[] {
-  const input = (api.responsesRequests().at(-1)!.body?.input ?? []) as { type: string; output?: unknown }[];
-  return input
-    .filter((i) => i.type === 'function_call_output')
-    .map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output)));
-}
 
 /** Whether anything of Otto's capture is in the page's world. */
 function captured(page: Page): Promise<{ slot: boolean; nativeLog: boolean; nativeFetch: boolean }> {
@@ -62,7 +55,7 @@ test('console and network: late capture says so; after a reload the errors, the 
   await bystander.reload();
   const bystanderDuringRun = await captured(bystander);
   await waitForStatus(panel, id, 'completed', 60_000);
-  const all = outputs(fakeApi);
+  const all = lastOutputs(fakeApi);
   expect(all.length, all.join('\n=====\n')).toBe(6);
   const [late, , , , consoleOut, network] = all;
 

@@ -7,18 +7,11 @@
 import type { Page } from '@playwright/test';
 import { test, expect, panelRequest } from './support/fixtures.ts';
 import { connectToFakeApi, events, send, waitForStatus } from './support/agent.ts';
+import { lastOutputs } from './support/modelTurns.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import type { ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
-
-/** Every tool output the model received in the run's last request, in order. */
-function outputs(api: FakeApi): string[] {
-  const input = (api.responsesRequests().at(-1)!.body?.input ?? []) as { type: string; output?: unknown }[];
-  return input
-    .filter((i) => i.type === 'function_call_output')
-    .map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output)));
-}
 
 /** One model turn per call, in order, after the user's message; then a closing text. */
 function script(api: FakeApi, first: string, calls: ScriptedCall[]): void {
@@ -56,7 +49,7 @@ test('a link and a button download a CSV and a PDF: name, size, type and path re
   ]);
   const id = await send(panel, 'get my statements', { tabId: await tabOf(panel, page) });
   await waitForStatus(panel, id, 'completed', 60_000);
-  const [csv, pdf, pdfText, csvText, list, nothing] = outputs(fakeApi);
+  const [csv, pdf, pdfText, csvText, list, nothing] = lastOutputs(fakeApi);
 
   expect(csv).toContain('Downloaded.\nname: expenses.csv\nsize: 63 B (63 bytes)\ntype: text/csv\nsaved at: /');
   expect(csv).toContain(`from: ${pages.origin}/files/expenses.csv\nkept in Otto's file store as "expenses.csv"`);
@@ -98,7 +91,7 @@ test('files.download of a URL, and web.fetch of a PDF and a tab showing it: the 
   ]);
   const id = await send(panel, 'read the pdf', { tabId: await tabOf(panel, page) });
   await waitForStatus(panel, id, 'completed', 60_000);
-  const [tab, fetched, downloaded] = outputs(fakeApi);
+  const [tab, fetched, downloaded] = lastOutputs(fakeApi);
   const pagesText =
     '--- page 1 of 3 ---\nInvoice 2026-11\nCustomer: Ada Lovelace\n--- page 2 of 3 ---\nTotal due: 1,234.56 EUR\nPayable within 30 days\n--- page 3 of 3 ---\n[no text layer: this page is an image (scanned?)]';
   expect(tab).toMatch(
@@ -145,7 +138,7 @@ test('upload: a stored file reaches a React file input’s state (name and size 
   ]);
   const id = await send(panel, 'attach my receipt', { tabId: await tabOf(panel, page) });
   await waitForStatus(panel, id, 'completed', 60_000);
-  const [wrong, right, dropped] = outputs(fakeApi);
+  const [wrong, right, dropped] = lastOutputs(fakeApi);
   expect(wrong).toContain('set notes.txt (5 B) on');
   expect(wrong).toContain('Rejected notes.txt: not a CSV or PDF');
   expect(right).toMatch(/^files__upload ok/);
@@ -175,7 +168,7 @@ test('uploading a file downloaded from one site to another asks first, naming th
   ]);
   const first = await send(panel, 'fetch the expenses');
   await waitForStatus(panel, first, 'completed', 60_000);
-  expect(outputs(fakeApi)[0]).toContain(`kept in Otto's file store as "expenses.csv"`);
+  expect(lastOutputs(fakeApi)[0]).toContain(`kept in Otto's file store as "expenses.csv"`);
 
   // A new conversation, on the other site's upload form: nothing read yet, but the file carries its origin.
   fakeApi.reset();
@@ -200,7 +193,7 @@ test('uploading a file downloaded from one site to another asks first, naming th
   );
   await panelRequest(panel, { type: 'chat.deny', conversationId: id, callId: approval.callId });
   await waitForStatus(panel, id, 'completed', 30_000);
-  expect(outputs(fakeApi)[0]).toContain(
+  expect(lastOutputs(fakeApi)[0]).toContain(
     'Error: the user denied files__upload: data read from 127.0.0.1:' +
       pages.port +
       ' may be sent to 127.0.0.1:' +

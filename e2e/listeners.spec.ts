@@ -5,38 +5,13 @@
  * in part; a delegated listener on a container gives neither the container nor its children a ref. The tests assert
  * the exact text the model receives, and click by the refs it gives.
  */
-import type { Page, Worker } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { openTab } from './page-tools.helpers.ts';
+import { openTab, tool } from './page-tools.helpers.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
-import type { FakeApi } from '../test/support/fake-api/index.ts';
+import { lastOutputs } from './support/modelTurns.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
-
-/** Runs a tool as the agent would and returns its text. */
-async function tool(sw: Worker, name: string, args: Record<string, unknown>): Promise<string> {
-  return sw.evaluate(
-    async ([n, a]) => {
-      const g = globalThis as unknown as {
-        otto: {
-          registry: () => {
-            get(q: string): {
-              parameters: { parse(x: unknown): unknown };
-              execute(x: unknown, ctx: unknown): Promise<unknown>;
-            };
-          };
-        };
-      };
-      const t = g.otto.registry().get(n);
-      try {
-        return String(await t.execute(t.parameters.parse(a), { signal: new AbortController().signal }));
-      } catch (e) {
-        return `Error: ${(e as Error).message}`;
-      }
-    },
-    [name, args] as const,
-  );
-}
 
 /** The text with what varies per run made constant: refs, boundary tags, the server's port. */
 function stable(text: string): string {
@@ -106,13 +81,6 @@ ${FIRST_TWO}
   await page.close();
 });
 
-function outputs(api: FakeApi): string[] {
-  const input = (api.responsesRequests().at(-1)!.body?.input ?? []) as { type: string; output?: unknown }[];
-  return input
-    .filter((i) => i.type === 'function_call_output')
-    .map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output)));
-}
-
 test("in a run: listeners added after Otto came, then after a reload all of them, give the feed's spans refs; delegated menus get none; the model clicks by the ref; bystanders and the tab after the run stay clean", async ({
   context,
   panel,
@@ -149,7 +117,7 @@ test("in a run: listeners added after Otto came, then after a reload all of them
   await bystander.goto(`${pages.origin}/apps/feed.html`);
   const bystanderDuringRun = await registry(bystander);
   await waitForStatus(panel, id, 'completed', 60_000);
-  const all = outputs(fakeApi);
+  const all = lastOutputs(fakeApi);
   expect(all.length, all.join('\n=====\n')).toBe(5);
   const [before, loaded, , after, click] = all as [string, string, string, string, string];
   // Otto came after the page's scripts: their listeners are unseen, and the model is told so.

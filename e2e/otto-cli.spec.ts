@@ -9,31 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from './support/fixtures.ts';
 import { DIST, ROOT, chromiumPath, extensionArgs } from './support/browser.ts';
-
-const SNIPPET = `snippets:
-  shop:
-    description: Order in the fixture shop
-    params:
-      url: {default: "URL"}
-      email: {default: "ada@example.com"}
-      password: {required: true}
-      full_name: {default: "Ada Lovelace"}
-      company: {default: "Acme Ltd"}
-      product: {default: "Widget"}
-      quantity: {default: "12"}
-    body: |
-      tabs.navigate(url="{{ url }}")
-      dom.type(label="Email", text="{{ email }}")
-      dom.type(label="Password", text="{{ password }}")
-      dom.click(role="button", name="Log in")
-      dom.type(label="Full name", text="{{ full_name }}")
-      dom.type(label="Company", text="{{ company }}")
-      dom.click(role="button", name="Next")
-      dom.select(label="Product", value="{{ product }}")
-      dom.type(label="Quantity", text="{{ quantity }}")
-      dom.click(role="button", name="Place order")
-      dom.text()
-`;
+import { shopSnippetYaml, shopUrl } from './support/shopOrder.ts';
 
 function otto(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -59,8 +35,8 @@ test('--each over 20 rows with --concurrency 4: each row one line, a broken page
   pages,
 }) => {
   test.setTimeout(240_000);
-  const url = `${pages.origin}/replay-shop.html`;
-  await writeFile(path.join(dir, 'config.yaml'), SNIPPET.replace('URL', url));
+  const url = shopUrl(pages.origin);
+  await writeFile(path.join(dir, 'config.yaml'), shopSnippetYaml(url));
   const rows = ['full_name,quantity,url,password'];
   for (let i = 1; i <= 20; i++) rows.push(`"Customer ${i}",${i + 10},${i === 7 ? `${url}?broken=1` : url},hunter2`);
   await writeFile(path.join(dir, 'rows.csv'), rows.join('\n') + '\n');
@@ -95,7 +71,7 @@ test('--each over 20 rows with --concurrency 4: each row one line, a broken page
 
 test('--browser runs the rows in a Chromium that already runs, over CDP on loopback', async ({ pages }) => {
   test.setTimeout(120_000);
-  const url = `${pages.origin}/replay-shop.html`;
+  const url = shopUrl(pages.origin);
   const profile = await mkdtemp(path.join(os.tmpdir(), 'otto-remote-'));
   const remote: ChildProcess = spawn(chromiumPath(), [
     '--headless=new',
@@ -114,7 +90,7 @@ test('--browser runs the rows in a Chromium that already runs, over CDP on loopb
     }
     const [port, wsPath] = active.trim().split('\n');
     const ws = `ws://127.0.0.1:${port}${wsPath}`;
-    await writeFile(path.join(dir, 'remote.yaml'), SNIPPET.replace('URL', url));
+    await writeFile(path.join(dir, 'remote.yaml'), shopSnippetYaml(url));
     await writeFile(path.join(dir, 'two.csv'), 'full_name,password\nRemote One,hunter2\nRemote Two,hunter2\n');
     const r = await otto([
       'run',

@@ -6,26 +6,23 @@
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect, panelRequest } from './support/fixtures.ts';
-import { connectToFakeApi, conversation, events, outline, send, waitForEvent, waitForStatus } from './support/agent.ts';
+import {
+  connectToFakeApi,
+  conversation,
+  events,
+  expectSchemaValidRequests,
+  outline,
+  send,
+  waitForEvent,
+  waitForStatus,
+} from './support/agent.ts';
 import { refIn } from './page-tools.helpers.ts';
+import { reading } from './support/modelTurns.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
-import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
+import type { RecordedRequest } from '../test/support/fake-api/turns.ts';
 
 const app = (origin: string, name: string): string => `${origin}/apps/${name}.html`;
 const BOUNDARY = /<(external-content-[0-9a-f]{8})>\n[\s\S]*\n<\/\1>/;
-
-/** A model turn whose calls depend on what the model just read (the last function_call_output). */
-function reading(match: RegExp, calls: (lastInput: string) => ScriptedCall[], label?: string): Turn {
-  const turn: Turn = {
-    ...(label ? { label } : {}),
-    match: (r: RecordedRequest) => {
-      if (!match.test(r.lastInput)) return false;
-      turn.calls = calls(r.lastInput);
-      return true;
-    },
-  };
-  return turn;
-}
 
 /** The function_call_outputs a request carried (the model's view of the tool results), in order. */
 function outputsSent(req: RecordedRequest): unknown[] {
@@ -64,10 +61,7 @@ test.beforeEach(async ({ fakeApi }) => {
   fakeApi.reset();
 });
 
-test.afterEach(async ({ fakeApi }) => {
-  const invalid = fakeApi.responsesRequests().filter((r) => r.schemaErrors?.length);
-  expect(invalid.map((r) => r.schemaErrors)).toEqual([]);
-});
+test.afterEach(({ fakeApi }) => expectSchemaValidRequests(fakeApi));
 
 test('snapshot → type into a React controlled input: React state shows it, page text reaches the model inside a boundary', async ({
   context,

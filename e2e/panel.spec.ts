@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
-import { collectEvents, connectToFakeApi } from './support/agent.ts';
+import { collectEvents, connectToFakeApi, expectSchemaValidRequests } from './support/agent.ts';
 import { faults, type FakeApi } from '../test/support/fake-api/index.ts';
 
 const SHOTS = path.resolve('e2e-artifacts/screenshots');
@@ -73,10 +73,7 @@ test.beforeEach(async ({ fakeApi }) => {
   fakeApi.reset();
 });
 
-test.afterEach(async ({ fakeApi }) => {
-  const invalid = fakeApi.responsesRequests().filter((r) => r.schemaErrors?.length);
-  expect(invalid.map((r) => r.schemaErrors)).toEqual([]);
-});
+test.afterEach(({ fakeApi }) => expectSchemaValidRequests(fakeApi));
 
 test('send a message and see the reply stream in', async ({ panel, fakeApi }) => {
   await ready(panel, fakeApi);

@@ -8,20 +8,9 @@ import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 import { refIn } from './page-tools.helpers.ts';
-import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
+import { call, reading } from './support/modelTurns.ts';
+import { shopTurns, shopUrl } from './support/shopOrder.ts';
 
-function reading(match: RegExp, calls: (lastInput: string) => ScriptedCall[]): Turn {
-  const turn: Turn = {
-    match: (r: RecordedRequest) => {
-      if (!match.test(r.lastInput)) return false;
-      turn.calls = calls(r.lastInput);
-      return true;
-    },
-  };
-  return turn;
-}
-
-const call = (name: string, args: Record<string, unknown> = {}): ScriptedCall => ({ name, arguments: args });
 const CONFIRMATION = /Confirmation number: (ORD-\d{7})/;
 
 async function runCommand(panel: Page, text: string) {
@@ -42,7 +31,7 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
   test.setTimeout(120_000);
   fakeApi.reset();
   await connectToFakeApi(panel, fakeApi, { yaml: 'approvals:\n  policy: auto\n' });
-  const url = `${pages.origin}/replay-shop.html`;
+  const url = shopUrl(pages.origin);
   const page = await context.newPage();
   await page.goto(url);
   await page.evaluate(() => localStorage.removeItem('variant'));
@@ -52,27 +41,15 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
   const stamp = `order-${Date.now()}`;
   fakeApi.script([
     { match: stamp, calls: [call('dom__snapshot')] },
-    reading(/^Page snapshot[\s\S]*Sign in/, (s) => [
-      call('dom__type', { ref: refIn(s, 'textbox "Email"'), text: 'ada@example.com' }),
-      call('dom__type', { ref: refIn(s, 'textbox "Password"'), text: 'hunter2' }),
-      call('dom__click', { ref: refIn(s, 'button "Log in"') }),
-    ]),
+    shopTurns.signIn(),
     // A wrong guess (fails) and a look around (exploratory): both are left out of the snippet.
     { match: /^dom__click ok/, calls: [call('dom__click', { ref: 'e999' }), call('dom__snapshot')] },
-    reading(/^Page snapshot[\s\S]*Your details/, (s) => [
-      call('dom__type', { ref: refIn(s, 'textbox "Full name"'), text: 'Ada Lovelace' }),
-      call('dom__type', { ref: refIn(s, 'textbox "Company"'), text: 'Acme Ltd' }),
-      call('dom__click', { ref: refIn(s, 'button "Next"') }),
-    ]),
+    shopTurns.details(),
     {
       match: /^dom__click ok/,
       calls: [call('dom__find', { role: 'combobox', name: 'Product' }), call('dom__snapshot')],
     },
-    reading(/^Page snapshot[\s\S]*Your order/, (s) => [
-      call('dom__select', { ref: refIn(s, 'combobox "Product"'), value: 'Widget' }),
-      call('dom__type', { ref: refIn(s, 'textbox "Quantity"'), text: '12' }),
-      call('dom__click', { ref: refIn(s, 'button "Place order"') }),
-    ]),
+    shopTurns.order(),
     { match: /^dom__click ok/, calls: [call('dom__text')] },
     { match: CONFIRMATION, text: 'Done: the order is placed.' },
   ]);
@@ -143,11 +120,7 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
       call('dom__click', { ref: refIn(m, 'button "Next"') }),
     ]),
     { match: /^dom__click ok/, calls: [call('dom__snapshot')] },
-    reading(/^Page snapshot[\s\S]*Your order/, (s) => [
-      call('dom__select', { ref: refIn(s, 'combobox "Product"'), value: 'Widget' }),
-      call('dom__type', { ref: refIn(s, 'textbox "Quantity"'), text: '12' }),
-      call('dom__click', { ref: refIn(s, 'button "Place order"') }),
-    ]),
+    shopTurns.order(),
     { match: /^dom__click ok/, calls: [call('dom__text')] },
     { match: CONFIRMATION, text: 'Finished the order.' },
   ]);

@@ -6,14 +6,16 @@
 import type { Page } from '@playwright/test';
 import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
 import {
+  type AgentEventLike,
   connectToFakeApi,
   conversation,
   events,
+  expectSchemaValidRequests,
   send,
   waitForEvent,
   waitForStatus,
-  type AgentEventLike,
 } from './support/agent.ts';
+import { lastOutputs } from './support/modelTurns.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import type { RecordedRequest, Turn } from '../test/support/fake-api/turns.ts';
 
@@ -69,14 +71,6 @@ function bodies(api: FakeApi): string {
     .join('\n');
 }
 
-/** The function_call_outputs the model was sent, in order, as text. */
-function outputsSent(api: FakeApi): string[] {
-  const last = api.responsesRequests().at(-1)!;
-  return ((last.body?.input ?? []) as { type: string; output?: unknown }[])
-    .filter((i) => i.type === 'function_call_output')
-    .map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output)));
-}
-
 function approvalsOf(
   evs: AgentEventLike[],
 ): { callId: string; name: string; share?: { tabId: number; title: string; host: string } }[] {
@@ -87,10 +81,7 @@ test.beforeEach(async ({ fakeApi }) => {
   fakeApi.reset();
 });
 
-test.afterEach(async ({ fakeApi }) => {
-  const invalid = fakeApi.responsesRequests().filter((r) => r.schemaErrors?.length);
-  expect(invalid.map((r) => r.schemaErrors)).toEqual([]);
-});
+test.afterEach(({ fakeApi }) => expectSchemaValidRequests(fakeApi));
 
 test('another tab stays private: tabs.list shows a count, reading it asks naming it, denied reads nothing', async ({
   context,
@@ -125,7 +116,7 @@ test('another tab stays private: tabs.list shows a count, reading it asks naming
   await expect.poll(async () => (await conversation(panel, id)).state?.status).toBe('completed');
 
   // tabs.list gave the blog and a count: not the bank's title or address.
-  const outputs = outputsSent(fakeApi);
+  const outputs = lastOutputs(fakeApi);
   expect(outputs[0]).toContain(`${pages.origin}/blog.html`);
   expect(outputs[0]).toMatch(/and \d+ other tabs, not shared/);
   expect(outputs[0]).not.toContain(BANK_TITLE);
@@ -172,7 +163,7 @@ test('approved, the tab joins Otto’s group and is readable; tabs.list then sho
 
   const group = await groupOf(panel, blog.tabId);
   expect(await groupOf(panel, bank.tabId)).toEqual(group);
-  const [text, list] = outputsSent(fakeApi);
+  const [text, list] = lastOutputs(fakeApi);
   expect(text).toContain(BANK_SECRET);
   expect(list).toContain(`${otherOrigin.origin}/bank.html`);
   expect(list).toContain(BANK_TITLE);
@@ -200,7 +191,7 @@ test('a tab moved into the group becomes visible to tabs.list; moved out, it dis
 
   const id = await send(panel, 'list my tabs', { tabId: blog.tabId });
   await waitForStatus(panel, id, 'completed');
-  expect(outputsSent(fakeApi).at(-1)).not.toContain(otherUrl);
+  expect(lastOutputs(fakeApi).at(-1)).not.toContain(otherUrl);
 
   // The user drags the tab into Otto's group. A tab with an opener that lands in the group within 1.25 s of being
   // created is taken back out (tabScope.onCreated: a page's window.open must not share tabs), and a tab Playwright
@@ -209,7 +200,7 @@ test('a tab moved into the group becomes visible to tabs.list; moved out, it dis
   const { groupId } = (await groupOf(panel, blog.tabId))!;
   await panel.evaluate(([g, t]) => chrome.tabs.group({ groupId: g, tabIds: [t] }), [groupId, other.tabId] as const);
   await send(panel, 'list again', { conversationId: id, tabId: blog.tabId });
-  await expect.poll(() => outputsSent(fakeApi).at(-1) ?? '').toContain(otherUrl);
+  await expect.poll(() => lastOutputs(fakeApi).at(-1) ?? '').toContain(otherUrl);
   await waitForStatus(panel, id, 'completed');
 
   // ... and out again.
@@ -217,8 +208,8 @@ test('a tab moved into the group becomes visible to tabs.list; moved out, it dis
   const before = fakeApi.responsesRequests().length;
   await send(panel, 'list once more', { conversationId: id, tabId: blog.tabId });
   await expect.poll(() => fakeApi.responsesRequests().length).toBe(before + 2);
-  expect(outputsSent(fakeApi).at(-1)).not.toContain(otherUrl);
-  expect(outputsSent(fakeApi).at(-1)).toContain(`${pages.origin}/blog.html`);
+  expect(lastOutputs(fakeApi).at(-1)).not.toContain(otherUrl);
+  expect(lastOutputs(fakeApi).at(-1)).toContain(`${pages.origin}/blog.html`);
   await waitForStatus(panel, id, 'completed');
   await blog.page.close();
   await other.page.close();
@@ -255,7 +246,7 @@ test('a one-tab task and a task on a tab the run opened need no approval; the op
   const id = await send(panel, `read this page, then open ${openedUrl}`, { tabId: blog.tabId });
   await waitForStatus(panel, id, 'completed');
   expect(approvalsOf(await events(panel, id))).toEqual([]);
-  expect(outputsSent(fakeApi).at(-1)).toContain('I am a child frame');
+  expect(lastOutputs(fakeApi).at(-1)).toContain('I am a child frame');
   const group = await groupOf(panel, blog.tabId);
   expect(group?.title).toBe('Otto');
   expect(await groupOf(panel, openedId)).toEqual(group);
@@ -290,7 +281,7 @@ test('code mode and screenshots ask the same question; a tab id known only while
     await panelRequest(panel, { type: 'chat.deny', conversationId: id, callId: asked.callId });
   }
   await waitForStatus(panel, id, 'completed');
-  expect(outputsSent(fakeApi).at(-1)).toContain(
+  expect(lastOutputs(fakeApi).at(-1)).toContain(
     `Tab ${bank.tabId} is not shared with Otto, so nothing was read from it or done to it.`,
   );
   const sent = bodies(fakeApi);
@@ -339,7 +330,7 @@ test('after a worker restart the group and the shared tabs are kept, and a pendi
   expect(await groupOf(panel, bank.tabId)).toEqual({ ...group, title: 'Otto · waiting for you' });
   await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: pending.callId, scope: 'once' });
   await expect.poll(async () => (await conversation(panel, id)).state?.status, { timeout: 20_000 }).toBe('completed');
-  const list = outputsSent(fakeApi).at(-1)!;
+  const list = lastOutputs(fakeApi).at(-1)!;
   for (const url of [
     `${pages.origin}/blog.html`,
     `${otherOrigin.origin}/bank.html`,
@@ -375,7 +366,7 @@ test('“Share this tab” in the panel puts the tab the user is looking at into
   await connectToFakeApi(panel, fakeApi);
   await send(panel, 'what is shared', { conversationId: id, tabId: shared.tabId });
   await waitForStatus(panel, id, 'completed');
-  expect(outputsSent(fakeApi).at(-1)).toContain(`${otherOrigin.origin}/child.html?shared`);
+  expect(lastOutputs(fakeApi).at(-1)).toContain(`${otherOrigin.origin}/child.html?shared`);
   await shared.page.close();
 });
 
@@ -419,7 +410,7 @@ test('settings: a site shared “always” is listed and can be revoked; scope a
   await expect(options.getByTestId('settings-tabs-result')).toHaveText('Saved.');
   const id2 = await send(panel, 'everything', { tabId: blog.tabId });
   await waitForStatus(panel, id2, 'completed');
-  const list = outputsSent(fakeApi).at(-1)!;
+  const list = lastOutputs(fakeApi).at(-1)!;
   expect(list).not.toContain('not shared');
   expect(list).toContain(`${otherOrigin.origin}/bank.html`);
   await options.close();

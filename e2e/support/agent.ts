@@ -3,7 +3,7 @@
  * collected in the panel page, so a test can wait for a run to reach a state and read what was streamed.
  */
 import type { Page } from '@playwright/test';
-import { panelRequest } from './fixtures.ts';
+import { expect, panelRequest } from './fixtures.ts';
 import type { FakeApi } from '../../test/support/fake-api/index.ts';
 
 export interface AgentEventLike {
@@ -129,4 +129,10 @@ export function outline(view: ConversationView): string[] {
     if (item.type === 'function_call_output') return `output:${String(item.output).slice(0, 40)}`;
     return item.type;
   });
+}
+
+/** Fails the test when a request Otto sent the fake API broke the Responses API's schema (for `test.afterEach`). */
+export function expectSchemaValidRequests(api: FakeApi): void {
+  const invalid = api.responsesRequests().filter((r) => r.schemaErrors?.length);
+  expect(invalid.map((r) => r.schemaErrors)).toEqual([]);
 }
