@@ -1,5 +1,5 @@
 /**
- * The config's shape (DESIGN.md "Config shape"). Every key is optional and defaulted. Objects are strict so that
+ * The config's shape (docs/design.md, "Contracts"). Every key is optional and defaulted. Objects are strict so that
  * parse.ts learns of every unknown key: it reports each as a warning at its line and column (a typo is never silently
  * ignored), leaves it out of the config in force, and keeps it in the text (#30).
  */

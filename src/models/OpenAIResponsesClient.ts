@@ -103,7 +103,10 @@ export class OpenAIResponsesClient implements ModelClient {
     return this.options.baseURL;
   }
 
-  /** Seed 001: nested tool definitions → the Responses API's flat shape (invalid ones dropped with a warning). */
+  /**
+   * docs/specs/001-tool-flattening.md: nested tool definitions → the Responses API's flat shape (invalid ones dropped
+   * with a warning).
+   */
   createToolsJsonForResponsesApi(tools: unknown[]): ResponsesApiTool[] {
     return flattenToolsForResponsesApi(tools);
   }

@@ -145,7 +145,10 @@ export function toChatMessages(
   return messages;
 }
 
-/** Function tools in the nested shape Chat Completions wants, validated like the Responses ones (seed 001). */
+/**
+ * Function tools in the nested shape Chat Completions wants, validated like the Responses ones
+ * (docs/specs/001-tool-flattening.md).
+ */
 export function chatTools(tools: unknown[]): ChatTool[] {
   return flattenToolsForResponsesApi(tools)
     .filter((t) => t.type === 'function')

@@ -1,5 +1,6 @@
 /**
- * Tool definition flattening for the Responses API (seed 001, "Tool Definition Transformation").
+ * Tool definition flattening for the Responses API (docs/specs/001-tool-flattening.md, "Tool Definition
+ * Transformation").
  *
  * BaseTool.createToolDefinition() produces the nested Chat-Completions shape
  * `{type:'function', function:{name, description, strict?, parameters}}`; `/v1/responses` wants it flat:

@@ -2,9 +2,9 @@
  * Responses API stream events → Otto's ModelEvents. A pure state machine fed raw, already-parsed event objects
  * (exactly what the `data:` lines hold), so recorded corpora can be replayed through it without a network.
  *
- * Wire quirks it absorbs (DESIGN "Hard facts" 8, corpora/README): `function_call_arguments.done` carries no name
- * (name and call_id come from `output_item.added`); error events nest `{error:{code,message}}` (the spec shows them
- * flat — both are read); deltas carry `obfuscation`; `logprobs` may be missing; unknown event types occur; some
+ * Wire quirks it absorbs (docs/design.md, platform fact 8, corpora/README): `function_call_arguments.done` carries no
+ * name (name and call_id come from `output_item.added`); error events nest `{error:{code,message}}` (the spec shows
+ * them flat — both are read); deltas carry `obfuscation`; `logprobs` may be missing; unknown event types occur; some
  * servers skip the deltas and send only the `.done` text. Nothing here throws on odd input.
  */
 import type { ModelErrorInfo, ModelEvent, ResponseItem, Usage } from './events.ts';

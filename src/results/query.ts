@@ -1,7 +1,7 @@
 /**
- * `ot.result` query logic (seed 002 "Query Stored Results" + the reference's later additions), independent of where
- * the lines live: a `LineSource` gives ranges of lines and a front-to-back scan; src/storage/results.ts provides one
- * over IndexedDB chunks, tests use `arraySource`.
+ * `ot.result` query logic (docs/specs/002-ot-tools.md "Query Stored Results" + the reference's later additions),
+ * independent of where the lines live: a `LineSource` gives ranges of lines and a front-to-back scan;
+ * src/storage/results.ts provides one over IndexedDB chunks, tests use `arraySource`.
  *
  * Modes (all offsets 1-indexed, as Claude's Read tool):
  *   page     lines offset … offset+limit-1 of the stored result.
@@ -77,7 +77,7 @@ export interface NormalizedQuery {
 
 export interface ResultPage {
   handle: string;
-  /** Lines in the stored result (seed 002: "Total lines in stored result"), searching or not. */
+  /** Lines in the stored result (docs/specs/002-ot-tools.md, "Query response format"), searching or not. */
   total_lines: number;
   /** Searching: how many lines match — what offset, has_more and progress count. */
   matches?: number;

@@ -1,5 +1,5 @@
 /**
- * `ot.stats` logic (seed 002 "Runtime Statistics", reference facts "Stats"), independent of storage.
+ * `ot.stats` logic (docs/specs/002-ot-tools.md "Runtime Statistics", reference facts "Stats"), independent of storage.
  *
  * Input is a stream of *contributions*: either one raw record (a tool call, a model request, a saving) or a rollup
  * (the sums of many records of one kind and name over an hour or a day). Storage (src/storage/stats.ts) picks, for a

@@ -1,6 +1,6 @@
 /**
- * Batches (seed 004, "Batch Execution" and "Item Normalization"): run one function over many items with a
- * concurrency limit, keep the original order, and format the results as labelled sections — the reference's
+ * Batches (docs/specs/004-tool-sdk.md, "Batch Execution" and "Item Normalization"): run one function over many items
+ * with a concurrency limit, keep the original order, and format the results as labelled sections — the reference's
  * `=== <label> ===\n<content>`, sections joined by a blank line.
  *
  * A failing item does not fail the batch: its section reads `Error: <message>` (a tool that fetches ten pages

@@ -1,6 +1,6 @@
 /**
- * Dependency declarations and checks (seed 004, "Dependency Checking"), translated to what a browser tool can lack
- * (seeds README): an extension permission, a host permission, a secret, a browser API.
+ * Dependency declarations and checks (docs/specs/004-tool-sdk.md, "Dependency Checking"), translated to what a browser
+ * tool can lack (docs/specs/README.md): an extension permission, a host permission, a secret, a browser API.
  *
  *   const tool = requires(secret('BRAVE_API_KEY'), host('https://api.search.brave.com/*'))(defineTool({...}));
  *

@@ -1,6 +1,6 @@
 /**
- * `safe_request` (seed 004, "Safe HTTP Requests"): one HTTP request that never throws. It returns `[true, data]` or
- * `[false, message]` with the reference's messages:
+ * `safe_request` (docs/specs/004-tool-sdk.md, "Safe HTTP Requests"): one HTTP request that never throws. It returns
+ * `[true, data]` or `[false, message]` with the reference's messages:
  *
  *   HTTP error (<status>): <first 200 characters of the body>    4xx/5xx (nothing after `: ` when the body is empty)
  *   Request timeout: <url> did not answer within <s> s           the timeout (default 30 s) ran out

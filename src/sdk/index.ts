@@ -1,5 +1,6 @@
 /**
- * Otto's tool SDK (seed 004): helpers for anyone writing an Otto tool. See docs/tools/sdk.md ("Writing a tool").
+ * Otto's tool SDK (docs/specs/004-tool-sdk.md): helpers for anyone writing an Otto tool. See docs/tools/sdk.md
+ * ("Writing a tool").
  *
  *   sdk(ctx)                      bound helpers: getPack, callTool, apiHeaders, secret, checkDeps
  *   getPack / callTool            other packs' tools, through the interceptor

@@ -1,10 +1,10 @@
 /**
- * Pack access and tool calls for tool authors (seed 004, "Pack Access" and "Tool Invocation"). Every call goes through
- * `ctx.callTool` — the interceptor, with the caller's config, secrets, tab and abort signal — never to `tool.execute`
- * directly, so nested calls are validated, logged, timed and counted like the model's own.
+ * Pack access and tool calls for tool authors (docs/specs/004-tool-sdk.md, "Pack Access" and "Tool Invocation"). Every
+ * call goes through `ctx.callTool` — the interceptor, with the caller's config, secrets, tab and abort signal — never
+ * to `tool.execute` directly, so nested calls are validated, logged, timed and counted like the model's own.
  *
  * Keyword-only arguments (the spec's `**kwargs`) are one options object: `pack.fn({a: 1})`. Anything else — a
- * positional value, a second argument — is a `TypeError`, as the seeds README translates them.
+ * positional value, a second argument — is a `TypeError`, as docs/specs/README.md translates them.
  */
 import type { ToolContext } from '../tools/context.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
@@ -23,7 +23,7 @@ export type PackMethod = (args?: Record<string, unknown>) => Promise<unknown>;
  */
 export type PackProxy<F extends string = string> = { readonly [K in F]: PackMethod };
 
-/** Throws the seeds README's TypeError for anything but zero or one plain-object argument. */
+/** Throws docs/specs/README.md's TypeError for anything but zero or one plain-object argument. */
 function keywordArgs(qualified: string, given: readonly unknown[]): Record<string, unknown> {
   if (given.length > 1 || (given.length === 1 && given[0] !== undefined && !isPlainObject(given[0])))
     throw new TypeError(

@@ -1,7 +1,7 @@
 /**
- * Secrets for tool authors (seed 004, "API Headers" and "Lazy Client Factory"). Secrets come from the calling tool's
- * context (`ctx.getSecret`), which reads the user's secrets YAML; they are never logged (the worker's redactor knows
- * every value) and never passed anywhere but the header or factory that asked.
+ * Secrets for tool authors (docs/specs/004-tool-sdk.md, "API Headers" and "Lazy Client Factory"). Secrets come from the
+ * calling tool's context (`ctx.getSecret`), which reads the user's secrets YAML; they are never logged (the worker's
+ * redactor knows every value) and never passed anywhere but the header or factory that asked.
  */
 import type { ToolContext } from '../tools/context.ts';
 

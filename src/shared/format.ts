@@ -1,5 +1,6 @@
 /**
- * The one output formatter for `ot.*` tools (seed 002, "YAML Flow Style Output"). Config `output.format` picks it:
+ * The one output formatter for `ot.*` tools (docs/specs/002-ot-tools.md, "YAML Flow Style Output"). Config
+ * `output.format` picks it:
  *
  *   yaml (default)  block style at the top, flow style at the leaves — a collection holding only scalars is written
  *                   inline (`{key: value, key2: value2}`, `[a, b]`); a list of objects is a block sequence of flow

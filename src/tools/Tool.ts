@@ -21,7 +21,8 @@ export interface TargetSpec {
 export type ParamsSchema = z.ZodObject;
 
 /**
- * Conveniences a tool already provides itself, so the interceptor does not double them (seed 003, 5.1):
+ * Conveniences a tool already provides itself, so the interceptor does not double them
+ * (docs/specs/003-tool-interceptor.md, 5.1):
  * - validation: the tool checks its own arguments; the interceptor passes them through unparsed.
  * - logging: the tool writes its own start/finish lines; the interceptor writes none.
  * - metadata: the tool attaches its own `_execution_metadata`; the interceptor adds none.

@@ -1,6 +1,7 @@
 /**
- * Raw tools: a plain object with a schema and an `execute` function, no base class and no conveniences (seed 003,
- * Story 3). The interceptor validates, logs, times and annotates them like any other tool.
+ * Raw tools: a plain object with a schema and an `execute` function, no base class and no conveniences
+ * (docs/specs/003-tool-interceptor.md, Story 3). The interceptor validates, logs, times and annotates them like any
+ * other tool.
  */
 import type { ParamsSchema, RawTool } from './Tool.ts';
 

@@ -1,7 +1,7 @@
 /**
- * The tool-execution interceptor (seed 003): the only path by which anything runs a tool — the model's calls, the
- * command line, snippets, the SDK, nested `ctx.callTool`. Tools hold business logic only; the conveniences live here,
- * once:
+ * The tool-execution interceptor (docs/specs/003-tool-interceptor.md): the only path by which anything runs a tool —
+ * the model's calls, the command line, snippets, the SDK, nested `ctx.callTool`. Tools hold business logic only; the
+ * conveniences live here, once:
  *   before  validate arguments against the zod schema (defaults applied), log `Starting` and the truncated
  *           arguments, start a high-resolution timer;
  *   after   duration in ms (2 decimals), log `Completed`/`Failed`, merge `_execution_metadata` into a copy of a
@@ -111,7 +111,7 @@ function cut(text: string, max: number): string {
   return max > 3 ? text.slice(0, max - 3) + '...' : text.slice(0, max);
 }
 
-/** `k: v, ...` with each value cut to `max` characters (seed 003, 2.2). */
+/** `k: v, ...` with each value cut to `max` characters (docs/specs/003-tool-interceptor.md, 2.2). */
 export function formatArguments(args: unknown, max: number): string {
   if (!isPlainObject(args)) return cut(previewValue(args, max), max);
   let out = '';
@@ -290,7 +290,8 @@ export class ToolInterceptor {
 }
 
 /**
- * A new object: the result's own keys, plus `_execution_metadata` merged over any the tool already set (seed 003,
+ * A new object: the result's own keys, plus `_execution_metadata` merged over any the tool already set
+ * (docs/specs/003-tool-interceptor.md,
  * 3.3 — preserve the original structure). The tool's object is not touched: it may be shared or frozen.
  * With `keepToolTiming`, a `duration_ms` the tool measured itself wins over ours.
  */

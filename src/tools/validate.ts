@@ -1,7 +1,8 @@
 /**
- * Argument validation against a tool's zod schema, reporting problems in the reference's words (seed 003, 2.1):
- * `Missing required parameter: <p>` and `Parameter <k> must be a string | an integer | ...`. Other schema failures
- * (enum, bounds, unknown keys of a strict object) get one clear sentence each, so the model can fix its call.
+ * Argument validation against a tool's zod schema, reporting problems in the reference's words
+ * (docs/specs/003-tool-interceptor.md, 2.1): `Missing required parameter: <p>` and `Parameter <k> must be a string | an
+ * integer | ...`. Other schema failures (enum, bounds, unknown keys of a strict object) get one clear sentence each, so
+ * the model can fix its call.
  */
 import type { z } from '../shared/zod.ts';
 import { parametersJsonSchema } from './definition.ts';

@@ -26,9 +26,9 @@ export interface PersistedItem {
 }
 
 /**
- * A card's `data-status`: running | ok | error (the DESIGN contract), plus the states before and around running:
- * pending (arguments streaming, or queued), awaiting (approval), interrupted (the worker died while it ran; resume
- * decides).
+ * A card's `data-status`: running | ok | error (docs/design.md, "Contracts"), plus the states before and around
+ * running: pending (arguments streaming, or queued), awaiting (approval), interrupted (the worker died while it ran;
+ * resume decides).
  */
 export type ToolStatus = 'pending' | 'awaiting' | 'running' | 'ok' | 'error' | 'interrupted';
 

@@ -58,8 +58,8 @@ const selector = z.string().min(1).max(2000).optional().describe('CSS selector')
  * #17: readable locators instead of a ref (what saved snippets use): role + name, a field's label, visible text.
  * Resolved like dom.find searches; exactly one element must match.
  */
-// Bare strings: every request carries these definitions (DESIGN fact 11), so no per-parameter descriptions; the
-// tool descriptions say what they are, and the content script bounds their length.
+// Bare strings: every request carries these definitions (docs/design.md, platform fact 11), so no per-parameter
+// descriptions; the tool descriptions say what they are, and the content script bounds their length.
 const role = z.string().optional();
 const name = z.string().optional();
 const label = z.string().optional();

@@ -1,8 +1,8 @@
 /**
- * `llm.transform`: reshape data with a second model call (seed 000). Validation happens first, in the reference's
- * order, and returns its error without any request; API errors are returned as `Error: ...`, never thrown, with
- * anything that looks like a key replaced by the authentication message. Calls the Chat Completions endpoint of
- * `transform.base_url` — many servers that lack the Responses API still speak it.
+ * `llm.transform`: reshape data with a second model call (docs/specs/000-llm-transform.md). Validation happens first,
+ * in the reference's order, and returns its error without any request; API errors are returned as `Error: ...`, never
+ * thrown, with anything that looks like a key replaced by the authentication message. Calls the Chat Completions
+ * endpoint of `transform.base_url` — many servers that lack the Responses API still speak it.
  */
 import OpenAI from 'openai';
 import { apiKeyProblem } from '../../../models/apiKey.ts';

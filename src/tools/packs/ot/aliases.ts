@@ -1,4 +1,7 @@
-/** `ot.aliases`: list aliases from config (seed 002, "Alias Introspection"). Pattern matches name or target. */
+/**
+ * `ot.aliases`: list aliases from config (docs/specs/002-ot-tools.md, "Alias Introspection"). Pattern matches name or
+ * target.
+ */
 import { z } from '../../../shared/zod.ts';
 import { info, matches, otTool, pattern, type InfoLevel } from './common.ts';
 

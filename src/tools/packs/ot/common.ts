@@ -1,7 +1,7 @@
 /**
  * What every `ot.*` tool shares: the `info` and `pattern` parameters, case-insensitive substring filtering, the one
  * output formatter (config `output.format`: YAML flow style by default, JSON on request), and a LogSpan named
- * `ot.<function>` around each call (seed 002, "Logging").
+ * `ot.<function>` around each call (docs/specs/002-ot-tools.md, "Logging").
  */
 import { z } from '../../../shared/zod.ts';
 import type { LogFields } from '../../../shared/log.ts';

@@ -1,9 +1,9 @@
 /**
- * `ot.config` (seed 002, "Configuration Summary"): the spec's summary `{aliases, snippets: {name: {description}},
- * servers: [names]}` by default; `info="full"` gives the whole effective config (defaults filled in) and `info="list"`
- * its section names. Secrets are never part of the config; server header values (which usually carry tokens) are
- * shown as `[redacted]`. When the stored config has problems or ignored keys, a `config` entry comes first with them
- * (`configState`), as ot.health shows it.
+ * `ot.config` (docs/specs/002-ot-tools.md, "Configuration Summary"): the spec's summary `{aliases, snippets: {name:
+ * {description}}, servers: [names]}` by default; `info="full"` gives the whole effective config (defaults filled in)
+ * and `info="list"` its section names. Secrets are never part of the config; server header values (which usually carry
+ * tokens) are shown as `[redacted]`. When the stored config has problems or ignored keys, a `config` entry comes first
+ * with them (`configState`), as ot.health shows it.
  */
 import { z } from '../../../shared/zod.ts';
 import type { OttoConfig } from '../../../config/schema.ts';

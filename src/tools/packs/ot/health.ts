@@ -1,8 +1,8 @@
 /**
- * `ot.health` (seed 002, "Health Check"), translated to the browser (seeds README): `python` → `browser` (name and
- * version), `cwd` → `extension_id`. Proxy: every configured, enabled MCP server is `connected` or `disconnected` as the
- * MCP layer reports (none yet: disconnected); one that is not connected makes the proxy `degraded`. Disabled servers
- * are listed as `disabled` and do not degrade it.
+ * `ot.health` (docs/specs/002-ot-tools.md, "Health Check"), translated to the browser (docs/specs/README.md): `python`
+ * → `browser` (name and version), `cwd` → `extension_id`. Proxy: every configured, enabled MCP server is `connected` or
+ * `disconnected` as the MCP layer reports (none yet: disconnected); one that is not connected makes the proxy
+ * `degraded`. Disabled servers are listed as `disabled` and do not degrade it.
  */
 import { z } from '../../../shared/zod.ts';
 import type { OttoConfig } from '../../../config/schema.ts';

@@ -1,7 +1,7 @@
 /**
- * `ot.help` (seed 002, "Unified Help"). Resolution order (the reference's): an exact tool (the query has a dot), an
- * exact pack, a `$snippet`, an exact alias, else a fuzzy search grouped by kind. Exact lookups also accept a
- * different case. Texts are Markdown: the panel renders them, and models read them well.
+ * `ot.help` (docs/specs/002-ot-tools.md, "Unified Help"). Resolution order (the reference's): an exact tool (the query
+ * has a dot), an exact pack, a `$snippet`, an exact alias, else a fuzzy search grouped by kind. Exact lookups also
+ * accept a different case. Texts are Markdown: the panel renders them, and models read them well.
  *
  * Also the structured data the panel's help browser asks for (`help.index`, `help.tool`, `help.search`), built from
  * the same pieces so the two views cannot disagree.

@@ -1,8 +1,8 @@
 /**
- * The `ot` pack (seed 002): Otto's introspection and housekeeping tools — discovery (`ot.tools`, `ot.packs`,
- * `ot.aliases`, `ot.snippets`, `ot.help`), state (`ot.config`, `ot.health`, `ot.version`, `ot.stats`, `ot.result`),
- * actions (`ot.notify`, `ot.reload`) and code mode's `ot.run`. Every function logs a span `ot.<function>` and returns
- * text from the one formatter (YAML flow style by default, JSON with config `output.format: json`).
+ * The `ot` pack (docs/specs/002-ot-tools.md): Otto's introspection and housekeeping tools — discovery (`ot.tools`,
+ * `ot.packs`, `ot.aliases`, `ot.snippets`, `ot.help`), state (`ot.config`, `ot.health`, `ot.version`, `ot.stats`,
+ * `ot.result`), actions (`ot.notify`, `ot.reload`) and code mode's `ot.run`. Every function logs a span `ot.<function>`
+ * and returns text from the one formatter (YAML flow style by default, JSON with config `output.format: json`).
  */
 import { callTool } from './call.ts';
 import type { AnyTool } from '../../Tool.ts';

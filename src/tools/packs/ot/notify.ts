@@ -1,6 +1,6 @@
 /**
- * `ot.notify` (seed 002, "Notify Message"): routes a message to the file of the first topic whose glob pattern
- * matches (config `notify.topics: [{pattern, file}]`, in order) and appends it as a YAML document
+ * `ot.notify` (docs/specs/002-ot-tools.md, "Notify Message"): routes a message to the file of the first topic whose
+ * glob pattern matches (config `notify.topics: [{pattern, file}]`, in order) and appends it as a YAML document
  * `---\nts: ...\ntopic: ...\nmessage: ...`. Otto has no file system: topic files are records in its files store
  * (IndexedDB) that the panel can open and download. A configured path keeps only its last segment
  * (`~/notes/todo.yaml` → `todo.yaml`), since stored names are flat.

@@ -1,4 +1,4 @@
-/** `ot.packs`: list packs (seed 002, "Pack Discovery"). */
+/** `ot.packs`: list packs (docs/specs/002-ot-tools.md, "Pack Discovery"). */
 import { z } from '../../../shared/zod.ts';
 import type { PackInfo, ToolRegistry } from '../../ToolRegistry.ts';
 import { firstLine, info, matches, otTool, pattern, type InfoLevel } from './common.ts';

@@ -1,6 +1,6 @@
 /**
- * `ot.reload` (seed 002, "Reload Configuration"): drops the cached config and secrets, re-reads them from extension
- * storage, rebuilds the registry and interceptor (through the worker's hook) and clears the help index.
+ * `ot.reload` (docs/specs/002-ot-tools.md, "Reload Configuration"): drops the cached config and secrets, re-reads them
+ * from extension storage, rebuilds the registry and interceptor (through the worker's hook) and clears the help index.
  */
 import { z } from '../../../shared/zod.ts';
 import { otTool } from './common.ts';

@@ -1,9 +1,9 @@
 /**
- * `ot.result` (seed 002, "Query Stored Results"): a thin wrapper over the result store (src/storage/results.ts, query
- * logic in src/results/query.ts). Argument errors are raised (the spec's ValueError: `offset must be >= 1 (1-indexed),
- * got 0`, `limit must be >= 1, got 0`, `Invalid search pattern: ...`); an unknown or expired handle is returned as
- * `Error: Result not found: <h>` / `Error: Result expired: <h>`. The span `ot.result` carries handle, offset, limit
- * and search (when given).
+ * `ot.result` (docs/specs/002-ot-tools.md, "Query Stored Results"): a thin wrapper over the result store
+ * (src/storage/results.ts, query logic in src/results/query.ts). Argument errors are raised (the spec's ValueError:
+ * `offset must be >= 1 (1-indexed), got 0`, `limit must be >= 1, got 0`, `Invalid search pattern: ...`); an unknown or
+ * expired handle is returned as `Error: Result not found: <h>` / `Error: Result expired: <h>`. The span `ot.result`
+ * carries handle, offset, limit and search (when given).
  */
 import { z } from '../../../shared/zod.ts';
 import { ResultQueryError } from '../../../results/query.ts';

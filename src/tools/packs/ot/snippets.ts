@@ -1,4 +1,7 @@
-/** `ot.snippets`: list snippets from config (seed 002, "Snippet Introspection"). Pattern matches name or description. */
+/**
+ * `ot.snippets`: list snippets from config (docs/specs/002-ot-tools.md, "Snippet Introspection"). Pattern matches name
+ * or description.
+ */
 import { z } from '../../../shared/zod.ts';
 import { toFlowYaml } from '../../../shared/format.ts';
 import { CommandError, snippetExample, type SnippetDefinition, type SnippetMap } from '../../../command/index.ts';

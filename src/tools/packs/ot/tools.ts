@@ -1,4 +1,7 @@
-/** `ot.tools`: list tools, filtered by a case-insensitive substring of the qualified name (seed 002, "List Tools"). */
+/**
+ * `ot.tools`: list tools, filtered by a case-insensitive substring of the qualified name (docs/specs/002-ot-tools.md,
+ * "List Tools").
+ */
 import { z } from '../../../shared/zod.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 import { firstLine, info, matches, otTool, pattern, type InfoLevel } from './common.ts';

@@ -1,4 +1,4 @@
-/** `ot.version` (seed 002, "Version"): the manifest's version, `0.0.0-dev` when unknown. */
+/** `ot.version` (docs/specs/002-ot-tools.md, "Version"): the manifest's version, `0.0.0-dev` when unknown. */
 import { z } from '../../../shared/zod.ts';
 import { otTool } from './common.ts';
 import { DEV_VERSION, type ResolvedDeps } from './env.ts';
