@@ -9,6 +9,87 @@ const zodPaths = [
   { name: 'zod/mini', message: "Import { z } from 'src/shared/zodMini.ts' (jitless, no eval)." },
 ];
 
+/**
+ * The layers of src/ (docs/architecture.md): for each folder, the folders it may import values from and those it may
+ * import only types from. Anything else is an error. A key with a slash (`tools/packs`) is a part of a folder with
+ * rules of its own; it is listed after its folder, whose rules it replaces. docs/architecture.md shows this table and
+ * test/build/layers.test.ts checks that the two agree.
+ */
+export const layers = {
+  cli: { values: ['background', 'config', 'shared'], types: ['tools'] },
+  background: {
+    values: ['agent', 'bridge', 'command', 'config', 'mcp', 'models', 'offscreen', 'page', 'replay', 'results'].concat([
+      'sdk',
+      'shared',
+      'storage',
+      'tools',
+    ]),
+    types: [],
+  },
+  sidepanel: {
+    values: ['agent', 'command', 'config', 'shared', 'ui'],
+    types: ['models', 'results', 'storage', 'tools'],
+  },
+  options: { values: ['shared', 'ui'], types: [] },
+  connect: { values: ['shared'], types: [] },
+  docs: { values: ['shared'], types: [] },
+  ui: { values: ['config', 'shared'], types: ['mcp', 'storage'] },
+  bridge: { values: ['shared'], types: ['agent', 'models'] },
+  agent: { values: ['shared', 'storage'], types: ['config', 'models'] },
+  mcp: { values: ['config', 'sdk', 'shared', 'tools'], types: [] },
+  tools: { values: ['config', 'shared'], types: ['command'] },
+  'tools/packs': {
+    values: ['command', 'config', 'models', 'offscreen', 'replay', 'results', 'sdk', 'shared', 'storage'],
+    types: ['content', 'page'],
+  },
+  sdk: { values: ['shared', 'tools'], types: [] },
+  replay: { values: ['command', 'shared', 'tools'], types: [] },
+  page: { values: ['content', 'shared'], types: [] },
+  offscreen: { values: ['content', 'shared'], types: [] },
+  command: { values: ['shared'], types: [] },
+  content: { values: ['shared'], types: [] },
+  storage: { values: ['config', 'results', 'shared'], types: ['models'] },
+  models: { values: ['config', 'shared'], types: [] },
+  results: { values: ['shared'], types: [] },
+  config: { values: ['shared'], types: [] },
+  shared: { values: [], types: [] },
+};
+
+/**
+ * The one arrow that runs up, types only: the panel's reply map names the types the worker's handlers return, which
+ * the layers above shared/ define (#15 step 3). Erased at build time; nothing of those layers is bundled through it.
+ */
+const replyTypes = ['bridge', 'command', 'config', 'mcp', 'models', 'results', 'sdk', 'storage', 'tools'];
+
+const folders = Object.keys(layers).filter((k) => !k.includes('/'));
+
+/**
+ * `@typescript-eslint/no-restricted-imports` blocks for one folder (or part). Patterns are written per depth — a file
+ * in src/<folder>/a/b/ reaches src/ through exactly three `../` — so a nested folder that shares a top-level name
+ * (src/cli/mcp/) is never mistaken for it. Imports within the folder are always allowed.
+ */
+function layerBlocks(key, { values, types }, extraFiles = []) {
+  const own = key.split('/')[0];
+  const base = key.split('/').length;
+  const blocks = [];
+  for (let depth = base; depth <= 5; depth++) {
+    const up = '../'.repeat(depth);
+    const files = extraFiles.length ? extraFiles : [`src/${key}/${'*/'.repeat(depth - base)}*.{ts,tsx}`];
+    const patterns = folders
+      .filter((f) => f !== own && !values.includes(f))
+      .map((f) => ({
+        group: [`${up}${f}/**`],
+        ...(types.includes(f) ? { allowTypeImports: true } : {}),
+        message: types.includes(f)
+          ? `src/${key}/ may import only types from src/${f}/ (docs/architecture.md).`
+          : `src/${key}/ may not import src/${f}/ (docs/architecture.md).`,
+      }));
+    blocks.push({ files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } });
+    if (extraFiles.length) break;
+  }
+  return blocks;
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -54,43 +135,6 @@ export default tseslint.config(
     },
   },
   {
-    // Layers (docs/architecture.md): packs reach pages only through the PageApi type; src/page/index.ts and the
-    // router pull in the content scripts (Vite-only ?iife imports), and background/ is the composition root.
-    files: ['src/tools/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/page/*', '**/background/*'],
-              allowTypeImports: true,
-              message:
-                'Tools take the page as a dependency (createDomTools({ page })): import only types from src/page/api.ts.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The content script runs in the page: it never imports the worker's side.
-    files: ['src/content/**/*.ts', 'src/shared/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/page/*', '**/background/*'],
-              message: 'content/ and shared/ sit below the worker (docs/architecture.md).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
     // The content script runs in every frame of every page: it must not pull in the classic zod API (~90 KB).
     files: ['src/content/**/*.ts'],
     rules: {
@@ -108,34 +152,9 @@ export default tseslint.config(
       ],
     },
   },
-  // #15: the extension's pages talk to the worker over the panel port only (shared/messages.ts types each request
-  // and its reply); nothing of the worker's composition root is imported into a page. The panel and the options page
-  // share what they share through src/ui/ and never import each other; src/ui/ imports neither.
-  ...[
-    ['src/sidepanel/**/*.{ts,tsx}', ['**/options/**']],
-    ['src/options/**/*.{ts,tsx}', ['**/sidepanel/**']],
-    ['src/ui/**/*.{ts,tsx}', ['**/sidepanel/**', '**/options/**']],
-    ['src/connect/**/*.{ts,tsx}', []],
-    ['src/docs/**/*.ts', []],
-  ].map(([files, pages]) => ({
-    files: [files],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: zodPaths,
-          patterns: [
-            {
-              group: ['**/background/**'],
-              message:
-                'A page does not import the worker: request it over the port (shared/messages.ts, PanelReplies).',
-            },
-            ...(pages.length
-              ? [{ group: pages, message: 'The panel and the options page share code through src/ui/ only.' }]
-              : []),
-          ],
-        },
-      ],
-    },
-  })),
+  // Layers (docs/architecture.md): one block per folder and depth; each file gets exactly one, since a later block's
+  // options for the same rule would replace an earlier one's. The extension's pages reach the worker over the panel
+  // port only (shared/messages.ts types each request and its reply), never by importing it.
+  ...Object.entries(layers).flatMap(([key, rule]) => layerBlocks(key, rule)),
+  ...layerBlocks('shared', { values: [], types: replyTypes }, ['src/shared/replies.ts']),
 );

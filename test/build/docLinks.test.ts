@@ -53,7 +53,7 @@ describe('citations in src/', () => {
     let seen = 0;
     for (const [file, t] of text) {
       for (const m of t.matchAll(quoted)) {
-        const doc = path.join(ROOT, m[1]);
+        const doc = path.join(ROOT, m[1] ?? '');
         if (!existsSync(doc)) continue; // reported by the test above
         const body = readFileSync(doc, 'utf8').toLowerCase();
         for (const quotedName of [m[2], m[3]].filter((n): n is string => n !== undefined)) {
@@ -91,7 +91,7 @@ const NOT_IN_GIT = new Set(['dist/', '.otto-profile/']);
 function pathsIn(readme: string): string[] {
   const t = text.get(readme) ?? '';
   return [...t.matchAll(/`([\w./-]+)`/g)]
-    .map((m) => m[1])
+    .map((m) => m[1] ?? '')
     .filter((p) => /[\w-]\.(tsx?|md|json|mjs|js|html|css)$/.test(p) || p.endsWith('/'))
     .filter((p) => !NOT_IN_GIT.has(p));
 }
