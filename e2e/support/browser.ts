@@ -1,4 +1,6 @@
-/** Where Chromium is and how Otto's e2e suite starts it: the flags DESIGN.md records as working headless here. */
+/**
+ * Where Chromium is and how Otto's e2e suite starts it: the flags that work headless here (docs/design.md, "Tests").
+ */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 

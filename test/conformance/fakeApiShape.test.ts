@@ -83,7 +83,7 @@ describe.skipIf(!sseCorpusPresent)('conformance: the fake API streams like the r
 });
 
 describe.skipIf(!existsSync(TSV))('conformance: the fake API against stream-events.tsv', () => {
-  // Where the recordings contradict the spec, the fake follows the recordings (DESIGN "Hard facts" 8).
+  // Where the recordings contradict the spec, the fake follows the recordings (docs/design.md, platform fact 8).
   const realDeviations: Record<string, string[]> = {
     'response.function_call_arguments.done': ['name'],
     error: ['code', 'message', 'param'], // nested under `error` in real streams

@@ -1,5 +1,5 @@
-// Seed 001 "Tool Definition Transformation": its four tests, its invariants and its error cases, through the
-// public client method the agent uses.
+// docs/specs/001-tool-flattening.md "Tool Definition Transformation": its four tests, its invariants and its error
+// cases, through the public client method the agent uses.
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { OpenAIResponsesClient } from '../../src/models/OpenAIResponsesClient.ts';

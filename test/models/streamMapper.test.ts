@@ -1,4 +1,4 @@
-// The stream mapper on hand-made events: each wire quirk of DESIGN "Hard facts" 8 in isolation.
+// The stream mapper on hand-made events: each wire quirk of docs/design.md, platform fact 8 in isolation.
 import { describe, expect, it } from 'vitest';
 import type { ModelEvent } from '../../src/models/events.ts';
 import { StreamMapper, mapUsage } from '../../src/models/streamMapper.ts';

@@ -1,4 +1,7 @@
-/** Seed 000 (`llm.transform`): each scenario, named after it, against the fake API's Chat Completions endpoint. */
+/**
+ * docs/specs/000-llm-transform.md (`llm.transform`): each scenario, named after it, against the fake API's Chat
+ * Completions endpoint.
+ */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../support/fake-api/index.ts';
 import {

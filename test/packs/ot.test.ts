@@ -1,7 +1,7 @@
 /**
- * Seed 002 (the `ot` pack): every scenario of every requirement, named after it, with the exact strings of the spec
- * and of ../shared/reference/onetool-facts.md. Tools are called through the interceptor, as the model and the command
- * line call them.
+ * docs/specs/002-ot-tools.md (the `ot` pack): every scenario of every requirement, named after it, with the exact
+ * strings of the spec and of ../shared/reference/onetool-facts.md. Tools are called through the interceptor, as the
+ * model and the command line call them.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';

@@ -1,4 +1,4 @@
-// Seed 002 "YAML Flow Style Output" and the JSON option (src/shared/format.ts).
+// docs/specs/002-ot-tools.md "YAML Flow Style Output" and the JSON option (src/shared/format.ts).
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { formatOutput } from '../../src/shared/format.ts';

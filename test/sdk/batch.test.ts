@@ -1,4 +1,4 @@
-/** Seed 004 "Batch Execution" and "Item Normalization". */
+/** docs/specs/004-tool-sdk.md "Batch Execution" and "Item Normalization". */
 import { describe, expect, it } from 'vitest';
 import { batchExecute, batchMap, normalizeItems } from '../../src/sdk/index.ts';
 

@@ -1,6 +1,7 @@
 /**
- * Seed 004 "CLI/Library Dependency Declaration" and "Dependency Checking", translated to a browser (seeds README):
- * a CLI or library becomes an extension permission, a host permission, a secret or a browser API.
+ * docs/specs/004-tool-sdk.md "CLI/Library Dependency Declaration" and "Dependency Checking", translated to a browser
+ * (docs/specs/README.md): a CLI or library becomes an extension permission, a host permission, a secret or a browser
+ * API.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from '../../src/shared/zod.ts';

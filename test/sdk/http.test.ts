@@ -1,4 +1,7 @@
-/** Seed 004 "Safe HTTP Requests": safeRequest returns [true, data] or [false, message] and never throws. */
+/**
+ * docs/specs/004-tool-sdk.md "Safe HTTP Requests": safeRequest returns [true, data] or [false, message] and never
+ * throws.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

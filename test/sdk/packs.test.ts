@@ -1,4 +1,4 @@
-/** Seed 004 "Pack Access" and "Tool Invocation": getPack, callTool, with the reference's errors. */
+/** docs/specs/004-tool-sdk.md "Pack Access" and "Tool Invocation": getPack, callTool, with the reference's errors. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, getPack, resetSdk, sdk } from '../../src/sdk/index.ts';
 import { harness, recordingTool } from './helpers.ts';

@@ -1,4 +1,4 @@
-/** Seed 004 "API Headers" and "Lazy Client Factory" (concurrency included). */
+/** docs/specs/004-tool-sdk.md "API Headers" and "Lazy Client Factory" (concurrency included). */
 import { describe, expect, it } from 'vitest';
 import { apiHeaders, lazyClient } from '../../src/sdk/index.ts';
 

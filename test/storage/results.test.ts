@@ -1,4 +1,5 @@
-// Seed 002 "Query Stored Results" and the reference's large-result facts, through the IndexedDB store.
+// docs/specs/002-ot-tools.md "Query Stored Results" and the reference's large-result facts, through the IndexedDB
+// store.
 import { describe, expect, it } from 'vitest';
 import { CHUNK_LINES } from '../../src/results/lines.ts';
 import { ResultQueryError } from '../../src/results/query.ts';
@@ -150,7 +151,7 @@ describe('ot.result scenarios (seed 002)', () => {
     const ref = await stored(store, text);
     const all = await store.queryResult(ref.handle, { search: 'error' });
     expect(all.matches).toBe(100);
-    expect(all.total_lines).toBe(300); // seed 002: total lines in the stored result, also when searching
+    expect(all.total_lines).toBe(300); // docs/specs/002-ot-tools.md, "Query response format", also when searching
     expect(all.lines.every((l) => /error/i.test(l))).toBe(true);
     const page = await store.queryResult(ref.handle, { search: 'error', offset: 11, limit: 5 });
     expect(page.lines).toEqual([33, 36, 39, 42, 45].map((i) => `${i} ERROR disk full`));

@@ -1,5 +1,6 @@
-// Seed 002 "Runtime Statistics" (ot.stats) through the IndexedDB stats store: recording, periods, the tool filter,
-// disabled statistics, the HTML report and its errors, and the rollups against a naive count of the raw records.
+// docs/specs/002-ot-tools.md "Runtime Statistics" (ot.stats) through the IndexedDB stats store: recording, periods, the
+// tool filter, disabled statistics, the HTML report and its errors, and the rollups against a naive count of the raw
+// records.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { StatsError } from '../../src/results/stats.ts';

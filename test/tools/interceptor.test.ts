@@ -1,4 +1,5 @@
-// Seed 003 (tool-execution interceptor), requirement by requirement, translated to Otto's TypeScript tools.
+// docs/specs/003-tool-interceptor.md (tool-execution interceptor), requirement by requirement, translated to Otto's
+// TypeScript tools.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { z } from '../../src/shared/zod.ts';
