@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { parseConnectHash, type BridgeClient } from '../shared/bridgeProtocol.ts';
 import type { PortClient } from '../shared/portClient.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 type Phase =
   | { kind: 'loading' }
@@ -57,7 +58,7 @@ export function ConnectPage({ client, hash }: { client: PortClient; hash: string
         setChosen(new Set(last?.id !== undefined ? [last.id] : []));
         setPhase({ kind: 'asking', client: r.client, others: r.others });
       } catch (err) {
-        setPhase({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+        setPhase({ kind: 'error', text: errorMessage(err) });
       }
     })();
   }, []);
@@ -79,7 +80,7 @@ export function ConnectPage({ client, hash }: { client: PortClient; hash: string
           : `${name} was not connected. It was told you said no.`,
       });
     } catch (err) {
-      setPhase({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+      setPhase({ kind: 'error', text: errorMessage(err) });
     }
   };
 

@@ -8,6 +8,7 @@ import type { PortClient } from '../../shared/portClient.ts';
 import type { LogEntry, LogLevel } from '../../shared/log.ts';
 import type { LogsReply } from '../../shared/replies.ts';
 import { downloadText } from '../../ui/download.ts';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
@@ -33,7 +34,7 @@ export function LogsView({ client }: { client: PortClient }) {
       setReply(await client.request({ type: 'logs.list', level, ...(match.trim() ? { match } : {}) }));
       setError(undefined);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     }
   }, [client, level, match]);
   useEffect(() => void load(), [load]);

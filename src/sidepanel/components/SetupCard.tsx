@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { PortClient } from '../../shared/portClient.ts';
 import { BASE_URL_PRESETS, saveConfigEdits, updateSecrets } from '../../ui/settings/settingsApi.ts';
 import { CommandHint } from './EmptyState.tsx';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 export function SetupCard({
   client,
@@ -27,7 +28,7 @@ export function SetupCard({
       await fn();
       onDone();
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorMessage(e));
     } finally {
       setBusy(false);
     }

@@ -3,6 +3,7 @@
  * and act on it without asking. Un-sharing is dragging the tab out of the group in the tab strip.
  */
 import { useState } from 'preact/hooks';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 export function ShareTab({ ready, onShare }: { ready: boolean; onShare(): Promise<string> }) {
   const [note, setNote] = useState('');
@@ -12,7 +13,7 @@ export function ShareTab({ ready, onShare }: { ready: boolean; onShare(): Promis
     try {
       setNote(await onShare());
     } catch (e) {
-      setNote(e instanceof Error ? e.message : String(e));
+      setNote(errorMessage(e));
     } finally {
       setBusy(false);
     }

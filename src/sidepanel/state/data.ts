@@ -8,6 +8,7 @@ import type { FileInfo, ResultSummary, StatsSummary, TopicFile } from '../../sha
 import { base64Of, downloadBytes, downloadText } from '../../ui/download.ts';
 import { openInTab } from '../lib/openTab.ts';
 import type { Request } from './request.ts';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 export type { FileInfo, ResultSummary, StatsSummary, TopicFile };
 
@@ -50,8 +51,6 @@ export interface DataSlice extends DataState {
   dismissNotice(): void;
 }
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 /** A file as shown in a tab: HTML as HTML, everything else as plain text (YAML would otherwise download). */
 export function viewMime(mime: string): string {
   return /^text\/html\b/i.test(mime) ? 'text/html' : 'text/plain';
@@ -71,7 +70,7 @@ export function useData(req: Request): DataSlice {
         const stats = await req({ type: 'stats.summary', period: p });
         setState((s) => (s.period === p ? { ...s, stats, statsLoading: false, statsError: undefined } : s));
       } catch (e) {
-        set({ statsLoading: false, statsError: message(e) });
+        set({ statsLoading: false, statsError: errorMessage(e) });
       }
     },
     [req],
@@ -83,7 +82,7 @@ export function useData(req: Request): DataSlice {
       const [list, results] = await Promise.all([req({ type: 'files.list' }), req({ type: 'results.list' })]);
       set({ files: list.files, topics: list.topics, results, filesLoading: false, filesError: undefined });
     } catch (e) {
-      set({ filesLoading: false, filesError: message(e) });
+      set({ filesLoading: false, filesError: errorMessage(e) });
     }
   }, [req]);
 
@@ -91,7 +90,7 @@ export function useData(req: Request): DataSlice {
     try {
       await fn();
     } catch (e) {
-      set({ notice: { text: message(e), error: true } });
+      set({ notice: { text: errorMessage(e), error: true } });
     }
   }, []);
 
@@ -119,7 +118,7 @@ export function useData(req: Request): DataSlice {
         const r = await req({ type: 'results.get', handle, maxChars: PREVIEW_CHARS });
         set({ preview: { handle, text: r.text, truncated: r.truncated, totalChars: r.totalChars } });
       } catch (e) {
-        set({ preview: { handle, error: message(e) } });
+        set({ preview: { handle, error: errorMessage(e) } });
       }
     },
     [req],

@@ -6,6 +6,7 @@
 import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
 import type { HelpHit, HelpIndex, HelpToolDetail } from '../../tools/packs/ot/index.ts';
 import type { Request } from './request.ts';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 export type { HelpHit, HelpIndex, HelpToolDetail };
 
@@ -47,8 +48,6 @@ export function tryExample(d: Pick<HelpToolDetail, 'name' | 'examples' | 'params
   return `${d.name}(${args.join(', ')})`;
 }
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 export function useHelp(req: Request): HelpSlice {
   const [state, setState] = useState<HelpState>({ query: '', searching: false });
   const searchSeq = useRef(0);
@@ -59,7 +58,7 @@ export function useHelp(req: Request): HelpSlice {
       const index = await req({ type: 'help.index' });
       setState((s) => ({ ...s, index, error: undefined }));
     } catch (e) {
-      setState((s) => ({ ...s, error: message(e) }));
+      setState((s) => ({ ...s, error: errorMessage(e) }));
     }
   }, [req]);
 
@@ -77,7 +76,7 @@ export function useHelp(req: Request): HelpSlice {
         if (seq === searchSeq.current)
           setState((s) => ({ ...s, results: r.results, searching: false, error: undefined }));
       } catch (e) {
-        if (seq === searchSeq.current) setState((s) => ({ ...s, searching: false, error: message(e) }));
+        if (seq === searchSeq.current) setState((s) => ({ ...s, searching: false, error: errorMessage(e) }));
       }
     },
     [req],
@@ -96,7 +95,7 @@ export function useHelp(req: Request): HelpSlice {
         const detail = await req({ type: 'help.tool', name: tool });
         if (seq === toolSeq.current) setState((s) => ({ ...s, detail, error: undefined }));
       } catch (e) {
-        if (seq === toolSeq.current) setState((s) => ({ ...s, detail: null, error: message(e) }));
+        if (seq === toolSeq.current) setState((s) => ({ ...s, detail: null, error: errorMessage(e) }));
       }
     },
     [req],

@@ -19,6 +19,7 @@ import { useHelp, type HelpSlice } from './help.ts';
 import { useData, type DataSlice } from './data.ts';
 import { reviewNotice } from './serverReview.ts';
 import type { Request } from './request.ts';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 export type Link = { state: 'connecting' } | { state: 'ready'; version: string } | { state: 'error'; message: string };
 
@@ -75,8 +76,6 @@ const NO_SETUP: Setup = {
   config: { status: 'ok', version: 0, problems: [], warnings: [] },
 };
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
 export function usePanelStore(client: PortClient): PanelStore {
   const [chat, dispatch] = useReducer(chatReducer, undefined, emptyChat);
   const [link, setLink] = useState<Link>({ state: 'connecting' });
@@ -100,7 +99,7 @@ export function usePanelStore(client: PortClient): PanelStore {
     try {
       setConversations(await req({ type: 'conversations.list' }));
     } catch (e) {
-      setNotice(message(e));
+      setNotice(errorMessage(e));
     }
   }, [req]);
 
@@ -127,7 +126,7 @@ export function usePanelStore(client: PortClient): PanelStore {
       setSetup(next);
       return next;
     } catch (e) {
-      setNotice(message(e));
+      setNotice(errorMessage(e));
       return undefined;
     }
   }, [req, refreshVocabulary]);
@@ -159,7 +158,7 @@ export function usePanelStore(client: PortClient): PanelStore {
         saveCurrent(undefined);
         openCommands(undefined);
         dispatch({ type: 'clear' });
-        setNotice(message(e));
+        setNotice(errorMessage(e));
       }
     },
     [req, openCommands],
@@ -206,9 +205,9 @@ export function usePanelStore(client: PortClient): PanelStore {
         void refreshSetup();
         void reviewNotice(client).then((n) => n && setNotice(n));
       })
-      .catch((e: Error) => {
-        setLink({ state: 'error', message: e.message });
-        setNotice(`Otto's background worker did not answer: ${e.message} Reload the panel to try again.`);
+      .catch((e: unknown) => {
+        setLink({ state: 'error', message: errorMessage(e) });
+        setNotice(`Otto's background worker did not answer: ${errorMessage(e)} Reload the panel to try again.`);
       });
     return off;
   }, [client, select, refreshConversations, refreshSetup, load]);
@@ -226,8 +225,8 @@ export function usePanelStore(client: PortClient): PanelStore {
         await fn();
       } catch (e) {
         // The worker refused because the stored config does not validate: the config banner says it, with the lines.
-        if (message(e).startsWith(CONFIG_INVALID_HEAD)) void refreshSetup();
-        else setNotice(message(e));
+        if (errorMessage(e).startsWith(CONFIG_INVALID_HEAD)) void refreshSetup();
+        else setNotice(errorMessage(e));
       }
     },
     [refreshSetup],

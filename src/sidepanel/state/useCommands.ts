@@ -18,6 +18,7 @@ import {
   type CommandsState,
 } from './commands.ts';
 import type { Request } from './request.ts';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 export interface CommandsSlice {
   cards: CommandCard[];
@@ -37,7 +38,6 @@ export interface CommandsSlice {
   refreshVocabulary(): Promise<void>;
 }
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const newId = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 function initial(): CommandsState {
@@ -102,7 +102,7 @@ export function useCommands(req: Request): CommandsSlice {
         });
         dispatch({ type: 'finish', key, id, reply });
       } catch (e) {
-        dispatch({ type: 'fail', key, id, message: message(e) });
+        dispatch({ type: 'fail', key, id, message: errorMessage(e) });
       } finally {
         if (active.current?.runId === runId) active.current = undefined;
       }

@@ -5,6 +5,7 @@ import { listServers, setServer, testServer, type ServerStatus } from './setting
 import { newServerFields, type NewServer } from './serverForm.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
 import { ServerRow, tested } from './ServerRow.tsx';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 const EMPTY: NewServer = { name: '', url: '', headers: '', timeout: '' };
 
@@ -20,7 +21,7 @@ export function ServersForm({ client, onSaved }: { client: PortClient; onSaved()
       setServers(await listServers(client));
       setLoadError(undefined);
     } catch (e) {
-      setLoadError((e as Error).message);
+      setLoadError(errorMessage(e));
     }
   }, [client]);
   useEffect(() => void refresh(), [refresh]);

@@ -11,6 +11,7 @@ import { TabsForm } from './TabsForm.tsx';
 import { SecretsForm } from './SecretsForm.tsx';
 import { ServersForm } from './ServersForm.tsx';
 import { YamlEditor } from './YamlEditor.tsx';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 export function SettingsView({
   client,
@@ -34,7 +35,7 @@ export function SettingsView({
       setNames(n);
       setError(undefined);
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorMessage(e));
     }
   }, [client]);
   useEffect(() => void reload(), [reload]);

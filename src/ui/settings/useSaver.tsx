@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 export type Outcome = { kind: 'ok' | 'error'; text: string } | undefined;
 
@@ -19,7 +20,7 @@ export function useSaver(): {
       setOutcome({ kind: 'ok', text: text || 'Saved.' });
       return true;
     } catch (e) {
-      setOutcome({ kind: 'error', text: e instanceof Error ? e.message : String(e) });
+      setOutcome({ kind: 'error', text: errorMessage(e) });
       return false;
     } finally {
       setBusy(false);

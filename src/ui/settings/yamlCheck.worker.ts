@@ -3,6 +3,7 @@
  * second, which on the page's own thread froze typing and scrolling each time the user paused.
  */
 import { checkText } from './yamlCheck.ts';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 interface CheckRequest {
   id: number;
@@ -15,7 +16,7 @@ self.onmessage = (e: MessageEvent<CheckRequest>) => {
   try {
     reply = { id, checked: checkText(text) };
   } catch (err) {
-    reply = { id, error: err instanceof Error ? err.message : String(err) };
+    reply = { id, error: errorMessage(err) };
   }
   (self as unknown as Worker).postMessage(reply);
 };
