@@ -5,6 +5,7 @@
  */
 import type { AgentRunner } from '../agent/runner.ts';
 import type { ConversationStore } from '../storage/conversations.ts';
+import { runForDisplay } from '../storage/runStateSchema.ts';
 import type { Handlers } from './panelPort.ts';
 import { broadcast } from './panelHub.ts';
 import { redact } from './settings.ts';
@@ -73,6 +74,9 @@ export function agentHandlers(
           'This conversation is an MCP client’s session: its calls come from that client. Start a new conversation to ask Otto.',
         );
       ensureIdle(conversation.id);
+      // A stored run this version cannot read refuses the message now, as an answer (the panel keeps the draft),
+      // before the tab joins a group; the run would refuse it anyway, later and as a worker error.
+      if (req.conversationId) await runner.getState(conversation.id);
       setRunTab(conversation.id, req.tabId);
       // The tab the user asked from joins Otto's group: asking from it is sharing it.
       await tabScope?.begin(conversation.id).catch((err: unknown) => log.warn(`tab group: ${redact(String(err))}`));
@@ -105,11 +109,12 @@ export function agentHandlers(
     'conversations.get': async (req) => {
       const conversation = await store.get(req.conversationId);
       if (!conversation) throw new Error(`No conversation ${req.conversationId}.`);
-      const [items, state] = await Promise.all([
+      // A run state this version cannot read does not hide the transcript: the panel shows it, read-only.
+      const [items, run] = await Promise.all([
         store.transcript(req.conversationId),
-        pick(req.conversationId).getState(req.conversationId),
+        runForDisplay(pick(req.conversationId).getState(req.conversationId)),
       ]);
-      return { conversation, items, state, active: pick(req.conversationId).isActive(req.conversationId) };
+      return { conversation, items, ...run, active: pick(req.conversationId).isActive(req.conversationId) };
     },
     'conversations.rename': (req) => store.rename(req.conversationId, req.title),
     'conversations.delete': async (req) => {

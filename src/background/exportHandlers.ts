@@ -7,6 +7,7 @@ import { outputText } from '../agent/outputText.ts';
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
 import type { ConversationStore } from '../storage/conversations.ts';
+import { runForDisplay } from '../storage/runStateSchema.ts';
 import type { ConversationRecord, ItemRecord } from '../storage/records.ts';
 import type { RunState } from '../storage/runRecords.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
@@ -186,9 +187,10 @@ export function exportHandlers(deps: ExportDeps): ExportHandlers {
     'conversations.export': async (req) => {
       const conversation = await deps.store.get(req.conversationId);
       if (!conversation) throw new Error(`No conversation ${req.conversationId}.`);
-      const [items, state, { secrets }] = await Promise.all([
+      // A run state that cannot be read leaves out only the run's summary: the transcript is what is exported.
+      const [items, { state }, { secrets }] = await Promise.all([
         deps.store.transcript(req.conversationId),
-        deps.store.getRun(req.conversationId),
+        runForDisplay(deps.store.getRun(req.conversationId)),
         deps.settings(),
       ]);
       const registry = deps.registry();

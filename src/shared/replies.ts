@@ -12,6 +12,7 @@ import type { CommandErrorKind } from '../command/errors.ts';
 import type { Transport } from '../models/transport.ts';
 import type { ConversationRecord, ItemRecord } from '../storage/records.ts';
 import type { RunState } from '../storage/runRecords.ts';
+import type { UnreadableRun } from '../storage/runStateSchema.ts';
 import type { SharedSite } from '../storage/sharedSites.ts';
 import type { FileInfo } from '../storage/files.ts';
 import type { FileRecord } from '../storage/resultRecords.ts';
@@ -58,6 +59,8 @@ export interface ConversationView {
   conversation: ConversationRecord;
   items: ItemRecord[];
   state: RunState | undefined;
+  /** The stored run could not be read (newer or damaged): `state` is empty, the transcript is all there is. */
+  unreadable?: UnreadableRun;
   /** Whether a run of this conversation is going in this worker now. */
   active: boolean;
 }

@@ -195,6 +195,11 @@ export function App({ client }: { client: PortClient }) {
                 dismiss: store.dismiss,
                 dismissInfo: store.dismissInfo,
                 openSettings,
+                newConversation: () => {
+                  store.newConversation();
+                  focusInput();
+                },
+                exportConversation: () => void store.exportConversation('markdown'),
               }}
             />
             <StatusLine

@@ -183,6 +183,27 @@ export function fromStored(raw: unknown): RunState {
   return run;
 }
 
+/** Why a conversation's stored run cannot be used: shown beside its transcript, which is stored apart and still reads. */
+export interface UnreadableRun {
+  reason: StoredRunStateError['reason'];
+  message: string;
+}
+
+/**
+ * A run read for showing or exporting its conversation, not for continuing it: a state that cannot be read comes
+ * back as `unreadable` instead of thrown, so the transcript is still shown. Nothing is written either way.
+ */
+export async function runForDisplay(
+  read: Promise<RunState | undefined>,
+): Promise<{ state: RunState | undefined; unreadable?: UnreadableRun }> {
+  try {
+    return { state: await read };
+  } catch (e) {
+    if (!(e instanceof StoredRunStateError)) throw e;
+    return { state: undefined, unreadable: { reason: e.reason, message: e.message } };
+  }
+}
+
 const KEPT =
   'Nothing was changed: the conversation and its saved run are kept as they are. Start a new conversation to go on.';
 

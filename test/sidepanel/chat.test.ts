@@ -246,6 +246,32 @@ describe('chatReducer + buildEntries', () => {
     expect(runStatusView(stale)).toBe('interrupted');
   });
 
+  it('shows the transcript of a conversation whose run state cannot be read, idle, with why', () => {
+    const unreadable = { reason: 'invalid' as const, message: 'The saved run of this conversation is damaged.' };
+    let s = chatReducer(emptyChat(), {
+      type: 'loaded',
+      conversationId: C,
+      items: [
+        { seq: 0, item: user('What is on the shelf?') },
+        { seq: 1, item: assistant('m1', 'Three red books.') },
+      ] as PersistedItem[],
+      unreadable,
+      active: false,
+    });
+    expect(s.unreadable).toEqual(unreadable);
+    expect(runStatusView(s)).toBe('idle');
+    expect(buildEntries(s, []).map((e) => [e.kind, 'text' in e ? e.text : ''])).toEqual([
+      ['user', 'What is on the shelf?'],
+      ['assistant', 'Three red books.'],
+    ]);
+    // A refused send or a dismissed error does not hide why; opening another conversation does.
+    s = chatReducer(s, { type: 'worker.error', conversationId: C, message: 'refused' });
+    s = chatReducer(s, { type: 'dismiss' });
+    expect(s.unreadable).toEqual(unreadable);
+    expect(chatReducer(s, { type: 'loading', conversationId: 'c2' }).unreadable).toBeUndefined();
+    expect(loadedEmpty().unreadable).toBeUndefined();
+  });
+
   it('buffers events that arrive while the conversation loads and replays them', () => {
     let s = chatReducer(emptyChat(), { type: 'loading', conversationId: C });
     s = chatReducer(s, {

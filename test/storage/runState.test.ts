@@ -3,6 +3,8 @@
  * a damaged one gives the user a clear error and is never used or overwritten; a current one resumes as before.
  */
 import { describe, expect, it } from 'vitest';
+import { agentHandlers } from '../../src/background/agentHandlers.ts';
+import { exportHandlers } from '../../src/background/exportHandlers.ts';
 import { ConversationStore } from '../../src/storage/conversations.ts';
 import { emptyUsage, type RunState } from '../../src/storage/runRecords.ts';
 import { RUN_STATE_VERSION, StoredRunStateError } from '../../src/storage/runStateSchema.ts';
@@ -133,5 +135,93 @@ describe('ConversationStore over a state it cannot read', () => {
     expect((await store.transcript(h.conversationId)).map((r) => r.item.content)).toEqual(['kept']);
     expect(await store.delete(h.conversationId)).toBe(true);
     expect(await raw(h)).toBeUndefined();
+  });
+});
+
+describe('a conversation whose run state cannot be read, opened in the panel', () => {
+  const DAMAGED =
+    'The saved run of this conversation is damaged (turn: Invalid input: expected number, received string), so Otto ' +
+    'cannot continue it. Nothing was changed: the conversation and its saved run are kept as they are. Start a new ' +
+    'conversation to go on.';
+
+  async function withTranscript(h: Harness): Promise<void> {
+    await h.store.append(h.conversationId, [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is on the shelf?' }] },
+      { type: 'message', id: 'm1', role: 'assistant', content: [{ type: 'output_text', text: 'Three red books.' }] },
+    ]);
+  }
+  const get = (h: Harness) =>
+    agentHandlers(h.runner, h.store)['conversations.get'](
+      { type: 'conversations.get', id: '1', conversationId: h.conversationId },
+      {} as never,
+    );
+
+  it('gives the transcript, no state, and why it cannot go on; the record is not rewritten', async () => {
+    const h = await setup();
+    await withTranscript(h);
+    const record = { ...state(h.conversationId), turn: 'three', schemaVersion: 1 };
+    await putRaw(h, record);
+    const view = await get(h);
+    expect(view.items.map((r) => r.item.content)).toEqual([
+      [{ type: 'input_text', text: 'What is on the shelf?' }],
+      [{ type: 'output_text', text: 'Three red books.' }],
+    ]);
+    expect(view.state).toBeUndefined();
+    expect(view.unreadable).toEqual({ reason: 'invalid', message: DAMAGED });
+    expect(view.active).toBe(false);
+    expect(await raw(h)).toEqual(record);
+  });
+
+  it('from a newer Otto says so (update to continue)', async () => {
+    const h = await setup();
+    await withTranscript(h);
+    const record = { ...state(h.conversationId), schemaVersion: 2, somethingNew: true };
+    await putRaw(h, record);
+    const view = await get(h);
+    expect(view.items).toHaveLength(2);
+    expect(view.unreadable).toEqual({ reason: 'newer', message: NEWER });
+    expect(await raw(h)).toEqual(record);
+  });
+
+  it('a readable state comes back as before, with nothing marked unreadable', async () => {
+    const h = await setup();
+    await withTranscript(h);
+    await h.store.putRun(state(h.conversationId));
+    const view = await get(h);
+    expect(view.state?.status).toBe('interrupted');
+    expect('unreadable' in view).toBe(false);
+  });
+
+  it('refuses a message sent in it as the answer to chat.send, before any run or write', async () => {
+    const h = await setup({ turns: [say('never')] });
+    await withTranscript(h);
+    const record = { ...state(h.conversationId), schemaVersion: 2 };
+    await putRaw(h, record);
+    const send = agentHandlers(h.runner, h.store)['chat.send'](
+      { type: 'chat.send', id: '3', conversationId: h.conversationId, text: 'go on' },
+      {} as never,
+    );
+    await expect(send).rejects.toThrow(NEWER);
+    expect(h.model.requests).toHaveLength(0);
+    expect(await h.items()).toHaveLength(2);
+    expect(await raw(h)).toEqual(record);
+  });
+
+  it('still exports its transcript', async () => {
+    const h = await setup();
+    await withTranscript(h);
+    const record = { ...state(h.conversationId), schemaVersion: 2 };
+    await putRaw(h, record);
+    const exported = await exportHandlers({
+      store: h.store,
+      settings: async () => ({ config: {} as never, secrets: {} }),
+      registry: () => ({ resolve: () => undefined }) as never,
+    })['conversations.export'](
+      { type: 'conversations.export', id: '2', conversationId: h.conversationId, format: 'markdown' },
+      {} as never,
+    );
+    expect(exported.text).toContain('What is on the shelf?');
+    expect(exported.text).toContain('Three red books.');
+    expect(await raw(h)).toEqual(record);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * Problems as banners, each with the action that fixes it: no key / rejected key → Settings; rate limited →
- * a countdown while the client retries; network, cut stream, server → Retry; an interrupted run → Resume.
+ * a countdown while the client retries; network, cut stream, server → Retry; an interrupted run → Resume; a run state
+ * this version cannot read → read and export the transcript, or start a new conversation.
  */
 import type { ChatState } from '../state/chat.ts';
 import type { RunError } from '../../storage/runRecords.ts';
+import type { UnreadableRun } from '../../storage/runStateSchema.ts';
 import { useNow } from '../lib/useNow.ts';
 
 export interface BannerActions {
@@ -12,6 +14,8 @@ export interface BannerActions {
   dismiss(): void;
   dismissInfo(): void;
   openSettings(): void;
+  newConversation(): void;
+  exportConversation(): void;
 }
 
 type Fix = { label: string; testId: string; run: (a: BannerActions) => void };
@@ -93,6 +97,29 @@ function RetryingBanner({ retrying }: { retrying: NonNullable<ChatState['retryin
   );
 }
 
+/**
+ * The stored run of this conversation cannot be read (a newer Otto wrote it, or it is damaged). The worker's message
+ * says which and that nothing was changed; this says what still works. It has no Dismiss: it stays while the
+ * conversation is open, because a message sent in it is refused.
+ */
+function UnreadableBanner({ unreadable, actions }: { unreadable: UnreadableRun; actions: BannerActions }) {
+  return (
+    <div class="banner warn" role="status" data-testid="unreadable-banner" data-reason={unreadable.reason}>
+      <div>
+        <strong>This conversation can be read and exported, but not continued.</strong> {unreadable.message}
+      </div>
+      <div class="actions">
+        <button type="button" class="primary" data-testid="unreadable-new" onClick={() => actions.newConversation()}>
+          New conversation
+        </button>
+        <button type="button" data-testid="unreadable-export" onClick={() => actions.exportConversation()}>
+          Export
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function Banners({
   chat,
   notice,
@@ -116,6 +143,7 @@ export function Banners({
           </div>
         </div>
       )}
+      {chat.unreadable && <UnreadableBanner unreadable={chat.unreadable} actions={actions} />}
       {chat.status === 'error' && chat.error && <ErrorBanner error={chat.error} actions={actions} />}
       {interrupted && (
         <div class="banner warn" role="status" data-testid="interrupted-banner">

@@ -19,6 +19,7 @@ import type {
   StopReason,
   UsageTotals,
 } from '../../storage/runRecords.ts';
+import type { UnreadableRun } from '../../storage/runStateSchema.ts';
 
 export interface PersistedItem {
   seq: number;
@@ -88,6 +89,8 @@ export interface ChatState {
   context?: { tokens: number; budget: number; cachedTokens?: number; fixedTokens?: number };
   /** Events that arrived while the conversation was loading; replayed over the loaded state. */
   buffered: { event: AgentEvent; at: number }[];
+  /** Its stored run cannot be read (newer or damaged): the transcript is shown to read and export, not to continue. */
+  unreadable?: UnreadableRun;
 }
 
 export type ChatAction =
@@ -98,6 +101,7 @@ export type ChatAction =
       conversationId: string;
       items: PersistedItem[];
       state?: RunState | undefined;
+      unreadable?: UnreadableRun | undefined;
       active: boolean;
       names?: Record<string, string>;
       turns?: Record<string, TurnInfo>;
@@ -352,6 +356,7 @@ export function chatReducer(s: ChatState, a: ChatAction): ChatState {
         turnStartSeq: st?.responseStartSeq ?? nextSeq(items),
         ...(st && st.usage.responses ? { totals: st.usage } : {}),
         ...(st?.context ? { context: st.context } : {}),
+        ...(a.unreadable ? { unreadable: a.unreadable } : {}),
       };
       return replay.reduce((acc, b) => onEvent(acc, b.event, b.at), loaded);
     }

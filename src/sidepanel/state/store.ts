@@ -147,6 +147,7 @@ export function usePanelStore(client: PortClient): PanelStore {
           // Storage keeps each item as a plain record; what it stores are the Responses API items the loop wrote.
           items: got.items.map(({ seq, item }): PersistedItem => ({ seq, item: item as ResponseItem })),
           state: got.state,
+          unreadable: got.unreadable,
           active: got.active,
           names,
           ...loadMeta(id),
