@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import manifest from './manifest.json' with { type: 'json' };
 import { LIBRARY_STUBS } from './scripts/libraryStubs.ts';
+import { YAML_CHECK_WORKER_FILE, YAML_CHECK_WORKER_NAME } from './src/ui/settings/yamlCheckWorkerFile.ts';
 
 // One build for every entry of the extension; CRXJS reads the manifest and bundles what it names.
 export default defineConfig({
@@ -65,13 +66,23 @@ export default defineConfig({
     // offscreen document that parses fetched pages (#15) and reads PDFs with pdf.js (#19; pdf.js is a chunk of its
     // own, loaded on the first PDF), and the connect page an MCP client's user answers (#29).
     rollupOptions: {
-      input: { docs: 'src/docs/index.html', offscreen: 'src/offscreen/index.html', connect: 'src/connect/index.html' },
+      input: {
+        docs: 'src/docs/index.html',
+        offscreen: 'src/offscreen/index.html',
+        connect: 'src/connect/index.html',
+        // The settings page's YAML-check worker is an entry of this build, not a worker build of its own: it then
+        // imports the yaml, zod and config-schema chunks the pages and the service worker already load (a separate
+        // worker build copied all three, 206 KB). Its name has no hash, as the page starts it by path.
+        [YAML_CHECK_WORKER_NAME]: 'src/ui/settings/yamlCheck.worker.ts',
+      },
+      output: {
+        entryFileNames: (chunk) =>
+          chunk.name === YAML_CHECK_WORKER_NAME ? YAML_CHECK_WORKER_FILE : 'assets/[name]-[hash].js',
+      },
     },
     target: 'chrome116',
     sourcemap: false,
   },
-  // The settings page checks its YAML in a module worker (src/options/yamlCheck.worker.ts).
-  worker: { format: 'es' },
   server: { port: 5173, strictPort: true, hmr: { port: 5173 } },
   legacy: {},
 });

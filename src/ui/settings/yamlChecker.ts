@@ -3,6 +3,7 @@
  * older one still running is superseded. Where no worker can start, the text is checked on this thread.
  */
 import { checkText, type Checked } from './yamlCheck.ts';
+import { YAML_CHECK_WORKER_FILE } from './yamlCheckWorkerFile.ts';
 
 type Reply = { id: number; checked: Checked } | { id: number; error: string };
 
@@ -31,7 +32,10 @@ export class YamlChecker {
   private start(): Worker | undefined {
     if (this.worker || this.failed) return this.worker;
     try {
-      const w = new Worker(new URL('./yamlCheck.worker.ts', import.meta.url), { type: 'module' });
+      // By its built path, not `new URL('./yamlCheck.worker.ts', import.meta.url)`: that form makes vite bundle the
+      // worker again with its own copies of yaml, zod and the config schema. (Under `npm run dev` no such file is
+      // served: the check then runs on this thread.)
+      const w = new Worker(`/${YAML_CHECK_WORKER_FILE}`, { type: 'module' });
       w.onmessage = (e: MessageEvent<Reply>) => {
         const wait = this.waiting;
         if (!wait || wait.id !== e.data.id) return;
