@@ -21,6 +21,7 @@
 // The basic build: plain fuzzy patterns only (no extended or logical query syntax), 7 KB smaller.
 import Fuse from 'fuse.js/basic';
 import { errorMessage } from '../shared/errorMessage.ts';
+import { scanMatches } from './regexScan.ts';
 
 /** Largest page; a bigger `limit` is clamped (the reply's `limit` says so) to keep one page within context. */
 export const MAX_LIMIT = 1000;
@@ -111,6 +112,8 @@ export interface LineSource {
   read(from: number, to: number): Promise<string[]>;
   /** Visits consecutive runs of lines from the first; stops early when `visit` returns false. */
   scan(visit: (start: number, lines: readonly string[]) => boolean | void): Promise<void>;
+  /** The same runs as `scan`, each as one text (its lines joined by `\n`): a regex search then splits none. */
+  scanText?(visit: (start: number, text: string) => boolean | void): Promise<void>;
 }
 
 /** A LineSource over lines in memory (tests, small results). */
@@ -120,6 +123,10 @@ export function arraySource(lines: readonly string[], batch = 1000): LineSource 
     read: (from, to) => Promise.resolve(lines.slice(Math.max(0, from), Math.max(0, to))),
     scan: (visit) => {
       for (let i = 0; i < lines.length; i += batch) if (visit(i, lines.slice(i, i + batch)) === false) break;
+      return Promise.resolve();
+    },
+    scanText: (visit) => {
+      for (let i = 0; i < lines.length; i += batch) if (visit(i, lines.slice(i, i + batch).join('\n')) === false) break;
       return Promise.resolve();
     },
   };
@@ -386,10 +393,7 @@ export async function runQuery(
     if (q.tail !== undefined) {
       // Ring buffer of the last `tail` matches.
       const ring: Hit[] = new Array<Hit>(q.tail);
-      await source.scan((start, lines) => {
-        for (let i = 0; i < lines.length; i++)
-          if (re.test(lines[i]!)) ring[total++ % q.tail!] = { index: start + i, text: lines[i]! };
-      });
+      await scanMatches(source, re, (index, text) => (ring[total++ % q.tail!] = { index, text }));
       const n = Math.min(total, q.tail);
       for (let k = total - n; k < total; k++) hits.push(ring[k % q.tail]!);
       offset = Math.max(1, total - q.tail + 1);
@@ -397,12 +401,10 @@ export async function runQuery(
     } else {
       const from = q.offset - 1;
       const to = from + q.limit;
-      await source.scan((start, lines) => {
-        for (let i = 0; i < lines.length; i++) {
-          if (!re.test(lines[i]!)) continue;
-          if (total >= from && total < to) hits.push({ index: start + i, text: lines[i]! });
-          total++;
-        }
+      // Every match is counted (`matches`), so the scan goes to the end even once the page is full.
+      await scanMatches(source, re, (index, text) => {
+        if (total >= from && total < to) hits.push({ index, text });
+        total++;
       });
       offset = q.offset;
     }

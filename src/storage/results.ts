@@ -312,6 +312,25 @@ export class ResultStore {
       if (cache.size > READ_CACHE_CHUNKS) cache.delete(cache.keys().next().value!);
       return lines;
     };
+    // The next batch is asked for before this one is visited, so reading and searching overlap. Each batch is its
+    // own transaction, as before: a store running meanwhile is not held up for a whole scan.
+    const scanChunks = async (visit: (chunk: ResultChunkRecord) => boolean | void): Promise<void> => {
+      const db = await dbp;
+      const batch = (i: number) =>
+        i < chunkStarts.length
+          ? db.getAll('resultChunks', chunkRange(handle, i, i + SCAN_BATCH_CHUNKS - 1))
+          : undefined;
+      let next = batch(0);
+      try {
+        for (let i = 0; next; i += SCAN_BATCH_CHUNKS) {
+          const chunks = await next;
+          next = batch(i + SCAN_BATCH_CHUNKS);
+          for (const c of chunks) if (visit(c) === false) return;
+        }
+      } finally {
+        next?.catch(() => undefined); // a batch asked for but no longer wanted (the visit stopped or threw)
+      }
+    };
     return {
       totalLines,
       async read(from, to) {
@@ -348,13 +367,8 @@ export class ResultStore {
         }
         return out;
       },
-      async scan(visit) {
-        const db = await dbp;
-        for (let i = 0; i < chunkStarts.length; i += SCAN_BATCH_CHUNKS) {
-          const chunks = await db.getAll('resultChunks', chunkRange(handle, i, i + SCAN_BATCH_CHUNKS - 1));
-          for (const c of chunks) if (visit(c.start, c.text.split('\n')) === false) return;
-        }
-      },
+      scan: (visit) => scanChunks((c) => visit(c.start, c.text.split('\n'))),
+      scanText: (visit) => scanChunks((c) => visit(c.start, c.text)),
     };
   }
 

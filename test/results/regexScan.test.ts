@@ -1,0 +1,95 @@
+// A regex search over whole chunks (src/results/regexScan.ts) finds exactly the lines a line-by-line test finds,
+// also for patterns that can match across a newline, match nothing, or look around.
+import { describe, expect, it } from 'vitest';
+import { arraySource, compileSearch, type LineSource } from '../../src/results/query.ts';
+import { chunkRegex, matchChunk, scanMatches } from '../../src/results/regexScan.ts';
+
+const LINES = [
+  'alpha one',
+  '',
+  'Beta two',
+  'gamma  ',
+  'x',
+  'delta\rcarriage',
+  'ALPHA again',
+  'beta',
+  '  indented alpha',
+  'last line alpha',
+];
+
+function byLine(lines: readonly string[], pattern: string): [number, string][] {
+  const re = compileSearch(pattern);
+  return lines.flatMap((text, i): [number, string][] => (re.test(text) ? [[i, text]] : []));
+}
+
+async function scanned(source: LineSource, pattern: string): Promise<[number, string][]> {
+  const out: [number, string][] = [];
+  await scanMatches(source, compileSearch(pattern), (i, text) => out.push([i, text]));
+  return out;
+}
+
+/** A source whose line-by-line scan fails: what it answers came from the chunk-wide search. */
+function textOnly(lines: readonly string[], batch: number): LineSource {
+  return {
+    ...arraySource(lines, batch),
+    scan: () => Promise.reject(new Error('split the lines')),
+  };
+}
+
+describe('regex search over whole chunks', () => {
+  const patterns = [
+    'alpha',
+    '^alpha',
+    'alpha$',
+    '^$',
+    '^',
+    '$',
+    'x*',
+    '\\s+$',
+    'a\\s+b',
+    'two\\s*gamma',
+    '[^a]+$',
+    '\\bbeta\\b',
+    '^\\s*$',
+    'carriage$',
+    'delta$',
+    'a.*a',
+    '(?:one|two)',
+    'e\\W',
+  ];
+  for (const batch of [1, 3, 1000])
+    it(`finds the same lines as a test per line, in chunks of ${batch}`, async () => {
+      for (const p of patterns) expect([p, await scanned(textOnly(LINES, batch), p)]).toEqual([p, byLine(LINES, p)]);
+    });
+
+  it('answers a pattern that crosses lines in the chunk with the line-by-line result', async () => {
+    // In the whole chunk `two\sgamma` matches across "Beta two\ngamma"; no single line holds it.
+    expect(await scanned(textOnly(LINES, 1000), 'two\\sgamma')).toEqual([]);
+    expect(await scanned(textOnly(LINES, 1000), 'one\\s+beta')).toEqual([]);
+    expect(await scanned(textOnly(LINES, 1000), 'gamma\\s+x$')).toEqual([]);
+  });
+
+  it('tests a pattern with a lookaround line by line', async () => {
+    expect(chunkRegex(compileSearch('(?<!\\n)alpha'))).toBeUndefined();
+    expect(chunkRegex(compileSearch('alpha(?!\\n)'))).toBeUndefined();
+    expect(chunkRegex(compileSearch('alpha'))!.flags).toBe('gim');
+    // `(?<!\n)` at a line's start: true for the line on its own, false in the chunk after a newline.
+    expect(await scanned(arraySource(LINES, 1000), '(?<!\\n)alpha')).toEqual([
+      [0, 'alpha one'],
+      [6, 'ALPHA again'],
+      [8, '  indented alpha'],
+      [9, 'last line alpha'],
+    ]);
+    await expect(scanned(textOnly(LINES, 1000), '(?<!\\n)alpha')).rejects.toThrow('split the lines');
+  });
+
+  it('numbers the lines of a chunk from its first line', () => {
+    const hits: [number, string][] = [];
+    matchChunk('a\nb\n\nab\nb', 41, /b/gim, /b/i, (i, t) => hits.push([i, t]));
+    expect(hits).toEqual([
+      [42, 'b'],
+      [44, 'ab'],
+      [45, 'b'],
+    ]);
+  });
+});
