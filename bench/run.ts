@@ -8,6 +8,7 @@
  * exporting `name` and `async function run(): Promise<BenchMetric[]>`, and add it to MODULES (static imports only,
  * like everything that may end up in the extension).
  */
+import './quickFlag.ts'; // first: sets BENCH_QUICK before the modules below read it
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as interceptor from './interceptor.bench.ts';
 import * as dataflow from './dataflow.bench.ts';

@@ -18,6 +18,9 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const LINES = QUICK ? 100_000 : 1_000_000;
 const STATS = QUICK ? 10_000 : 100_000;
 const BIG_MB = QUICK ? 10 : 50;
+/** In the metric names: the quick run's figures are over a tenth of the lines, and say so. */
+const SIZE = QUICK ? '100k' : '1m';
+const STATS_SIZE = QUICK ? '10k' : '100k';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
@@ -167,10 +170,10 @@ export async function run(): Promise<BenchMetric[]> {
     const baseline = median(base);
     const storing = median(busy);
     return [
-      { name: 'store_1m_lines_ms', value: r.store, unit: 'ms' },
-      { name: 'page_100_of_1m_ms', value: r.page, unit: 'ms', budget: 50 },
-      { name: 'regex_search_1m_ms', value: r.regex, unit: 'ms', budget: 1000 },
-      { name: 'stats_100k_ms', value: statsMs, unit: 'ms', budget: 200 },
+      { name: `store_${SIZE}_lines_ms`, value: r.store, unit: 'ms' },
+      { name: `page_100_of_${SIZE}_ms`, value: r.page, unit: 'ms', budget: 50 },
+      { name: `regex_search_${SIZE}_ms`, value: r.regex, unit: 'ms', budget: 1000 },
+      { name: `stats_${STATS_SIZE}_ms`, value: statsMs, unit: 'ms', budget: 200 },
       { name: 'stream_max_gap_ms', value: baseline, unit: 'ms' },
       { name: `stream_max_gap_while_storing_${BIG_MB}mb_ms`, value: storing, unit: 'ms' },
       { name: 'ratio_gap_storing_vs_not', value: storing / baseline, unit: '×' },
