@@ -1,11 +1,11 @@
 /**
  * Bundle sizes of the built extension (dist/), per entry: the service worker, the side panel, the options page and
  * the content scripts, each with every chunk it imports; and the total. Minified bytes and gzip bytes. Targets: the
- * total under 1 MB minified; the content script (injected into the frames of a tab a run uses) stated. The offscreen
- * document as it opens for a fetched page (#15: DOMParser, Readability, the Markdown converter) is `offscreen_kb`,
- * inside the total. The PDF reader (#19: pdf.js, a chunk the offscreen document imports on the first PDF, and its
- * Web Worker) is measured on its own (`pdf_reader_kb`) and kept out of the budgeted total; `total_with_pdf_kb` is
- * everything.
+ * total under 1,280 KB minified (docs/decisions.md "Bundle budget"); the content script (injected into the frames of
+ * a tab a run uses) stated. The offscreen document as it opens for a fetched page (#15: DOMParser, Readability, the
+ * Markdown converter) is `offscreen_kb`, inside the total. The PDF reader (#19: pdf.js, a chunk the offscreen
+ * document imports on the first PDF, and its Web Worker) is measured on its own (`pdf_reader_kb`) and kept out of the
+ * budgeted total; `total_with_pdf_kb` is everything.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -99,7 +99,8 @@ export async function run(): Promise<BenchMetric[]> {
   const total = size(code.filter((f) => !pdfReader.has(f)));
   const everything = size(new Set([...code, ...pdfReader]));
   metrics.push(
-    { name: 'total_code_kb', value: total.bytes / 1024, unit: 'KB', budget: 1024 },
+    // 1,280 KB, not 1 MB: docs/decisions.md "Bundle budget" says why (1 MB would take features out).
+    { name: 'total_code_kb', value: total.bytes / 1024, unit: 'KB', budget: 1280 },
     { name: 'total_code_gzip_kb', value: total.gzip / 1024, unit: 'KB' },
     { name: 'pdf_reader_kb', value: pdf.bytes / 1024, unit: 'KB' },
     { name: 'pdf_reader_gzip_kb', value: pdf.gzip / 1024, unit: 'KB' },

@@ -16,7 +16,7 @@ export const LIBRARY_STUBS: { target: RegExp; file: string }[] = [
   },
   {
     target:
-      /\/openai\/resources\/(?:admin\/admin|beta\/beta|containers\/containers|evals\/evals|fine-tuning\/fine-tuning|skills\/skills|vector-stores\/vector-stores|webhooks\/webhooks)\.mjs$/,
+      /\/openai\/resources\/(?:admin\/admin|beta\/beta|containers\/containers|evals\/evals|fine-tuning\/fine-tuning|skills\/skills|vector-stores\/vector-stores|webhooks\/webhooks|audio\/audio|batches|completions|conversations\/conversations|embeddings|files|graders\/graders|images|moderations|realtime\/realtime|uploads\/uploads|videos)\.mjs$/,
     file: '../src/models/openaiUnused.ts',
   },
 ];

@@ -43,3 +43,16 @@ export const FineTuning = UnusedNamespace;
 export const Skills = UnusedNamespace;
 export const VectorStores = UnusedNamespace;
 export const Webhooks = UnusedNamespace;
+// Also unused (the top-level `completions` is the legacy API, not `chat.completions`): ~10 KB more.
+export const Audio = UnusedNamespace;
+export const Batches = UnusedNamespace;
+export const Completions = UnusedNamespace;
+export const Conversations = UnusedNamespace;
+export const Embeddings = UnusedNamespace;
+export const Files = UnusedNamespace;
+export const Graders = UnusedNamespace;
+export const Images = UnusedNamespace;
+export const Moderations = UnusedNamespace;
+export const Realtime = UnusedNamespace;
+export const Uploads = UnusedNamespace;
+export const Videos = UnusedNamespace;

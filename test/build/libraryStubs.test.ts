@@ -38,6 +38,9 @@ describe('library stubs', () => {
       'resources/admin/admin.mjs',
       'resources/beta/beta.mjs',
       'resources/webhooks/webhooks.mjs',
+      'resources/completions.mjs',
+      'resources/files.mjs',
+      'resources/videos.mjs',
       'lib/responses/ResponseStream.mjs',
       'lib/AssistantStream.mjs',
     ])
