@@ -3,20 +3,27 @@
  *
  * A regex search tests each line on its own (`^` and `$` are the line's ends). Splitting a 1,000,000-line result
  * into strings and testing each one was most of a search's time, though most chunks hold no match at all. Instead,
- * the same pattern with the `m` flag runs over a chunk's whole text: every match it finds is checked again on its
- * own line with the line regex (the answer stays exactly the line-by-line one), and lines it passes over cannot
- * match. That holds because a match inside one line is also a match in the chunk at the same place: `^`/`$` with
- * `m` match at line ends, `\b` sees the newline as a non-word character like the start of a string. Lookarounds
- * are the exception (`(?<!\n)x` matches a line's first `x`, not the chunk's), so a pattern with one goes line by
- * line as before.
+ * the same pattern with the `m` flag runs over a chunk's whole text, and every match it finds is checked again on its
+ * own line with the line regex (the answer stays exactly the line-by-line one); lines it passes over cannot match.
+ * That holds for a pattern that cannot match a newline: a match inside one line is then a match in the chunk at the
+ * same place (`^`/`$` with `m` match at line ends, `\b` sees the newline as a non-word character like the start of
+ * a string), and no attempt runs past a line's end, so a chunk costs what its lines would. A pattern that could
+ * match a newline (`\s`, `[^x]`, `\W`, `\D`, escapes of a character code) or looks around (`(?<!\n)x` matches a
+ * line's first `x`, not the chunk's) is tested line by line as before: in a chunk, `[^"]*x` would scan to the
+ * chunk's end from every position.
  */
 import type { LineSource } from './query.ts';
 
-const LOOKAROUND = /\(\?<?[=!]/;
+/**
+ * A lookaround, or what may match a newline: a negated class, \s \S \W \D, an escape of a control character or of a
+ * character code (also as the end of a range: `[\t-\r]`), a control character itself.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const LINE_BY_LINE = /\(\?<?[=!]|\[\^|\\[sSWDnrtvfxuc0-9]|[\x00-\x1f]/;
 
 /** The chunk-wide form of a line regex, or undefined when the pattern must be tested line by line. */
 export function chunkRegex(line: RegExp): RegExp | undefined {
-  if (LOOKAROUND.test(line.source)) return undefined;
+  if (LINE_BY_LINE.test(line.source)) return undefined;
   return new RegExp(line.source, `${line.flags.replace(/[gmy]/g, '')}gm`);
 }
 

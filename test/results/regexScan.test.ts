@@ -37,7 +37,8 @@ function textOnly(lines: readonly string[], batch: number): LineSource {
 }
 
 describe('regex search over whole chunks', () => {
-  const patterns = [
+  // Patterns that cannot match a newline: searched chunk-wide.
+  const chunkWide = [
     'alpha',
     '^alpha',
     'alpha$',
@@ -45,34 +46,38 @@ describe('regex search over whole chunks', () => {
     '^',
     '$',
     'x*',
-    '\\s+$',
-    'a\\s+b',
-    'two\\s*gamma',
-    '[^a]+$',
+    ' +$',
+    'a.*a',
     '\\bbeta\\b',
-    '^\\s*$',
+    '(?:one|two)',
     'carriage$',
     'delta$',
-    'a.*a',
-    '(?:one|two)',
-    'e\\W',
+    'e\\w*$',
   ];
   for (const batch of [1, 3, 1000])
     it(`finds the same lines as a test per line, in chunks of ${batch}`, async () => {
-      for (const p of patterns) expect([p, await scanned(textOnly(LINES, batch), p)]).toEqual([p, byLine(LINES, p)]);
+      for (const p of chunkWide) expect([p, await scanned(textOnly(LINES, batch), p)]).toEqual([p, byLine(LINES, p)]);
     });
 
-  it('answers a pattern that crosses lines in the chunk with the line-by-line result', async () => {
-    // In the whole chunk `two\sgamma` matches across "Beta two\ngamma"; no single line holds it.
-    expect(await scanned(textOnly(LINES, 1000), 'two\\sgamma')).toEqual([]);
-    expect(await scanned(textOnly(LINES, 1000), 'one\\s+beta')).toEqual([]);
-    expect(await scanned(textOnly(LINES, 1000), 'gamma\\s+x$')).toEqual([]);
-  });
-
-  it('tests a pattern with a lookaround line by line', async () => {
-    expect(chunkRegex(compileSearch('(?<!\\n)alpha'))).toBeUndefined();
-    expect(chunkRegex(compileSearch('alpha(?!\\n)'))).toBeUndefined();
+  it('tests line by line a pattern that could match a newline or looks around', async () => {
+    const lineByLine = [
+      'a\\s+b',
+      'two\\s*gamma',
+      '[^a]+$',
+      '^\\s*$',
+      'e\\W',
+      '[\\t-\\r]',
+      '(?<!\\n)alpha',
+      'alpha(?!\\n)',
+    ];
+    for (const p of lineByLine) {
+      expect([p, chunkRegex(compileSearch(p))]).toEqual([p, undefined]);
+      expect([p, await scanned(arraySource(LINES, 3), p)]).toEqual([p, byLine(LINES, p)]);
+      await expect(scanned(textOnly(LINES, 1000), p)).rejects.toThrow('split the lines');
+    }
     expect(chunkRegex(compileSearch('alpha'))!.flags).toBe('gim');
+    // In the chunk `one\s+beta` would match across "alpha one\n\nBeta two"; no single line holds it.
+    expect(await scanned(arraySource(LINES, 1000), 'one\\s+beta')).toEqual([]);
     // `(?<!\n)` at a line's start: true for the line on its own, false in the chunk after a newline.
     expect(await scanned(arraySource(LINES, 1000), '(?<!\\n)alpha')).toEqual([
       [0, 'alpha one'],
@@ -80,7 +85,16 @@ describe('regex search over whole chunks', () => {
       [8, '  indented alpha'],
       [9, 'last line alpha'],
     ]);
-    await expect(scanned(textOnly(LINES, 1000), '(?<!\\n)alpha')).rejects.toThrow('split the lines');
+  });
+
+  it('checks each chunk-wide match on its own line', () => {
+    // The chunk-wide `b` finds "ab" too; the line regex `^b$` decides, so "ab" is passed over.
+    const hits: [number, string][] = [];
+    matchChunk('a\nb\n\nab\nb', 41, /b/gim, /^b$/i, (i, t) => hits.push([i, t]));
+    expect(hits).toEqual([
+      [42, 'b'],
+      [45, 'b'],
+    ]);
   });
 
   it('numbers the lines of a chunk from its first line', () => {
