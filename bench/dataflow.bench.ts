@@ -30,7 +30,7 @@ const send = defineTool({
   name: 'fetch',
   description: 'fetch',
   parameters: z.object({ url: z.string() }),
-  readOnly: true,
+  effect: 'reads',
   flow: FLOW.requestsUrl,
   execute: ({ url }) => ({ ok: true, url }),
 });
@@ -39,7 +39,7 @@ const read = defineTool({
   name: 'text',
   description: 'read',
   parameters: z.object({ tab_id: z.number().optional() }),
-  readOnly: true,
+  effect: 'reads',
   flow: FLOW.readsPage,
   execute: () => 'text',
 });

@@ -44,7 +44,7 @@ function registryWith2000Tools(): ToolRegistry {
             query: z.string().describe(`What to ${verb}`),
             limit: z.number().int().default(20).describe('Maximum results'),
           }),
-          readOnly: true,
+          effect: 'reads',
           examples: [`${pack}.${verb}_${noun}_${t}(query="x")`],
           execute: () => 'ok',
         }) as AnyTool,

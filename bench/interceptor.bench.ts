@@ -26,7 +26,7 @@ const tool = defineTool({
     button: z.enum(['left', 'middle', 'right']).default('left'),
     clicks: z.number().int().min(1).max(3).default(1),
   }),
-  readOnly: false,
+  effect: 'changes',
   execute: ({ ref, button }) => ({ ok: true, ref, button }),
 });
 

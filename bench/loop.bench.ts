@@ -48,7 +48,7 @@ const echo = defineTool({
   name: 'echo',
   description: 'Echo the text.',
   parameters: z.object({ text: z.string() }),
-  readOnly: true,
+  effect: 'reads',
   execute: (a) => ({ echo: a.text }),
 });
 const definition = {

@@ -25,7 +25,7 @@ import { commandHandlers } from './commandHandlers.ts';
 import { dataHandlers } from './dataHandlers.ts';
 import { logHandlers } from './logHandlers.ts';
 import { mcp, mcpHandlers, onMcpChange, syncMcp } from './mcp.ts';
-import { checkDeps, configureSdk } from '../sdk/index.ts';
+import { checkDeps } from '../sdk/index.ts';
 import type { AgentMode } from './codeMode.ts';
 import { storesOver, type OtRuntime } from '../tools/packs/ot/index.ts';
 import { snippetStore } from './snippetStore.ts';
@@ -87,7 +87,7 @@ const otDeps: OtRuntime = {
     await refreshTools({ reconnect: true });
   },
   servers: mcp,
-  checkDeps: (ctx) => checkDeps({ secrets: ctx }),
+  checkDeps: (ctx) => checkDeps({ registry: ctx.registry ?? registry, secrets: ctx }),
   // ot.result, ot.stats and ot.notify wrap the worker's stores.
   stores: storesOver(
     () => results,
@@ -112,8 +112,6 @@ async function refreshTools(opts: { reconnect?: boolean | readonly string[] } = 
   agentMode = config.agent.mode;
   toolSet = config.agent.tool_set;
 }
-// The tool SDK (src/sdk/) finds packs in the current registry; a server that connects late rebuilds it.
-configureSdk({ registry: () => registry, secrets: async () => (await settings()).secrets });
 onMcpChange(() => void refreshTools());
 const toolsReady = refreshTools();
 
@@ -234,7 +232,12 @@ const handlers: Handlers = {
   ...commandHandlers({ registry: () => registry, interceptor: () => interceptor, settings, ready: toolsReady }),
   ...dataHandlers({ settings, redact, stats: () => stats, results: () => results }),
   ...logHandlers({ settings, redact, entries: () => log.entries() }),
-  ...mcpHandlers({ settings, invalidate: invalidateSettings, refresh: (o) => refreshTools(o) }),
+  ...mcpHandlers({
+    settings,
+    invalidate: invalidateSettings,
+    refresh: (o) => refreshTools(o),
+    registry: () => registry,
+  }),
 };
 
 chrome.runtime.onConnect.addListener((port) => {

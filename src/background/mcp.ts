@@ -40,6 +40,7 @@ import {
   type ToolCache,
 } from '../mcp/index.ts';
 import { checkDeps } from '../sdk/index.ts';
+import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { getMeta, putMeta } from '../storage/meta.ts';
 import { loadConfig, saveConfig } from '../config/store.ts';
 import { formatProblems } from '../config/parse.ts';
@@ -85,6 +86,8 @@ export interface McpHandlerDeps {
   invalidate: () => void;
   /** Re-reads settings, syncs servers and rebuilds the registry (the worker's refreshTools). */
   refresh: (opts?: { reconnect?: boolean | readonly string[] }) => Promise<void>;
+  /** The registry in force (rebuilt on every refresh): what `deps.check` reports on. */
+  registry: () => ToolRegistry;
   manager?: McpManager;
 }
 
@@ -155,7 +158,11 @@ export function mcpHandlers(deps: McpHandlerDeps): McpHandlers {
     },
     'deps.check': async (req) => {
       const s = await deps.settings();
-      return checkDeps({ ...(req.tool ? { tool: req.tool } : {}), secrets: { getSecret: (n) => s.secrets[n] } });
+      return checkDeps({
+        registry: deps.registry(),
+        ...(req.tool ? { tool: req.tool } : {}),
+        secrets: { getSecret: (n) => s.secrets[n] },
+      });
     },
   };
 }

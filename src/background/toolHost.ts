@@ -10,7 +10,7 @@ import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { ToolInterceptor } from '../tools/interceptor.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { createToolCaller } from '../tools/dispatch.ts';
-import { isDestructiveCall, qualifiedNameOf } from '../tools/Tool.ts';
+import { callNeedsApproval, fixedApproval, qualifiedNameOf, readsOnly } from '../tools/Tool.ts';
 import { describeElementOf, hasTarget, resolveCallTarget } from '../tools/callTarget.ts';
 import { validateArguments } from '../tools/validate.ts';
 import { log } from '../shared/log.ts';
@@ -136,7 +136,8 @@ async function contextAndGate(
     tab = await runTab(conversationId);
     origin = httpOrigin(tab?.url);
   }
-  const call = createToolCaller(deps.registry(), deps.interceptor());
+  const registry = deps.registry();
+  const call = createToolCaller(registry, deps.interceptor());
   const scope = where.run && conversationId ? deps.tabScope : undefined;
   const options: ExecuteOptions | undefined =
     scope && conversationId ? { gate: (tool, args) => scope.guard(conversationId, tool, args, tab?.id) } : undefined;
@@ -169,6 +170,7 @@ async function contextAndGate(
           }
         : {}),
       callTool: (name, args = {}) => call(name, args, ctx, nested),
+      registry,
       // Code mode: one guard per program call, with its callTool bound to it.
       ...(flow ? { flow, withFlow: (next: FlowGuard) => build(next, program) } : {}),
       // Programs inside programs (a snippet running ot.run …) carry their depth and the run's step budget.
@@ -218,17 +220,18 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
     },
     lookup(apiName) {
       const tool = deps.registry().resolve(apiName);
-      return tool ? { qualifiedName: `${tool.pack}.${tool.name}`, readOnly: tool.readOnly } : undefined;
+      return tool ? { qualifiedName: `${tool.pack}.${tool.name}`, readOnly: readsOnly(tool) } : undefined;
     },
     closest: (name, n) => deps.registry().closest(name, n),
     async isDestructive(qualifiedName, args, where) {
       const tool = deps.registry().get(qualifiedName);
       if (!tool) return false;
-      // Without a hook the answer is the tool's type: no need to read the settings and look up the run's tab.
-      if (!tool.isDestructive) return !tool.readOnly;
+      // Without a hook the answer is the tool's effect: no need to read the settings and look up the run's tab.
+      const fixed = fixedApproval(tool);
+      if (fixed !== undefined) return fixed;
       const ctx = await toolContext(deps, where?.conversationId, new AbortController().signal);
       const parsed = tool.parameters.safeParse(args);
-      return isDestructiveCall(tool, (parsed.success ? parsed.data : args) as never, ctx);
+      return callNeedsApproval(tool, (parsed.success ? parsed.data : args) as never, ctx);
     },
     async assess(qualifiedName, args, { conversationId, describe }) {
       const tool = deps.registry().get(qualifiedName);
@@ -243,13 +246,13 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
         }
       }
       // A read-only tool that names no tab, URL or element touches nothing the rules judge: no lookups.
-      if (!hasTarget(tool, input)) return { destructive: !tool.readOnly, args: input };
+      if (!hasTarget(tool, input)) return { destructive: fixedApproval(tool) ?? true, args: input };
       const ctx = await toolContext(deps, conversationId, new AbortController().signal);
       let target = await resolveCallTarget(tool, input, ctx);
       let destructive: boolean;
       try {
         // The user's own network always asks (unless approvals.local_hosts names the host).
-        destructive = !!target.localNetwork || (await isDestructiveCall(tool, input as never, ctx, target));
+        destructive = !!target.localNetwork || (await callNeedsApproval(tool, input as never, ctx, target));
       } catch {
         destructive = true; // when in doubt, ask
       }

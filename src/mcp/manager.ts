@@ -23,7 +23,7 @@ import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { AnyTool } from '../tools/Tool.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { untrustedTag, wrapUntrusted } from '../shared/untrusted.ts';
-import { buildToolDefinition } from '../tools/definition.ts';
+import { createToolDefinition } from '../tools/definition.ts';
 import { planDeferral, toolBudget as sharedBudget, type ToolBudget } from '../tools/toolBudget.ts';
 import { originPattern } from '../sdk/deps.ts';
 import type { PermissionsLike } from '../sdk/runtime.ts';
@@ -673,7 +673,7 @@ export class McpManager {
             report: own,
           });
           // Built (and cloned) here as every request will: if that fails, the tool is off, not every run.
-          defChars = JSON.stringify(buildToolDefinition(proxy, `${e.name}__${info.name}`)).length;
+          defChars = JSON.stringify(createToolDefinition(proxy, `${e.name}__${info.name}`)).length;
         } catch (error) {
           proxy = undefined;
           reason = `it could not be registered: ${errorMessage(error)}`;

@@ -50,7 +50,7 @@ export function proxyTool(server: string, info: McpToolInfo, call: ProxyCall, op
     description: modelDescription(server, info, opts.tagHex, report),
     parameters: proxyParameters(info.inputSchema, `${server}.${info.name}`),
     inputSchema: schema,
-    readOnly: info.annotations?.readOnlyHint === true,
+    effect: info.annotations?.readOnlyHint === true ? 'reads' : 'sends',
     // Whatever the server says about itself, every call can send its arguments to the server, and every result
     // comes from it.
     flow: FLOW.server,

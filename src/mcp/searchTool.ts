@@ -36,7 +36,7 @@ export function searchTool(deps: SearchDeps): AnyTool {
       query: z.string().min(1).max(500).describe('Words describing the tool you need'),
       limit: z.number().int().min(1).max(10).default(5).describe('How many tools to return'),
     }),
-    readOnly: true,
+    effect: 'reads',
     execute: ({ query, limit }) => {
       const all = deps.candidates();
       const byName = new Map(all.map((c) => [c.qualified, c.tool]));

@@ -28,10 +28,11 @@ export interface BoundSdk {
 }
 
 export function sdk(
-  ctx: Pick<ToolContext, 'callTool' | 'getSecret'>,
+  ctx: Pick<ToolContext, 'callTool' | 'getSecret' | 'registry'>,
   options: { registry?: ToolRegistry } = {},
 ): BoundSdk {
-  const registry = (): ToolRegistry => sdkRegistry(options.registry);
+  // The context's registry (the worker's contexts carry one); `options.registry` for code that has none.
+  const registry = (): ToolRegistry => sdkRegistry(options.registry ?? ctx.registry);
   return {
     getPack: <F extends string = string>(name: string) => getPack<F>(ctx, name, registry()),
     callTool: (name, args, ...extra) =>

@@ -13,9 +13,8 @@
 import type { ToolContext } from '../tools/context.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { qualifiedNameOf, type AnyTool } from '../tools/Tool.ts';
-import { sdkGlobals, sdkPermissions, sdkRegistry, sdkRuntime, type PermissionsLike } from './runtime.ts';
+import { sdkPermissions, sdkRegistry, type PermissionsLike } from './runtime.ts';
 import type { SecretSource } from './secrets.ts';
-import { isPlainObject } from '../shared/plainObject.ts';
 
 export type Requirement =
   | { readonly kind: 'permission'; readonly name: string; readonly fix?: string }
@@ -132,12 +131,8 @@ export function requires(...reqs: Requirement[]): <T extends AnyTool>(tool: T) =
       if (missing.length) throw new MissingDependencyError(name, missing);
       return inner(args as never, ctx);
     }
-    // Plain tools (defineTool) are copied; class instances (BaseTool) keep their prototype by delegation.
-    const wrapped = (
-      isPlainObject(tool)
-        ? Object.freeze({ ...tool, execute })
-        : Object.assign(Object.create(tool) as object, { execute })
-    ) as T;
+    // A tool is a plain object (defineTool): the wrapper is a frozen copy with the checking execute.
+    const wrapped = Object.freeze({ ...tool, execute }) as T;
     declared.set(wrapped, all);
     return wrapped;
   };
@@ -223,7 +218,7 @@ async function contains(
 
 export interface CheckOptions {
   permissions?: PermissionsLike;
-  /** Where `browserApi` paths are looked up (default: the SDK runtime's globals, else globalThis). */
+  /** Where `browserApi` paths are looked up (default: globalThis). */
   globals?: unknown;
 }
 
@@ -254,7 +249,7 @@ export async function checkRequirements(
         push('secret', req.name, !!secrets?.getSecret(req.name), req.fix);
         break;
       case 'api': {
-        const globals = options.globals ?? sdkGlobals();
+        const globals = options.globals ?? globalThis;
         const browser = browserVersion(globals);
         const present = lookupPath(globals, req.path) !== undefined;
         const recentEnough = req.minChrome === undefined || (browser !== undefined && browser.major >= req.minChrome);
@@ -295,23 +290,17 @@ export async function checkRequirements(
 export interface CheckDepsOptions extends CheckOptions {
   /** A qualified tool name (`web.fetch`) or a pack name (`web`); default: every registered tool. */
   tool?: string;
-  registry?: ToolRegistry;
-  /** Where secrets are looked up (a ToolContext); default: the SDK runtime's secrets. */
+  /** The tools to check: the calling context's registry (`ctx.registry`) or the worker's. */
+  registry: ToolRegistry | undefined;
+  /** Where secrets are looked up (a ToolContext); without it every secret counts as missing. */
   secrets?: SecretSource;
-}
-
-async function defaultSecrets(): Promise<SecretSource | undefined> {
-  const load = sdkRuntime().secrets;
-  if (!load) return undefined;
-  const map = await load();
-  return { getSecret: (n) => map[n] };
 }
 
 /**
  * `check_deps()` / `check_deps(tool=...)`: every declared dependency of every registered tool (or of one tool or
  * pack) as `ok` or `missing`, with how to fix what is missing. Tools that declare nothing are left out.
  */
-export async function checkDeps(options: CheckDepsOptions = {}): Promise<DepsReport> {
+export async function checkDeps(options: CheckDepsOptions): Promise<DepsReport> {
   const registry = sdkRegistry(options.registry);
   let tools: AnyTool[];
   if (options.tool === undefined) tools = registry.list();
@@ -322,7 +311,7 @@ export async function checkDeps(options: CheckDepsOptions = {}): Promise<DepsRep
     else if (pack) tools = pack.tools.map((q) => registry.get(q)!).filter(Boolean);
     else throw new Error(`Tool not found: ${options.tool}`);
   }
-  const secrets = options.secrets ?? (await defaultSecrets());
+  const { secrets } = options;
   const report: DepsReport = { ok: true, tools: [], missing: [] };
   for (const tool of tools) {
     const reqs = requirementsOf(tool);

@@ -12,7 +12,7 @@ import { sdkRegistry } from './runtime.ts';
 import { isPlainObject } from '../shared/plainObject.ts';
 
 /** What a pack proxy's methods and `callTool` need from the calling tool's context. */
-export type CallContext = Pick<ToolContext, 'callTool'>;
+export type CallContext = Pick<ToolContext, 'callTool' | 'registry'>;
 
 /** One tool of a pack proxy: its arguments as one object. */
 export type PackMethod = (args?: Record<string, unknown>) => Promise<unknown>;
@@ -47,7 +47,7 @@ export function getPack<F extends string = string>(
   name: string,
   registry?: ToolRegistry,
 ): PackProxy<F> | undefined {
-  const reg = sdkRegistry(registry);
+  const reg = sdkRegistry(registry ?? ctx.registry);
   const info = reg.pack(name);
   if (!info) return undefined;
   const proxy: Record<string, PackMethod> = Object.create(null) as never;
@@ -77,7 +77,12 @@ export async function callTool(
   args?: Record<string, unknown>,
   ...extra: unknown[]
 ): Promise<unknown> {
-  return callToolIn(sdkRegistry(), ctx, name, args === undefined && extra.length === 0 ? [] : [args, ...extra]);
+  return callToolIn(
+    sdkRegistry(ctx.registry),
+    ctx,
+    name,
+    args === undefined && extra.length === 0 ? [] : [args, ...extra],
+  );
 }
 
 /** `callTool` against an explicit registry, with the arguments as given (for the TypeError check). */

@@ -1,8 +1,8 @@
 /**
- * What the SDK needs from outside a tool call: the registry (to find packs and tools), and the browser's permission
- * API (to check `requires(...)` declarations). The worker configures it once at start-up (`configureSdk`); tests pass
- * their own. Everything else — config, secrets, the abort signal, the interceptor — comes with the ToolContext a
- * tool receives, so the SDK never reaches around the one path by which tools run.
+ * What the SDK needs besides the calling tool's context: the browser's permission API (to check `requires(...)`
+ * declarations) and where browser APIs live (for `browserApi(...)`). Both are the browser's own — `chrome.permissions`
+ * and `globalThis` — read when asked, so there is nothing to configure. The registry comes with the ToolContext
+ * (`ctx.registry`) or as an argument; secrets, the abort signal and the interceptor come with the context too.
  */
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 
@@ -11,38 +11,12 @@ export interface PermissionsLike {
   contains(query: { permissions?: string[]; origins?: string[] }): Promise<boolean>;
 }
 
-export interface SdkRuntime {
-  /** The registry in force (the worker rebuilds it when config changes, so this is a getter). */
-  registry?: () => ToolRegistry;
-  /** Default: `chrome.permissions` when it exists, else "everything granted" (node, the docs generator). */
-  permissions?: PermissionsLike;
-  /** Where to look up browser APIs for `browserApi(...)` requirements. Default: globalThis. */
-  globals?: () => unknown;
-  /** The secrets in force, for `checkDeps()` called without a tool context (ot.health passes its context). */
-  secrets?: () => Promise<Readonly<Record<string, string>>>;
-}
-
-let runtime: SdkRuntime = {};
-
-/** Called by the worker (src/background/index.ts); later calls merge over earlier ones. */
-export function configureSdk(next: SdkRuntime): void {
-  runtime = { ...runtime, ...next };
-}
-
-/** For tests: forget what configureSdk set. */
-export function resetSdk(): void {
-  runtime = {};
-}
-
-export function sdkRuntime(): SdkRuntime {
-  return runtime;
-}
-
-/** The registry, or a clear error naming what is missing. */
-export function sdkRegistry(explicit?: ToolRegistry): ToolRegistry {
-  const registry = explicit ?? runtime.registry?.();
+/** The registry a call names, or a clear error naming what is missing. */
+export function sdkRegistry(registry: ToolRegistry | undefined): ToolRegistry {
   if (!registry)
-    throw new Error('The Otto SDK has no tool registry: the worker calls configureSdk({registry}) at start-up');
+    throw new Error(
+      'The Otto SDK has no tool registry: call it with a tool context that carries one (ctx.registry), or pass {registry}',
+    );
   return registry;
 }
 
@@ -55,9 +29,5 @@ const chromePermissions = (): PermissionsLike | undefined => {
 const grantAll: PermissionsLike = { contains: () => Promise.resolve(true) };
 
 export function sdkPermissions(explicit?: PermissionsLike): PermissionsLike {
-  return explicit ?? runtime.permissions ?? chromePermissions() ?? grantAll;
-}
-
-export function sdkGlobals(): unknown {
-  return runtime.globals?.() ?? globalThis;
+  return explicit ?? chromePermissions() ?? grantAll;
 }

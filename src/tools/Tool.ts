@@ -1,6 +1,7 @@
 /**
- * The shape every tool has, whether it extends BaseTool or is a plain "raw" object made with `defineTool`. The
- * registry, the interceptor and the model client only ever see this interface.
+ * The one tool contract (`BaseTool`, issue #15 step 4). Every tool — Otto's packs, MCP proxies, a test's stand-in —
+ * is a plain object of this shape made with `defineTool` (defineTool.ts). The registry, the interceptor, approvals,
+ * the data-flow guard and the model client only ever see this interface.
  */
 import type { z } from '../shared/zod.ts';
 import type { ToolContext } from './context.ts';
@@ -21,8 +22,26 @@ export interface TargetSpec {
 export type ParamsSchema = z.ZodObject;
 
 /**
- * Conveniences a tool already provides itself, so the interceptor does not double them
- * (docs/specs/003-tool-interceptor.md, 5.1):
+ * What a call does — one word instead of the old `readOnly` flag plus `isDestructive: () => false` hooks:
+ *
+ *   reads    only reads (the page, a URL, Otto's own state). Consecutive reading calls run together; a call never
+ *            asks on its own. Where a request goes (web.fetch's URL) is the data-flow guard's question (`flow.sink`).
+ *   changes  changes the page, the browser or Otto's state (a click, a new tab, a saved snippet). Routine: asks only
+ *            when `needsApproval` says so for this call (a submit, a password field, another tab, closing a tab).
+ *   sends    hands its arguments to a party outside the browser that acts on them unseen (an MCP server's tool that
+ *            does not say it only reads): every call asks unless `needsApproval` says otherwise.
+ *
+ * Where a call can send data (a page it types into, a URL it loads) is declared once, in `flow.sink`; `effect` does
+ * not repeat it.
+ */
+export type ToolEffect = 'reads' | 'changes' | 'sends';
+
+/** Whether a call asks the user when its tool gives no `needsApproval`. */
+const ASKS_BY_DEFAULT: Readonly<Record<ToolEffect, boolean>> = { reads: false, changes: false, sends: true };
+
+/**
+ * Conveniences a tool already provides itself, so the interceptor does not double them (docs/specs/003-tool-interceptor.md, 5.1). Otto's packs
+ * declare none; a tool author may (a tool that validates or times itself):
  * - validation: the tool checks its own arguments; the interceptor passes them through unparsed.
  * - logging: the tool writes its own start/finish lines; the interceptor writes none.
  * - metadata: the tool attaches its own `_execution_metadata`; the interceptor adds none.
@@ -36,7 +55,14 @@ export interface Conveniences {
   readonly timing?: boolean;
 }
 
-export interface ToolSpec<S extends ParamsSchema = ParamsSchema, R = unknown> {
+/** Whether one call needs the user's approval: a constant, or a hook that looks at the call. */
+export type ApprovalRule<S extends ParamsSchema> =
+  | boolean
+  // Written as a method type on purpose: method parameters are bivariant, so a tool with specific arguments can still
+  // be held as an AnyTool (an optional property of function type would be checked contravariantly).
+  | { hook(args: z.output<S>, ctx: ToolContext, target?: CallTarget): boolean | Promise<boolean> }['hook'];
+
+export interface BaseTool<S extends ParamsSchema = ParamsSchema, R = unknown> {
   /** The pack (namespace) the tool belongs to: `dom`, `tabs`, `ot`, an MCP server's name. No dots. */
   readonly pack: string;
   /** The function name inside the pack: `click`. May be anything an MCP server brings (dots, spaces, unicode). */
@@ -44,8 +70,14 @@ export interface ToolSpec<S extends ParamsSchema = ParamsSchema, R = unknown> {
   readonly description: string;
   /** Arguments schema: used both for the API's JSON Schema and for validation. */
   readonly parameters: S;
-  /** True when the tool only reads; everything else is destructive and may need approval. */
-  readonly readOnly: boolean;
+  /** What a call does (see ToolEffect). */
+  readonly effect: ToolEffect;
+  /**
+   * Refines the effect's default approval per call, for tools whose consequences depend on the arguments or the
+   * target (typing into a password field, a click that submits, another tab than the run's). May be async when it has
+   * to look at the page (the dom pack asks the content script what a ref is); the agent awaits it.
+   */
+  readonly needsApproval?: ApprovalRule<S>;
   /**
    * Where its output's content comes from and where a call can send data (guard/flow.ts). Otto's own tools all
    * declare it (a test enumerates them); a tool that does not is treated as reading an unknown source and sending
@@ -69,16 +101,8 @@ export interface ToolSpec<S extends ParamsSchema = ParamsSchema, R = unknown> {
    * describes its arguments. Validation still uses `parameters`.
    */
   readonly inputSchema?: Readonly<Record<string, unknown>>;
+  /** What the tool does itself, so the interceptor skips it (see Conveniences). */
   readonly conveniences?: Conveniences;
-  /**
-   * For tools whose destructiveness depends on the arguments (typing into a password field, closing a tab). May be
-   * async when it has to look at the page (the dom pack asks the content script what a ref is); the agent awaits it.
-   */
-  // Written as a method type on purpose: method parameters are bivariant, so a tool with specific arguments can still
-  // be held as an AnyTool (an optional property of function type would be checked contravariantly).
-  readonly isDestructive?: {
-    hook(args: z.output<S>, ctx: ToolContext, target?: CallTarget): boolean | Promise<boolean>;
-  }['hook'];
   /**
    * What the call acts on (see TargetSpec). Without it: the `tab_id` argument when given, else nothing — a tool that
    * acts on the run's tab or loads URLs declares it, so approvals judge the real target, not the run's tab.
@@ -88,30 +112,34 @@ export interface ToolSpec<S extends ParamsSchema = ParamsSchema, R = unknown> {
 }
 
 /** A tool of any parameter and result type, as the registry and interceptor hold it. */
-export type AnyTool = ToolSpec<ParamsSchema, unknown>;
+export type AnyTool = BaseTool<ParamsSchema, unknown>;
 
-/**
- * A plain-object tool with no conveniences of its own: the interceptor gives it all of them. (An interface, not an
- * `Omit<>`: mapped types would turn `execute` into a property and lose the method bivariance that lets a tool with
- * specific arguments be held as an AnyTool.)
- */
-export interface RawTool<S extends ParamsSchema = ParamsSchema, R = unknown> extends ToolSpec<S, R> {
-  readonly conveniences?: undefined;
-}
-
-export function qualifiedNameOf(tool: Pick<ToolSpec, 'pack' | 'name'>): string {
+export function qualifiedNameOf(tool: Pick<BaseTool, 'pack' | 'name'>): string {
   return `${tool.pack}.${tool.name}`;
 }
 
+/** True when the tool only reads (scheduling, ot.help's "Read-only.", MCP annotations). */
+export function readsOnly(tool: Pick<BaseTool, 'effect'>): boolean {
+  return tool.effect === 'reads';
+}
+
+/** The answer that needs no look at the call (no hook), else undefined: spares a host the lookups a hook needs. */
+export function fixedApproval(tool: Pick<AnyTool, 'effect' | 'needsApproval'>): boolean | undefined {
+  const rule = tool.needsApproval;
+  return typeof rule === 'function' ? undefined : (rule ?? ASKS_BY_DEFAULT[tool.effect]);
+}
+
 /**
- * Whether this particular call is destructive: the tool's own hook when it has one, else `!readOnly`. Await it: a
- * hook may answer asynchronously.
+ * Whether this particular call needs the user's approval: the tool's `needsApproval` when it has one, else its
+ * effect's default. Await it: a hook may answer asynchronously.
  */
-export function isDestructiveCall<S extends ParamsSchema>(
-  tool: ToolSpec<S, unknown>,
+export function callNeedsApproval<S extends ParamsSchema>(
+  tool: BaseTool<S, unknown>,
   args: z.output<S>,
   ctx: ToolContext,
   target?: CallTarget,
 ): boolean | Promise<boolean> {
-  return tool.isDestructive ? tool.isDestructive(args, ctx, target) : !tool.readOnly;
+  const rule = tool.needsApproval;
+  if (typeof rule === 'function') return rule(args, ctx, target);
+  return rule ?? ASKS_BY_DEFAULT[tool.effect];
 }

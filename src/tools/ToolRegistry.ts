@@ -5,7 +5,7 @@
  * names in the error — so lookups on the hot path are plain map reads.
  */
 import { closestNames } from './closest.ts';
-import { buildToolDefinition, type ToolDefinition } from './definition.ts';
+import { createToolDefinition, type ToolDefinition } from './definition.ts';
 import { qualifiedNameOf, type AnyTool } from './Tool.ts';
 import { API_NAME_RE, encodeApiName } from './toolNames.ts';
 
@@ -67,7 +67,7 @@ export class ToolRegistry {
 
   /**
    * Adds a pack and its tools, all or nothing: every name is checked before anything changes, so a refused pack
-   * leaves the registry as it was. A pack that already exists must be unregistered first (an MCP reconnect does so).
+   * leaves the registry as it was. A pack name is registered once (a config reload or an MCP reconnect builds a new registry).
    */
   registerPack(spec: PackSpec, tools: readonly AnyTool[]): void {
     if (!PACK_NAME_RE.test(spec.name))
@@ -75,7 +75,7 @@ export class ToolRegistry {
     const source = spec.source ?? 'local';
     if (!SOURCE_RE.test(source))
       throw new Error(`Invalid source '${source}' for pack '${spec.name}': use 'local' or 'proxy:<server>'`);
-    if (this.packMap.has(spec.name)) throw new Error(`Pack '${spec.name}' is already registered; unregister it first`);
+    if (this.packMap.has(spec.name)) throw new Error(`Pack '${spec.name}' is already registered`);
     const entries = this.checkNew(tools, spec.name);
     const pack: Pack = { name: spec.name, source, tools: new Set() };
     if (spec.instructions !== undefined) pack.instructions = spec.instructions;
@@ -92,21 +92,6 @@ export class ToolRegistry {
     }
     const [entry] = this.checkNew([tool], pack.name);
     this.add(entry!, pack);
-  }
-
-  /** Removes a pack and its tools (aliases stay: they may point at tools that come back on reconnect). */
-  unregisterPack(name: string): boolean {
-    const pack = this.packMap.get(name);
-    if (!pack) return false;
-    for (const qualified of pack.tools) {
-      const entry = this.byQualified.get(qualified);
-      if (!entry) continue;
-      this.byQualified.delete(qualified);
-      this.byApiName.delete(entry.apiName);
-    }
-    this.packMap.delete(name);
-    this.sorted = undefined;
-    return true;
   }
 
   /** Sets (or replaces) a pack's instructions, e.g. from config `packs.<name>.instructions`. */
@@ -152,7 +137,7 @@ export class ToolRegistry {
   }
 
   /** The qualified name for anything a caller may use: a qualified name, an alias, or an API name. */
-  resolveName(name: string): string | undefined {
+  private resolveName(name: string): string | undefined {
     if (this.byQualified.has(name)) return name;
     let target = this.aliasMap.get(name);
     for (let hops = 0; target !== undefined && hops < MAX_ALIAS_CHAIN; hops++) {
@@ -215,7 +200,7 @@ export class ToolRegistry {
   definitions(filter?: (tool: AnyTool, qualified: string) => boolean): ToolDefinition[] {
     const out: ToolDefinition[] = [];
     for (const entry of this.entries()) {
-      if (!filter || filter(entry.tool, entry.qualified)) out.push(buildToolDefinition(entry.tool, entry.apiName));
+      if (!filter || filter(entry.tool, entry.qualified)) out.push(createToolDefinition(entry.tool, entry.apiName));
     }
     return out;
   }

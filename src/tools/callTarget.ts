@@ -14,7 +14,7 @@
  */
 import type { CallTarget, TargetTab } from '../shared/callTarget.ts';
 import type { ToolContext } from './context.ts';
-import type { AnyTool, TargetSpec } from './Tool.ts';
+import { readsOnly, type AnyTool, type TargetSpec } from './Tool.ts';
 import { localDestination } from './urlPolicy.ts';
 
 /** The origin of an http(s) URL, else undefined (file:, data:, about:blank and browser pages have no site). */
@@ -59,9 +59,10 @@ function defaultSpec(args: Record<string, unknown>): TargetSpec {
 
 /** Whether resolving the target can matter for this tool (a read-only tool without hooks touches nothing we judge). */
 export function hasTarget(tool: AnyTool, args: unknown): boolean {
-  if (tool.target || tool.isDestructive) return true;
+  if (tool.target || typeof tool.needsApproval === 'function') return true;
   return (
-    !tool.readOnly || (!!args && typeof args === 'object' && typeof (args as { tab_id?: unknown }).tab_id === 'number')
+    !readsOnly(tool) ||
+    (!!args && typeof args === 'object' && typeof (args as { tab_id?: unknown }).tab_id === 'number')
   );
 }
 

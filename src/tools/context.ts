@@ -7,6 +7,7 @@ import type { Logger } from '../shared/log.ts';
 import type { FlowGuard } from './guard/guard.ts';
 import type { ConfigStatus } from '../config/status.ts';
 import type { ProgramScope } from '../command/budget.ts';
+import type { ToolRegistry } from './ToolRegistry.ts';
 
 export interface ToolContext {
   /** Aborted when the user stops the run or the call times out; long-running tools must honour it. */
@@ -42,6 +43,11 @@ export interface ToolContext {
    * same context. Nested calls are how `ot.*` helpers, snippets and the SDK compose tools.
    */
   readonly callTool: (name: string, args?: Record<string, unknown>) => Promise<unknown>;
+  /**
+   * The registry this call runs under: where the tool SDK (`sdk(ctx)`, `getPack`, `checkDeps`) finds packs and tools.
+   * The worker's contexts carry it; a unit test gives one when its tool uses the SDK.
+   */
+  readonly registry?: ToolRegistry;
   /**
    * The data-flow guard of this call (guard/guard.ts), when the call comes from a run the guard watches (the
    * model's calls, code mode). The interceptor checks and labels every call through it; nested calls share it.

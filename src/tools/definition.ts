@@ -4,7 +4,7 @@
  * the interceptor validates with, so what the model is told and what is enforced cannot drift apart.
  */
 import { z } from '../shared/zod.ts';
-import { qualifiedNameOf, type ToolSpec } from './Tool.ts';
+import { qualifiedNameOf, type AnyTool } from './Tool.ts';
 
 export interface ToolDefinition {
   type: 'function';
@@ -57,7 +57,7 @@ function stripSafeIntBounds(node: unknown): void {
 }
 
 /** The nested definition, named `apiName` on the wire (the registry's encoded name) or the qualified name. */
-export function buildToolDefinition(tool: ToolSpec, apiName?: string): ToolDefinition {
+export function createToolDefinition(tool: AnyTool, apiName?: string): ToolDefinition {
   const parameters = tool.inputSchema
     ? (structuredClone(tool.inputSchema) as JsonObject)
     : parametersJsonSchema(tool.parameters, tool.strict ? 'output' : 'input');

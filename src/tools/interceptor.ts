@@ -7,15 +7,15 @@
  *   after   duration in ms (2 decimals), log `Completed`/`Failed`, merge `_execution_metadata` into a copy of a
  *           plain-object result, report a record for statistics;
  *   error   log the message and the first 5 stack lines, report the record, rethrow.
- * Settings come from config `tool_execution` and are frozen per interceptor; `withConfig` derives a child that
- * inherits the rest. A tool that declares `conveniences` does not get those doubled. Every call keeps its state in
+ * Settings come from config `tool_execution` and are frozen per interceptor (a new config means a new interceptor).
+ * A tool that declares `conveniences` does not get those doubled. Every call keeps its state in
  * locals, so concurrent calls cannot see each other's timers, arguments or results.
  */
 import { redactDeep } from '../config/redact.ts';
 import { ConfigSchema, DEFAULT_CONFIG, type OttoConfig, type ToolExecutionSettings } from '../config/schema.ts';
 import { log as sharedLog, previewValue, type Logger } from '../shared/log.ts';
 import type { ToolContext } from './context.ts';
-import { qualifiedNameOf, type AnyTool, type ParamsSchema, type ToolSpec } from './Tool.ts';
+import { qualifiedNameOf, type AnyTool, type ParamsSchema, type BaseTool } from './Tool.ts';
 import { validateArguments } from './validate.ts';
 import type { Labels } from './guard/labels.ts';
 import { isPlainObject } from '../shared/plainObject.ts';
@@ -52,8 +52,6 @@ export interface InterceptorOptions {
 }
 
 export interface ExecuteOptions {
-  /** The arguments as the model sent them (JSON text): counted for `charsIn` instead of re-serialising. */
-  argsText?: string;
   /**
    * Runs after validation and before the tool, with the parsed arguments — where the agent asks for approval of a
    * destructive call. Throwing refuses the call (logged and recorded like any error). Its wait is not timed.
@@ -184,14 +182,9 @@ export class ToolInterceptor {
     return new ToolInterceptor({ ...options, config: config.tool_execution });
   }
 
-  /** A child that inherits this interceptor's settings, logger and hooks, with `overrides` on top; this one is unchanged. */
-  withConfig(overrides: Partial<ToolExecutionSettings>): ToolInterceptor {
-    return new ToolInterceptor({ ...this.options, config: { ...this.config, ...overrides } });
-  }
-
   /** Runs `tool` with `args` through validation, logging, timing and metadata. Rethrows whatever the tool throws. */
   async execute<R = unknown>(
-    tool: ToolSpec<ParamsSchema, R>,
+    tool: BaseTool<ParamsSchema, R>,
     args: unknown,
     ctx: ToolContext,
     options?: ExecuteOptions,
@@ -231,7 +224,7 @@ export class ToolInterceptor {
         const frames = stackLines(error);
         if (frames.length) logger.error(`${PREFIX} Stack trace: ${frames.join('\n')}`, { tool: name });
       }
-      this.record(name, durationMs, false, errorType(error), args, undefined, options);
+      this.record(name, durationMs, false, errorType(error), args, undefined);
       // An error message can quote what the tool read: label it like an output.
       if (flow && checkedArgs) await flow.record(tool as AnyTool, checkedArgs, ctx, before).catch(() => undefined);
       throw this.cleanError(error);
@@ -249,7 +242,7 @@ export class ToolInterceptor {
     if (cfg.enable_metadata && !own?.metadata && isPlainObject(result)) {
       result = withMetadata(result, name, durationMs, own?.timing === true);
     }
-    this.record(name, durationMs, !failed, failed ? 'ResultError' : undefined, args, result, options);
+    this.record(name, durationMs, !failed, failed ? 'ResultError' : undefined, args, result);
     return (this.options.redact ? redactDeep(result, this.options.redact) : result) as R;
   }
 
@@ -272,12 +265,11 @@ export class ToolInterceptor {
     type: string | undefined,
     args: unknown,
     result: unknown,
-    options?: ExecuteOptions,
   ): void {
     const onRecord = this.onRecord;
     if (!onRecord) return;
     try {
-      const charsIn = options?.argsText !== undefined ? options.argsText.length : textLength(args);
+      const charsIn = textLength(args);
       const rec: ToolCallRecord =
         type === undefined
           ? { tool, durationMs, success, charsIn, charsOut: textLength(result) }

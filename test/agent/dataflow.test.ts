@@ -39,7 +39,7 @@ const SPECS: Record<string, AnyTool> = Object.fromEntries(
       name,
       description: 'x',
       parameters: z.object({}).passthrough(),
-      readOnly: pack !== 'evil',
+      effect: pack !== 'evil' ? 'reads' : 'changes',
       flow,
       execute: () => '',
     }) as AnyTool,

@@ -24,8 +24,8 @@ describe('otto mcp: the tools', () => {
     for (const t of tools) {
       expect(t.name).toMatch(MCP_TOOL_NAME);
       const tool = registry.get(t.title)!;
-      expect(t.annotations.readOnlyHint).toBe(tool.readOnly);
-      expect(t.annotations.destructiveHint).toBe(!tool.readOnly);
+      expect(t.annotations.readOnlyHint).toBe(tool.effect === 'reads');
+      expect(t.annotations.destructiveHint).toBe(tool.effect !== 'reads');
       expect(t.inputSchema.type).toBe('object');
       // Descriptions name tools as the client calls them.
       expect(t.description).not.toMatch(/\b(dom|tabs|ot)\.(snapshot|click|type|result|help)\(/);

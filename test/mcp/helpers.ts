@@ -9,7 +9,8 @@ import { ToolInterceptor, type ToolCallRecord } from '../../src/tools/intercepto
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import { createOtTools, OT_PACK } from '../../src/tools/packs/ot/index.ts';
 import { McpManager, type McpManagerOptions } from '../../src/mcp/index.ts';
-import { checkDeps, configureSdk } from '../../src/sdk/index.ts';
+import { checkDeps } from '../../src/sdk/index.ts';
+import { toolContext } from '../support/toolContext.ts';
 
 export const fakeEnv = {
   version: () => '1.2.3',
@@ -56,7 +57,7 @@ export async function world(
         name: 'ping',
         description: 'Local tool',
         parameters: z.object({}),
-        readOnly: true,
+        effect: 'reads',
         execute: () => 'pong',
       }),
     ]);
@@ -77,15 +78,15 @@ export async function world(
     await manager.sync(config.servers, getSecret, { force });
     build();
   };
-  configureSdk({ registry: () => registry });
   await refresh();
-  const ctx: ToolContext = {
-    signal: new AbortController().signal,
+  // The registry is rebuilt on every refresh: the context calls (and lends the SDK) the current one.
+  const ctx: ToolContext = toolContext({
     config,
     getSecret,
     logger,
     callTool: (name, args = {}) => createToolCaller(registry, interceptor)(name, args, ctx),
-  };
+  });
+  Object.defineProperty(ctx, 'registry', { get: () => registry, enumerable: true });
   const call = (name: string, args: Record<string, unknown> = {}): Promise<unknown> => ctx.callTool(name, args);
   return {
     manager,

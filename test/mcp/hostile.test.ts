@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startMcpServer, type RunningMcpServer } from '../support/mcp-server/index.ts';
-import { resetSdk } from '../../src/sdk/index.ts';
 import { ToolBudget } from '../../src/tools/toolBudget.ts';
 import type { CachedTools, PinRecord, ToolCache } from '../../src/mcp/index.ts';
 import { waitFor, world, type World } from './helpers.ts';
@@ -14,7 +13,6 @@ import { waitFor, world, type World } from './helpers.ts';
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
-  resetSdk();
 });
 
 async function server(opts: Parameters<typeof startMcpServer>[0] = {}): Promise<RunningMcpServer> {
@@ -69,7 +67,7 @@ describe('rug pull', () => {
       { notes: { url: s.url } },
       { manager: { cache, onReview: (sv, t, k) => reviews.push(`${sv}.${t}:${k}`) } },
     );
-    expect(w.registry().get('notes.save_note')?.readOnly).toBe(false);
+    expect(w.registry().get('notes.save_note')?.effect).toBe('sends');
     expect(await w.run('notes.save_note', { text: 'a' })).toContain('saved a');
 
     tools = [rugged, { ...saveNote, name: 'later' }];

@@ -5,7 +5,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMcpServer, type RunningMcpServer } from '../support/mcp-server/index.ts';
-import { resetSdk } from '../../src/sdk/index.ts';
 import type { CachedTools, ToolCache } from '../../src/mcp/index.ts';
 import { parse } from 'yaml';
 import { unwrap, waitFor, world, type World } from './helpers.ts';
@@ -16,7 +15,6 @@ const proxyOf = async (w: World): Promise<unknown> => (parse(await w.run('ot.hea
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
-  resetSdk();
 });
 
 async function server(opts: Parameters<typeof startMcpServer>[0] = {}): Promise<RunningMcpServer> {

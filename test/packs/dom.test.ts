@@ -10,7 +10,7 @@ import type { PageApi } from '../../src/page/api.ts';
 import { crossOriginLinks, splitKey } from '../../src/tools/packs/dom/destructive.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
-import { isDestructiveCall, type AnyTool } from '../../src/tools/Tool.ts';
+import { callNeedsApproval, readsOnly, type AnyTool } from '../../src/tools/Tool.ts';
 import { buildRegistry } from '../../src/background/registry.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import type { ActionRequest, ContentRequest, WaitReply } from '../../src/shared/contentMessages.ts';
@@ -159,7 +159,7 @@ function setup(opts: Parameters<typeof stubPage>[0] = {}) {
   /** Parses like the interceptor (defaults applied), then asks the hook. */
   const destructive = async (name: string, args: Record<string, unknown>): Promise<boolean> => {
     const t = tool(name);
-    return isDestructiveCall(t, t.parameters.parse(args), ctx);
+    return callNeedsApproval(t, t.parameters.parse(args), ctx);
   };
   const run = async (name: string, args: Record<string, unknown>): Promise<string> => {
     const t = tool(name);
@@ -195,7 +195,7 @@ describe('dom pack: shape', () => {
       ].sort(),
     );
     const readOnly = [...tools.values()]
-      .filter((t) => t.readOnly)
+      .filter((t) => readsOnly(t))
       .map((t) => t.name)
       .sort();
     expect(readOnly).toEqual(['console', 'find', 'network', 'query', 'read', 'snapshot', 'text', 'wait_for']);
@@ -203,9 +203,10 @@ describe('dom pack: shape', () => {
       expect(t.pack).toBe('dom');
       expect(t.examples?.length, t.name).toBeGreaterThan(0);
       expect(t.returns, t.name).toBeTruthy();
-      // Every tool that changes the page decides per call.
-      if (!t.readOnly) expect(typeof t.isDestructive, t.name).toBe('function');
     }
+    // The tools whose approval depends on the call decide per call; the other changes never ask on their own.
+    const perCall = [...tools.values()].filter((t) => typeof t.needsApproval === 'function').map((t) => t.name);
+    expect(perCall.sort()).toEqual(['click', 'dialogs', 'fill_form', 'press', 'type']);
   });
 
   it('is registered by the worker registry with wire names like dom__snapshot', () => {

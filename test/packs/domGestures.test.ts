@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDomTools } from '../../src/tools/packs/dom/index.ts';
 import type { PageApi } from '../../src/page/api.ts';
 import { ottoClipboard } from '../../src/tools/packs/dom/clipboard.ts';
-import { isDestructiveCall, type AnyTool } from '../../src/tools/Tool.ts';
+import { callNeedsApproval, type AnyTool } from '../../src/tools/Tool.ts';
 import type { ActionRequest } from '../../src/shared/contentMessages.ts';
 import type { ActionResult } from '../../src/page/actions.ts';
 import { makeCtx } from '../tools/helpers.ts';
@@ -82,7 +82,7 @@ describe('dom.drag', () => {
     const { tools, ctx } = setup();
     const t = tools.get('drag')!;
     expect(t.flow).toEqual({ source: 'page', sink: 'page' });
-    expect(await isDestructiveCall(t, t.parameters.parse({ ref: 'e1', to_ref: 'e2' }), ctx)).toBe(false);
+    expect(await callNeedsApproval(t, t.parameters.parse({ ref: 'e1', to_ref: 'e2' }), ctx)).toBe(false);
   });
 });
 

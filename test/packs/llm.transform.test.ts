@@ -256,7 +256,7 @@ describe('Requirement: Composability', () => {
   it('Scenario: Chain with search — a nested call feeds transform through the interceptor', async () => {
     api.scriptChat([{ match: 'gold price', content: '2400' }]);
     const interceptor = new ToolInterceptor({ logger });
-    const search = { pack: 'web', name: 'search', description: 'fake search', readOnly: true } as const;
+    const search = { pack: 'web', name: 'search', description: 'fake search', effect: 'reads' } as const;
     const calls: string[] = [];
     const value = await runProgram('llm.transform(input=web.search(query="gold price"), prompt="Extract price")', {
       call: async (name, args) => {

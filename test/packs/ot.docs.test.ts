@@ -45,7 +45,7 @@ describe('bundled tool reference pages', () => {
         name: 'search_code',
         description: 'Search <b>code</b>',
         parameters: z.object({ q: z.string().describe('query') }),
-        readOnly: true,
+        effect: 'reads',
         execute: () => '',
       }),
     ]);

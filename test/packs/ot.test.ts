@@ -314,7 +314,7 @@ describe('Requirement: Reload Configuration', () => {
     expect(await call('ot.reload')).toBe('OK: Configuration reloaded');
     expect(reload).toHaveBeenCalledTimes(1);
     expect(await call('ot.aliases')).toBe('tl -> tabs.list\nws -> brave.web_search');
-    expect(registry.resolveName('tl')).toBe('tabs.list');
+    expect(registry.resolve('tl')?.name).toBe('list');
   });
 });
 

@@ -7,7 +7,7 @@ import { defineTool } from '../../src/tools/defineTool.ts';
 import { createToolCaller } from '../../src/tools/dispatch.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolRegistry, type PackSource } from '../../src/tools/ToolRegistry.ts';
-import type { AnyTool, RawTool } from '../../src/tools/Tool.ts';
+import type { AnyTool } from '../../src/tools/Tool.ts';
 import { createOtTools, OT_PACK, type OtDeps, type OtEnvironment } from '../../src/tools/packs/ot/index.ts';
 import { openOttoDB } from '../../src/storage/db.ts';
 import { ResultStore } from '../../src/storage/results.ts';
@@ -28,10 +28,10 @@ export function tool(pack: string, name: string, description: string, over: Part
     name,
     description,
     parameters: z.object({}),
-    readOnly: true,
+    effect: 'reads',
     execute: () => `${pack}.${name} ran`,
     ...over,
-  } as unknown as RawTool) as AnyTool;
+  } as unknown as AnyTool) as AnyTool;
 }
 
 /** brave (web_search, search), demo (foo, bar), tabs-like sample, and a proxy pack `github`. */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTabsTools } from '../../src/tools/packs/tabs/index.ts';
 import { noPage } from '../../src/page/api.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
-import { isDestructiveCall, type AnyTool } from '../../src/tools/Tool.ts';
+import { callNeedsApproval, type AnyTool } from '../../src/tools/Tool.ts';
 import { functionCallOutput, outputParts, partsText } from '../../src/agent/transcript.ts';
 import { modelSize } from '../../src/tools/packs/tabs/scaleImage.ts';
 import { loadRequestValidator } from '../support/fake-api/requestSchema.ts';
@@ -79,8 +79,8 @@ const run = (args: Record<string, unknown>, ctx = makeCtx({ tabId: 5 })) =>
 
 describe('tabs.screenshot', () => {
   it('is read-only, never destructive, and documented', () => {
-    expect(screenshot.readOnly).toBe(true);
-    expect(isDestructiveCall(screenshot, screenshot.parameters.parse({}), makeCtx())).toBe(false);
+    expect(screenshot.effect).toBe('reads');
+    expect(callNeedsApproval(screenshot, screenshot.parameters.parse({}), makeCtx())).toBe(false);
     expect(screenshot.examples?.[0]).toBe('tabs.screenshot()');
   });
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { WEB_PACK, WEB_TOOLS } from '../../src/tools/packs/web/index.ts';
 import { buildRegistry } from '../../src/background/registry.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
-import { configureSdk, requirementsOf, resetSdk, checkDeps } from '../../src/sdk/index.ts';
+import { requirementsOf, checkDeps } from '../../src/sdk/index.ts';
 import { harness } from '../sdk/helpers.ts';
 import { handleOffscreen } from '../../src/offscreen/handle.ts';
 import { OffscreenRequest } from '../../src/shared/offscreenMessages.ts';
@@ -76,7 +76,6 @@ afterAll(async () => {
 });
 
 afterEach(() => {
-  resetSdk();
   vi.unstubAllGlobals();
 });
 
@@ -101,7 +100,10 @@ function offscreenDocument(): string[] {
 function web(granted = true) {
   offscreenDocument();
   const h = harness({ register: (r) => r.registerPack(WEB_PACK, WEB_TOOLS) });
-  configureSdk({ permissions: { contains: async () => granted } });
+  vi.stubGlobal('chrome', {
+    ...(globalThis as { chrome?: object }).chrome,
+    permissions: { contains: async () => granted },
+  });
   return h;
 }
 
@@ -230,6 +232,6 @@ describe('the web pack in the worker registry', () => {
   it('buildRegistry registers web.fetch and web.fetch_many (local pack)', () => {
     const registry = buildRegistry(DEFAULT_CONFIG);
     expect(registry.pack('web')).toMatchObject({ source: 'local', tools: ['web.fetch', 'web.fetch_many'] });
-    expect(registry.get('web.fetch')!.readOnly).toBe(true);
+    expect(registry.get('web.fetch')!.effect).toBe('reads');
   });
 });

@@ -3,29 +3,35 @@
  * (docs/specs/README.md): a CLI or library becomes an extension permission, a host permission, a secret or a browser
  * API.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from '../../src/shared/zod.ts';
-import { BaseTool } from '../../src/tools/BaseTool.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
 import {
   browserApi,
   checkDeps,
-  configureSdk,
   host,
   hostOf,
   MissingDependencyError,
   permission,
   requirementsOf,
   requires,
-  resetSdk,
   secret,
   sdk,
   type PermissionsLike,
 } from '../../src/sdk/index.ts';
 import { harness } from './helpers.ts';
 
-afterEach(() => resetSdk());
+afterEach(() => vi.unstubAllGlobals());
+
+/**
+ * The browser the SDK looks at: `chrome` (its `permissions` and APIs) and `navigator`. The SDK reads the real globals
+ * when asked (no configured slot), so a test puts its browser there.
+ */
+function browser(globals: { chrome?: Record<string, unknown>; navigator?: unknown }, perms?: PermissionsLike): void {
+  vi.stubGlobal('chrome', { runtime: {}, ...globals.chrome, ...(perms ? { permissions: perms } : {}) });
+  vi.stubGlobal('navigator', globals.navigator);
+}
 
 /** chrome.permissions with a fixed grant list (`<all_urls>` covers every origin, as in Chrome). */
 function permissions(granted: { permissions?: string[]; origins?: string[] }): PermissionsLike & { asked: unknown[] } {
@@ -50,7 +56,7 @@ function plain(pack: string, name: string, run: () => unknown = () => 'ran'): An
     name,
     description: `${pack}.${name}`,
     parameters: z.object({ url: z.string().optional(), urls: z.array(z.string()).optional() }),
-    readOnly: true,
+    effect: 'reads',
     execute: run,
   }) as AnyTool;
 }
@@ -72,7 +78,7 @@ function setup(granted: { permissions?: string[]; origins?: string[] }, secrets:
       r.registerPack({ name: 'misc' }, [free]);
     },
   });
-  configureSdk({ permissions: perms, globals: () => ({ chrome: { runtime: {} } }) });
+  browser({}, perms);
   return { h, perms, downloads, search, capture, fetcher, free };
 }
 
@@ -100,11 +106,9 @@ describe('Requirement: Dependency Declaration (CLI → permission, library → s
     const ua =
       'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.7339.185 Safari/537.36';
     const brands = [{ brand: 'Chromium', version: '140' }];
-    configureSdk({
-      globals: () => ({
-        chrome: { offscreen: { createDocument() {} } },
-        navigator: { userAgent: ua, userAgentData: { brands } },
-      }),
+    browser({
+      chrome: { offscreen: { createDocument() {} } },
+      navigator: { userAgent: ua, userAgentData: { brands } },
     });
     const ok = await checkDeps({ registry: h.registry, tool: 'media.capture' });
     expect(ok.ok).toBe(true);
@@ -120,9 +124,7 @@ describe('Requirement: Dependency Declaration (CLI → permission, library → s
   it('Scenario: Declare CLI with version check — a minimum Chrome version is checked against the browser', async () => {
     const tool = requires(browserApi('chrome.sidePanel', { minChrome: 141 }))(plain('panel', 'open'));
     const h = harness({ register: (r) => r.registerPack({ name: 'panel' }, [tool]) });
-    configureSdk({
-      globals: () => ({ chrome: { sidePanel: {} }, navigator: { userAgent: 'Chrome/140.0.7339.185' } }),
-    });
+    browser({ chrome: { sidePanel: {} }, navigator: { userAgent: 'Chrome/140.0.7339.185' } });
     const old = await checkDeps({ registry: h.registry });
     expect(old.tools[0]!.dependencies[0]).toEqual({
       kind: 'api',
@@ -131,7 +133,7 @@ describe('Requirement: Dependency Declaration (CLI → permission, library → s
       fix: 'Use Chrome 141 or newer',
       version: 'Chrome 140.0.7339.185',
     });
-    configureSdk({ globals: () => ({ chrome: { sidePanel: {} }, navigator: { userAgent: 'Chrome/141.0.1.2' } }) });
+    browser({ chrome: { sidePanel: {} }, navigator: { userAgent: 'Chrome/141.0.1.2' } });
     expect((await checkDeps({ registry: h.registry })).ok).toBe(true);
   });
 
@@ -212,7 +214,7 @@ describe('Requirement: Dependency Checking', () => {
     const perms = permissions({});
     const tool = requires(secret('BRAVE_API_KEY'))(plain('brave', 'find', () => ++ran));
     const h = harness({ register: (r) => r.registerPack({ name: 'brave' }, [tool]) });
-    configureSdk({ permissions: perms });
+    browser({}, perms);
     const err = await h.call('brave.find').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingDependencyError);
     expect((err as Error).message).toBe(
@@ -231,23 +233,5 @@ describe('Requirement: Dependency Checking', () => {
       'web.get cannot run: Otto has no host permission for https://other.example/*. Allow Otto on https://other.example/*: chrome://extensions → Otto → Details → Site access',
     );
     expect(perms.asked).toContainEqual({ origins: ['https://other.example/*'] });
-  });
-
-  it('class-based tools keep their prototype when wrapped', async () => {
-    class Hello extends BaseTool {
-      readonly pack = 'demo';
-      readonly name = 'hello';
-      readonly description = 'Say hello';
-      readonly parameters = z.object({});
-      readonly readOnly = true;
-      execute() {
-        return `hello from ${this.qualifiedName}`;
-      }
-    }
-    const wrapped = requires(permission('storage'))(new Hello());
-    const h = harness({ register: (r) => r.registerPack({ name: 'demo' }, [wrapped]) });
-    configureSdk({ permissions: permissions({ permissions: ['storage'] }) });
-    expect(await h.call('demo.hello')).toBe('hello from demo.hello');
-    expect(wrapped.createToolDefinition().function.name).toBe('demo.hello');
   });
 });

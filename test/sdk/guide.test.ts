@@ -2,12 +2,12 @@
  * docs/tools/sdk.md "Writing a tool": the guide's example tool, as written there (with the API's base URL pointed
  * at a loopback server), type-checks and behaves as the guide says.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from '../../src/shared/zod.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
-import { host, requires, resetSdk, safeRequest, sdk, secret, configureSdk } from '../../src/sdk/index.ts';
+import { host, requires, safeRequest, sdk, secret } from '../../src/sdk/index.ts';
 import { harness, recordingTool } from './helpers.ts';
 
 let server: Server;
@@ -36,7 +36,6 @@ afterAll(async () => {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
 });
-afterEach(() => resetSdk());
 
 const weather = () =>
   requires(
@@ -51,7 +50,7 @@ const weather = () =>
         city: z.string().describe('City name'),
         days: z.int().min(1).max(10).default(3).describe('Days ahead'),
       }),
-      readOnly: true,
+      effect: 'reads',
       examples: ['weather.forecast(city="Lyon", days=2)'],
       returns: 'One line per day: date, low/high, summary',
       async execute({ city, days }, ctx) {
@@ -94,7 +93,6 @@ describe('the "Writing a tool" example', () => {
         r.registerPack({ name: 'llm' }, [recordingTool('llm', 'transform', seen)]);
       },
     });
-    configureSdk({ registry: () => h.registry });
     const { getPack, callTool } = sdk(h.ctx);
     const page = String(await callTool('weather.forecast', { city: 'Lyon', days: 2 }));
     const llm = getPack<'transform'>('llm');

@@ -4,11 +4,10 @@ import { Logger } from '../../src/shared/log.ts';
 import { z } from '../../src/shared/zod.ts';
 import type { ToolContext } from '../../src/tools/context.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
-import { createToolCaller } from '../../src/tools/dispatch.ts';
 import { ToolInterceptor, type ToolCallRecord } from '../../src/tools/interceptor.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
-import { configureSdk } from '../../src/sdk/index.ts';
+import { toolContext } from '../support/toolContext.ts';
 
 export interface Harness {
   registry: ToolRegistry;
@@ -28,7 +27,7 @@ export interface HarnessOptions {
   signal?: AbortSignal;
 }
 
-/** Builds the harness and points the SDK runtime at its registry. */
+/** Builds the harness; its context carries the registry, so the SDK finds packs (`sdk(h.ctx)`). */
 export function harness(opts: HarnessOptions = {}): Harness {
   const config = ConfigSchema.parse(opts.config ?? {});
   const registry = new ToolRegistry();
@@ -36,16 +35,16 @@ export function harness(opts: HarnessOptions = {}): Harness {
   const logger = new Logger({ capacity: 10_000 });
   const records: ToolCallRecord[] = [];
   const interceptor = new ToolInterceptor({ config: config.tool_execution, logger, onRecord: (r) => records.push(r) });
-  const caller = createToolCaller(registry, interceptor);
   const secrets = { ...opts.secrets };
-  const ctx: ToolContext = {
-    signal: opts.signal ?? new AbortController().signal,
+  // A getter, not a copy: tests set secrets after building the harness.
+  const ctx = toolContext({
     config,
-    getSecret: (name) => secrets[name],
     logger,
-    callTool: (name, args = {}) => caller(name, args, ctx),
-  };
-  configureSdk({ registry: () => registry });
+    registry,
+    interceptor,
+    getSecret: (name) => secrets[name],
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
   return {
     registry,
     interceptor,
@@ -65,7 +64,7 @@ export function recordingTool(pack: string, name: string, seen: unknown[], over:
     name,
     description: `${pack}.${name} for tests`,
     parameters: z.object({ input: z.string(), prompt: z.string() }),
-    readOnly: true,
+    effect: 'reads',
     execute: (args: { input: string; prompt: string }, ctx: ToolContext) => {
       seen.push({ args, model: ctx.config.transform.model, key: ctx.getSecret('OPENAI_API_KEY') });
       return `${args.prompt}: ${args.input}`;

@@ -1,9 +1,7 @@
 /** docs/specs/004-tool-sdk.md "Pack Access" and "Tool Invocation": getPack, callTool, with the reference's errors. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { callTool, getPack, resetSdk, sdk } from '../../src/sdk/index.ts';
+import { describe, expect, it } from 'vitest';
+import { callTool, getPack, sdk } from '../../src/sdk/index.ts';
 import { harness, recordingTool } from './helpers.ts';
-
-afterEach(() => resetSdk());
 
 function llmHarness(seen: unknown[]) {
   return harness({
@@ -89,11 +87,13 @@ describe('Requirement: Tool Invocation', () => {
     await expect(call(h.ctx, 'llm.transform', 'hello')).rejects.toThrow(TypeError);
   });
 
-  it('without a configured registry the SDK says what is missing', async () => {
+  it('without a registry in the context the SDK says what is missing', async () => {
     const h = llmHarness([]);
-    resetSdk();
-    await expect(callTool(h.ctx, 'llm.transform', {})).rejects.toThrow(/configureSdk/);
-    // An explicit registry works without the runtime.
-    expect(sdk(h.ctx, { registry: h.registry }).getPack('llm')).toBeDefined();
+    const bare = { ...h.ctx, registry: undefined };
+    await expect(callTool(bare, 'llm.transform', {})).rejects.toThrow(
+      'The Otto SDK has no tool registry: call it with a tool context that carries one (ctx.registry), or pass {registry}',
+    );
+    // An explicit registry works for a context without one.
+    expect(sdk(bare, { registry: h.registry }).getPack('llm')).toBeDefined();
   });
 });

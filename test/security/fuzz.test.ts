@@ -184,7 +184,7 @@ describe('fuzz: tool arguments through the interceptor', () => {
       tags: z.array(z.string()).optional(),
       deep: z.object({ on: z.boolean() }).optional(),
     }),
-    readOnly: true,
+    effect: 'reads',
     execute: (a) => ({ got: a.ref.length + a.count }),
   });
   const interceptor = new ToolInterceptor({ logger: new Logger({ console: false }) });

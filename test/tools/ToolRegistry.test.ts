@@ -12,7 +12,7 @@ const tool = (pack: string, name: string) =>
     name,
     description: `${pack} ${name}`,
     parameters: z.object({}),
-    readOnly: true,
+    effect: 'reads',
     execute: () => `${pack}.${name}`,
   });
 
@@ -62,7 +62,7 @@ describe('ToolRegistry lookups', () => {
     const registry = sample();
     registry.setAliases({ ws: 'web.fetch', fetch2: 'ws', gone: 'mcp.later', 'dom.click': 'web.fetch' });
     expect(registry.resolve('ws')?.name).toBe('fetch');
-    expect(registry.resolveName('fetch2')).toBe('web.fetch');
+    expect(registry.resolve('fetch2')?.name).toBe('fetch');
     expect(registry.resolve('gone')).toBeUndefined(); // dangling until that server connects
     expect(registry.resolve('dom.click')?.name).toBe('click');
     expect(registry.aliases()).toMatchObject({ ws: 'web.fetch' });
@@ -141,19 +141,6 @@ describe('ToolRegistry registration', () => {
     expect(() => new ToolRegistry({ encodeName: (q) => q }).register(tool('dom', 'click'))).toThrow(
       /invalid API name 'dom.click'/,
     );
-  });
-
-  it('unregisterPack removes its tools and API names; the pack can come back (MCP reconnect)', () => {
-    const registry = sample();
-    registry.setAliases({ issue: 'github.create_issue' });
-    expect(registry.unregisterPack('github')).toBe(true);
-    expect(registry.get('github.create_issue')).toBeUndefined();
-    expect(registry.fromApiName('github__create_issue')).toBeUndefined();
-    expect(registry.resolve('issue')).toBeUndefined();
-    expect(registry.packs().map((p) => p.name)).toEqual(['dom', 'web']);
-    expect(registry.unregisterPack('github')).toBe(false);
-    registry.registerPack({ name: 'github', source: 'proxy:github' }, [tool('github', 'create_issue')]);
-    expect(registry.resolve('issue')?.name).toBe('create_issue');
   });
 
   it('property: registered names round-trip through their API names and every API name is wire-legal', () => {

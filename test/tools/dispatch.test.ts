@@ -15,7 +15,7 @@ function setup() {
     name: 'upper',
     description: 'Upper-case a string',
     parameters: z.object({ s: z.string() }),
-    readOnly: true,
+    effect: 'reads',
     execute: ({ s }) => ({ value: s.toUpperCase() }),
   });
   const shout = defineTool({
@@ -23,7 +23,7 @@ function setup() {
     name: 'shout',
     description: 'Upper-case and add !, via text.upper',
     parameters: z.object({ s: z.string() }),
-    readOnly: true,
+    effect: 'reads',
     execute: async ({ s }, ctx) => {
       const inner = (await ctx.callTool('text.upper', { s })) as { value: string };
       return { value: `${inner.value}!`, innerHadMetadata: '_execution_metadata' in inner };

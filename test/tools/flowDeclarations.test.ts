@@ -93,7 +93,7 @@ describe('data-flow declarations', () => {
       name: 'y',
       description: 'd',
       parameters: z.object({}),
-      readOnly: true,
+      effect: 'reads',
       execute: () => 1,
     });
     expect(flowOf(t)).toBe(UNDECLARED_FLOW);

@@ -171,7 +171,7 @@ const tools: AnyTool[] = [
     name: 'text',
     description: 'read a tab',
     parameters: z.object({ tab_id: z.number().optional() }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     execute: (a) => (a.tab_id === 2 ? 'Account ACCT-7731' : 'A blog post'),
   }) as AnyTool,
@@ -180,7 +180,7 @@ const tools: AnyTool[] = [
     name: 'fetch',
     description: 'fetch',
     parameters: z.object({ url: z.string() }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.requestsUrl,
     execute: (a) => {
       sent.push(a.url);
@@ -192,7 +192,7 @@ const tools: AnyTool[] = [
     name: 'transform',
     description: 'transform',
     parameters: z.object({ input: z.unknown(), prompt: z.string() }),
-    readOnly: true,
+    effect: 'reads',
     flow: { source: 'inputs', sink: 'none' },
     execute: (a) => `summary of ${String(a.input)}`,
   }) as AnyTool,
@@ -239,7 +239,7 @@ describe('the guard at the interceptor', () => {
       name: 'boom',
       description: 'x',
       parameters: z.object({}),
-      readOnly: true,
+      effect: 'reads',
       flow: FLOW.readsPage,
       execute: () => {
         throw new Error('page said: ACCT');

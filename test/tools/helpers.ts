@@ -1,18 +1,9 @@
 // Shared fixtures for the tools tests: a context with its own logger, and a reader for [TOOL EXECUTION] lines.
-import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { Logger, type LogEntry } from '../../src/shared/log.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
+import { toolContext } from '../support/toolContext.ts';
 
-export function makeCtx(overrides: Partial<ToolContext> = {}): ToolContext {
-  return {
-    signal: new AbortController().signal,
-    config: DEFAULT_CONFIG,
-    getSecret: () => undefined,
-    logger: new Logger(),
-    callTool: () => Promise.reject(new Error('callTool not wired in this test')),
-    ...overrides,
-  };
-}
+/** The shared test context (test/support/toolContext.ts), under the name these tests know. */
+export const makeCtx = toolContext;
 
 export function newLogger(): Logger {
   return new Logger({ capacity: 10_000 });

@@ -7,6 +7,7 @@ import { isSent, DEFAULT_TOOLS } from '../../src/tools/toolSet.ts';
 import { BLOCK_MAX, systemBlock } from '../../src/background/systemBlock.ts';
 import { otFixture, tool } from '../packs/otSupport.ts';
 import { z } from '../../src/shared/zod.ts';
+import { callNeedsApproval } from '../../src/tools/Tool.ts';
 
 describe('wire names in what the model reads', () => {
   it('rewrites registered qualified names, whole names only', () => {
@@ -66,15 +67,16 @@ describe('ot.call', () => {
     const f = otFixture();
     f.registry.registerPack({ name: 'danger' }, [
       tool('danger', 'zap', 'Zaps.', {
-        readOnly: false,
+        effect: 'changes',
         parameters: z.object({ hard: z.boolean().default(false) }),
-        isDestructive: (a: { hard: boolean }) => a.hard,
+        needsApproval: (a: { hard: boolean }) => a.hard,
       } as never),
     ]);
     const call = f.registry.get('ot.call')!;
-    expect(await call.isDestructive!({ tool: 'danger.zap', args: { hard: true } }, f.ctx)).toBe(true);
-    expect(await call.isDestructive!({ tool: 'danger.zap', args: {} }, f.ctx)).toBe(false);
-    expect(await call.isDestructive!({ tool: 'ot.version', args: {} }, f.ctx)).toBe(false);
+    const asks = (args: Record<string, unknown>) => callNeedsApproval(call, args, f.ctx);
+    expect(await asks({ tool: 'danger.zap', args: { hard: true } })).toBe(true);
+    expect(await asks({ tool: 'danger.zap', args: {} })).toBe(false);
+    expect(await asks({ tool: 'ot.version', args: {} })).toBe(false);
   });
 });
 

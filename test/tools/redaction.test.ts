@@ -29,7 +29,7 @@ function echoTool(produce: () => unknown) {
     name: 'echo',
     description: 'echo',
     parameters: z.object({}),
-    readOnly: true,
+    effect: 'reads',
     execute: () => produce(),
   });
 }

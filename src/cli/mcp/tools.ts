@@ -9,6 +9,7 @@ import { buildRegistry } from '../../background/registry.ts';
 import { modeDefinitions } from '../../background/codeMode.ts';
 import { DEFAULT_CONFIG } from '../../config/schema.ts';
 import type { ToolRegistry } from '../../tools/ToolRegistry.ts';
+import { readsOnly } from '../../tools/Tool.ts';
 
 /** What every major MCP client accepts as a tool name. */
 export const MCP_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -50,11 +51,11 @@ export function mcpTools(registry: ToolRegistry = bridgeRegistry()): McpToolDefi
       inputSchema: { ...params, type: 'object' },
       annotations: {
         title: qualified,
-        readOnlyHint: tool.readOnly,
+        readOnlyHint: readsOnly(tool),
         // A tool that changes anything may change something the user cares about (submit, navigate away, close):
         // Otto asks the user in the panel before those calls, whatever the client does with the hint.
-        destructiveHint: !tool.readOnly,
-        idempotentHint: tool.readOnly,
+        destructiveHint: !readsOnly(tool),
+        idempotentHint: readsOnly(tool),
         openWorldHint: OPEN_WORLD.has(tool.pack),
       },
     });

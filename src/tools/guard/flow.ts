@@ -1,5 +1,5 @@
 /**
- * What a tool declares about data flow, next to `readOnly` (see README.md in src/tools/):
+ * What a tool declares about data flow, next to its `effect` (see README.md in src/tools/):
  *
  *   source  where the content of its output comes from
  *     none    nothing from outside Otto (ot.help, ot.stats, tabs.activate...)

@@ -11,7 +11,7 @@
  * labels of the values the program passes), else the run's origin set (the model's whole context).
  */
 import type { ToolContext } from '../context.ts';
-import type { AnyTool } from '../Tool.ts';
+import { readsOnly, type AnyTool } from '../Tool.ts';
 import { flowOf } from './flow.ts';
 import { labelsOf, NO_LABELS, showLabel, showLabels, union, type Labels } from './labels.ts';
 import type { OriginResolver } from './resolver.ts';
@@ -96,7 +96,7 @@ export class FlowGuard {
     if (!v.ok) throw new FlowBlockedError(`${tool.pack}.${tool.name}`, v);
     // An action can navigate or close what it reads: take the page's origins before it runs as well.
     const flow = flowOf(tool);
-    if (!tool.readOnly && (flow.source === 'page' || flow.source === 'tabs')) return this.sources(tool, args, ctx);
+    if (!readsOnly(tool) && (flow.source === 'page' || flow.source === 'tabs')) return this.sources(tool, args, ctx);
     return NO_LABELS;
   }
 

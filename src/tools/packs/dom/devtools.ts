@@ -84,7 +84,7 @@ export function createDevTools(page: () => PageApi): AnyTool[] {
       limit: z.number().int().min(1).max(200).default(50).describe('At most this many, the latest'),
       tab_id: tabId,
     }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     examples: ['dom.console()', "dom.console(level=['error', 'uncaught'])"],
     returns:
@@ -104,7 +104,7 @@ export function createDevTools(page: () => PageApi): AnyTool[] {
       limit: z.number().int().min(1).max(300).default(50).describe('At most this many'),
       tab_id: tabId,
     }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     examples: ['dom.network()', 'dom.network(failed_only=True)'],
     returns:

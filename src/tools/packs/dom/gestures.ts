@@ -67,9 +67,8 @@ export function createGestureTools(d: Deps): AnyTool[] {
         .describe('auto: as the browser would; html5 or mouse force one kind of events'),
       tab_id: d.tabIdParam,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: () => false,
     examples: [
       "dom.drag(ref='e4', to_ref='e9')",
       "dom.drag(ref='e12', dx=80, dy=0)",
@@ -129,9 +128,8 @@ export function createGestureTools(d: Deps): AnyTool[] {
       occurrence: z.number().int().min(1).max(1000).default(1).describe('Which occurrence of text (1 = first)'),
       tab_id: d.tabIdParam,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: () => false,
     examples: [
       "dom.select_text(ref='e8', text='quick brown')",
       "dom.select_text(ref='e8', text='the', occurrence=2)",

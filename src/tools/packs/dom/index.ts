@@ -147,7 +147,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
         .describe('Character budget; a longer outline is cut sensibly and says what was cut'),
       tab_id: tabId,
     }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     examples: ['dom.snapshot()', "dom.snapshot(root='e7', max_chars=5000)"],
     returns:
@@ -185,7 +185,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       limit: z.number().int().min(1).max(200).default(20).describe('At most this many matches'),
       tab_id: tabId,
     }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     examples: ["dom.find(text='Sign in')", "dom.find(role='textbox', name='email')"],
     returns:
@@ -220,7 +220,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       limit: z.number().int().min(1).max(500).default(50).describe('At most this many matches'),
       tab_id: tabId,
     }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     examples: ["dom.query(selector='table.results tr')", "dom.query(selector='input[type=email]')"],
     returns: 'The number of matches and their refs, then one line per match inside an <external-content-…> boundary.',
@@ -241,7 +241,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       max_chars: z.number().int().min(100).max(1_000_000).default(20_000).describe('Character budget'),
       tab_id: tabId,
     }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     examples: ["dom.text(ref='e4')", 'dom.text(max_chars=5000)'],
     returns: 'The character count (and whether it was cut), then the text inside an <external-content-…> boundary.',
@@ -262,7 +262,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       max_chars: z.number().int().min(100).max(1_000_000).default(50_000).describe('Character budget for the Markdown'),
       tab_id: tabId,
     }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     examples: ['dom.read()', 'dom.read(max_chars=10000)'],
     returns:
@@ -300,9 +300,9 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       ...pointArgs,
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: async (args, ctx) =>
+    needsApproval: async (args, ctx) =>
       args.accept_dialog !== undefined ||
       clickIsDestructive(page(), await tab(args, ctx), locatorArgs(args, true), args.button),
     examples: [
@@ -347,10 +347,10 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       submit: z.boolean().default(false).describe('Press Enter afterwards (submits the form)'),
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
     // Enter submits only in a field of a form: a TodoMVC input (no form) is no submission.
-    isDestructive: async (args, ctx) => {
+    needsApproval: async (args, ctx) => {
       const t = await tab(args, ctx);
       const at = locatorArgs(args, false);
       return (args.submit && (await typeSubmitIsDestructive(page(), t, at))) || isPasswordField(page(), t, at);
@@ -395,9 +395,9 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       submit: z.boolean().default(false).describe('Submit the form after filling it (Enter in the last field)'),
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: async (args, ctx) =>
+    needsApproval: async (args, ctx) =>
       args.submit ||
       fillFormTypesPassword(
         page(),
@@ -432,9 +432,8 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
         .describe('Option value or label, or a list of them'),
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: () => false,
     examples: ["dom.select(ref='e8', value='Germany')", "dom.select(ref='e9', value=['Cheese', 'Olives'])"],
     returns: 'What is selected now, and what changed (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
@@ -459,9 +458,8 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       checked: z.boolean().default(true).describe('false unchecks'),
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: () => false,
     examples: ["dom.check(ref='e4')", "dom.check(ref='e4', checked=False)"],
     returns: 'The state now and whether it changed, and what changed on the page.',
     async execute(args, ctx) {
@@ -491,9 +489,9 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       count: z.number().int().min(1).max(50).default(1).describe('Press it this many times'),
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: async (args, ctx) =>
+    needsApproval: async (args, ctx) =>
       pressIsDestructive(page(), await tab(args, ctx), locatorArgs(args, false), args.key),
     examples: ["dom.press(key='Enter', ref='e5')", "dom.press(key='Escape')", "dom.press(key='ArrowDown', count=3)"],
     returns: 'What the key did (typed, moved focus, submitted, cancelled by the page) and what changed.',
@@ -522,9 +520,8 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       'Script-driven hover (mouseover/pointerenter handlers) works; a menu shown only by the CSS :hover rule does ' +
       'not open for synthetic events, so if nothing appeared, click the element instead.',
     parameters: z.object({ ref, selector, ...locatorParams, tab_id: tabId }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.readsPage,
-    isDestructive: () => false,
     examples: ["dom.hover(ref='e10')"],
     returns: 'What was hovered and what changed (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
@@ -550,9 +547,8 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       pages: z.number().min(0.1).max(100).optional().describe('How many viewport heights (default 1)'),
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.readsPage,
-    isDestructive: () => false,
     examples: ["dom.scroll(ref='e40')", "dom.scroll(direction='down', pages=2)", "dom.scroll(to='bottom')"],
     returns: 'Where the page is scrolled to now (top/bottom reached) and what appeared.',
     async execute(args, ctx) {
@@ -583,7 +579,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       timeout_ms: z.number().int().min(0).max(60_000).default(5000).describe('Give up after this long'),
       tab_id: tabId,
     }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     examples: [
       "dom.wait_for(text='Order confirmed')",
@@ -622,9 +618,9 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       clear: z.boolean().default(false).describe('Empty the log after reading it'),
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: (args) => args.accept !== undefined,
+    needsApproval: (args) => args.accept !== undefined,
     examples: [
       'dom.dialogs()',
       "dom.dialogs(accept='Delete this item?')",

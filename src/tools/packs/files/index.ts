@@ -100,7 +100,7 @@ export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
     name: 'list',
     description: "The files in Otto's file store, newest first: name, type, size, where each came from.",
     parameters: z.object({}),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.internal,
     examples: ['files.list()'],
     returns: 'One line per file: name, type, size, origin, time.',
@@ -121,7 +121,7 @@ export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
       name: fileName,
       from_page: z.number().int().min(1).optional().describe('PDF: start at this page'),
     }),
-    readOnly: true,
+    effect: 'reads',
     // Its output carries the origins the file came from (a download's site), reported after the read.
     flow: { source: 'reported', sink: 'none' },
     examples: ["files.read(name='invoice.pdf')", "files.read(name='report.csv')"],
@@ -146,11 +146,10 @@ export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
     description:
       "Download a URL with Chrome, wait until it is finished, and report name, size, type and where it was saved; a copy is kept in Otto's file store (up to files.keep_max_mb, default 20 MB) for files.read and files.upload.",
     parameters: z.object({ url: z.string().url().describe('The file to download (http or https)') }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.requestsUrl,
     // The URL is the call's target (#31): an address on the user's own network asks first, as for web.fetch.
     target: (args) => ({ url: args.url }),
-    isDestructive: () => false,
     examples: ["files.download(url='https://example.com/invoice.pdf')"],
     returns: 'Name, size, type, path, source URL, and the name of the kept copy (or why none was kept).',
     async execute(args, ctx) {
@@ -180,9 +179,8 @@ export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
         .describe('How long to wait for the download to start'),
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: () => false,
     examples: ["files.download_click(ref='e14')"],
     returns: 'The click, then name, size, type, path and the kept copy; or that the click started no download.',
     async execute(args, ctx) {
@@ -214,9 +212,8 @@ export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
       drop: z.boolean().default(false).describe('Drop the file on the element even if it holds a file input'),
       tab_id: tabId,
     }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
-    isDestructive: () => false,
     // The file's bytes leave with the call: its origins are judged with the model's context.
     carries: async (args) => (await fileStore().get(args.file))?.origins ?? [],
     examples: ["files.upload(file='cv.pdf', ref='e7')", "files.upload(file='photo.png', selector='.dropzone')"],

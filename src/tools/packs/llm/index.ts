@@ -28,7 +28,7 @@ export function createLlmTools(deps: LlmToolsDeps = {}): AnyTool[] {
       model: z.string().optional().describe('Model to use instead of transform.model from config'),
       json_mode: z.boolean().default(false).describe('Ask for a JSON object as output'),
     }),
-    readOnly: true,
+    effect: 'reads',
     // Its output carries its input's labels; its model is the user's own endpoint, not a site.
     flow: { source: 'inputs', sink: 'none' },
     examples: [

@@ -7,7 +7,7 @@
 import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
 import type { ToolContext } from '../../context.ts';
-import { isDestructiveCall, type AnyTool } from '../../Tool.ts';
+import { callNeedsApproval, type AnyTool } from '../../Tool.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 import type { ResolvedDeps } from './env.ts';
 
@@ -36,16 +36,16 @@ export function callTool(deps: ResolvedDeps): AnyTool {
     name: 'call',
     description: 'Run a tool that is not in your tool list (ot.help names them and their arguments).',
     parameters: args,
-    readOnly: false,
+    effect: 'changes',
     // The tool it runs is checked and labelled by the guard itself (ctx.callTool carries this call's guard), so
     // ot.call sends nothing of its own and its output's labels are the ones that call recorded.
     flow: { source: 'reported', sink: 'none' },
     examples: ['ot.call(tool="ot.stats", args={})', 'ot.call(tool="dom.hover", args={"ref": "e12"})'],
     returns: 'What the tool returns.',
-    async isDestructive(a: z.output<typeof args>, ctx: ToolContext) {
+    async needsApproval(a: z.output<typeof args>, ctx: ToolContext) {
       const tool = target(deps.registry(), a.tool);
       const parsed = tool.parameters.safeParse(a.args);
-      return isDestructiveCall(tool, (parsed.success ? parsed.data : a.args) as never, ctx);
+      return callNeedsApproval(tool, (parsed.success ? parsed.data : a.args) as never, ctx);
     },
     async execute(a: z.output<typeof args>, ctx: ToolContext) {
       const span = ctx.logger.span('ot.call', { tool: a.tool });

@@ -9,7 +9,7 @@ import { formatOutput } from '../../../shared/format.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW, type ToolFlow } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
-import type { AnyTool, ParamsSchema } from '../../Tool.ts';
+import type { AnyTool, ParamsSchema, ToolEffect } from '../../Tool.ts';
 
 export const PACK = 'ot';
 
@@ -52,9 +52,8 @@ export interface OtToolSpec<S extends ParamsSchema> {
   name: string;
   description: string;
   parameters: S;
-  /** Default true; tools that write (notify, reload) say false and are still never destructive. */
-  readOnly?: boolean;
-  isDestructive?: (args: z.output<S>, ctx: ToolContext) => boolean | Promise<boolean>;
+  /** Default 'reads'; tools that write (notify, reload) say 'changes', which never asks on its own. */
+  effect?: ToolEffect;
   /** Default FLOW.internal: Otto's own tools read nothing from sites and send nothing to them. */
   flow?: ToolFlow;
   examples: string[];
@@ -67,15 +66,13 @@ export interface OtToolSpec<S extends ParamsSchema> {
 
 /** An `ot.<name>` tool: runs `run` inside the span `ot.<name>` and formats what it returns. */
 export function otTool<S extends ParamsSchema>(spec: OtToolSpec<S>): AnyTool {
-  const readOnly = spec.readOnly ?? true;
   const tool = defineTool({
     pack: PACK,
     name: spec.name,
     description: spec.description,
     parameters: spec.parameters,
-    readOnly,
+    effect: spec.effect ?? 'reads',
     flow: spec.flow ?? FLOW.internal,
-    ...(spec.isDestructive ? { isDestructive: spec.isDestructive } : readOnly ? {} : { isDestructive: () => false }),
     examples: spec.examples,
     returns: spec.returns,
     async execute(args: z.output<S>, ctx: ToolContext): Promise<string> {

@@ -94,7 +94,7 @@ export function notifyTool(deps: ResolvedDeps) {
       topic: z.string().min(1).describe('Topic name, e.g. "notes" or "status:build"'),
       message: z.string().describe('The message to record'),
     }),
-    readOnly: false,
+    effect: 'changes',
     examples: ['ot.notify(topic="notes", message="Remember to review PR #123")'],
     returns: '"OK: <topic> -> <file>" or "SKIP: no matching topic".',
     spanFields: (args) => ({ topic: args.topic, messageLen: args.message.length }),

@@ -15,7 +15,7 @@ export function reloadTool(deps: ResolvedDeps) {
     description:
       'Reload the configuration: re-read config and secrets from storage, clear caches, rebuild the tools and reconnect servers.',
     parameters: z.object({}),
-    readOnly: false,
+    effect: 'changes',
     examples: ['ot.reload()'],
     returns: '"OK: Configuration reloaded"',
     async run() {

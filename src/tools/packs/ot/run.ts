@@ -35,12 +35,11 @@ export function runTool(deps: ResolvedDeps) {
     parameters: z.object({
       code: z.string().min(1).describe('The program: one statement per line; the last line is the result'),
     }),
-    readOnly: false,
+    effect: 'changes',
     // Its calls are checked one by one with the exact labels of their arguments; its output carries the labels of
     // the program's value, which the interpreter reports (program.ts).
     flow: { source: 'reported', sink: 'none' },
     // Never judged as a whole: each call inside is judged when it runs (the agent's nested-call gate, issue #31).
-    isDestructive: () => false,
     examples: [
       'ot.run(code="tabs = tabs.list()\\nllm.transform(input=tabs, prompt=\\"Which tab is about cooking?\\")")',
     ],

@@ -23,7 +23,7 @@ export function saveSnippetTool(d: ResolvedDeps) {
       description: z.string().max(500).optional().describe('Default: from the task'),
       replace: z.boolean().default(false).describe('Overwrite a snippet of that name'),
     }),
-    readOnly: false,
+    effect: 'changes',
     examples: ['ot.save_snippet(name="weekly_form")'],
     returns: 'The saved definition, how to run it, and which calls were dropped and why.',
     async run(args) {

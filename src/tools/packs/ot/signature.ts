@@ -7,7 +7,7 @@
  * schema does not say, unions joined with ` | `); optional parameters as `= <default>` (a Python literal) or `= '...'`.
  */
 import { parametersJsonSchema } from '../../definition.ts';
-import { qualifiedNameOf, type AnyTool } from '../../Tool.ts';
+import { qualifiedNameOf, readsOnly, type AnyTool } from '../../Tool.ts';
 import type { PackSource, ToolRegistry } from '../../ToolRegistry.ts';
 
 type Json = Record<string, unknown>;
@@ -153,7 +153,7 @@ export function toolDoc(tool: AnyTool, source: PackSource): ToolDoc {
       args: argLines(params),
       ...(tool.returns ? { returns: tool.returns } : {}),
       examples: [...(tool.examples ?? [])],
-      readOnly: tool.readOnly,
+      readOnly: readsOnly(tool),
     };
     docCache.set(tool, doc);
   }

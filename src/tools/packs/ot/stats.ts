@@ -19,7 +19,7 @@ export function statsTool(deps: ResolvedDeps) {
       tool: z.string().default('').describe('Only this tool, e.g. "tabs.list" ("" = all)'),
       output: z.string().optional().describe('Name of an HTML report to save, e.g. "stats.html"'),
     }),
-    readOnly: false,
+    effect: 'changes',
     examples: [
       'ot.stats()',
       'ot.stats(period="day")',

@@ -67,7 +67,7 @@ const list = defineTool({
   name: 'list',
   description: "List open tabs shared with you (Otto's tab group) with id, title, url, and which is active.",
   parameters: z.object({}),
-  readOnly: true,
+  effect: 'reads',
   flow: { source: 'tabs', sink: 'none' },
   examples: ['tabs.list()'],
   returns:
@@ -85,10 +85,9 @@ const open = defineTool({
   name: 'open',
   description: 'Open a URL in a new tab and wait for it to load.',
   parameters: z.object({ url: urlFor('tabs.open'), active: z.boolean().default(true).describe('Focus the new tab') }),
-  readOnly: false,
+  effect: 'changes',
   flow: FLOW.requestsUrl,
   // A new tab leaves no page; only a destination on the user's own network asks (judged from the target's URL).
-  isDestructive: () => false,
   target: (args) => ({ url: args.url }),
   examples: ["tabs.open(url='https://example.com')"],
   async execute(args, ctx) {
@@ -115,9 +114,8 @@ const activate = defineTool({
   name: 'activate',
   description: 'Bring a tab to the front.',
   parameters: z.object({ tab_id: z.number().int().nonnegative() }),
-  readOnly: false,
+  effect: 'changes',
   flow: { source: 'page', sink: 'none' },
-  isDestructive: () => false,
   examples: ['tabs.activate(tab_id=12)'],
   async execute(args) {
     const tab = await chrome.tabs.update(args.tab_id, { active: true });
@@ -132,12 +130,12 @@ const navigate = defineTool({
   description:
     'Load a URL in a tab and wait for it to load. Asks the user first when data read from another site could leave with it, or for a tab that is not this conversation’s own.',
   parameters: z.object({ url: urlFor('tabs.navigate'), tab_id: tabId }),
-  readOnly: false,
+  effect: 'changes',
   flow: FLOW.requestsUrl,
   // Judged on the tab it navigates (issue #31): another tab than the run's own (one the user did not point at) asks.
   // The run's own tab leaving its site is no danger by itself: what could leave with the request is the data-flow
   // guard's question (src/tools/guard/, issue #13).
-  isDestructive: (_args, _ctx, target) => !!target?.tab && !target.tab.isRunTab,
+  needsApproval: (_args, _ctx, target) => !!target?.tab && !target.tab.isRunTab,
   target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx), url: args.url }),
   examples: ["tabs.navigate(url='https://example.com/docs')"],
   async execute(args, ctx) {
@@ -158,10 +156,10 @@ function historyTool(name: 'back' | 'forward' | 'reload', description: string) {
     name,
     description,
     parameters: z.object({ tab_id: tabId }),
-    readOnly: false,
+    effect: 'changes',
     flow: { source: 'page', sink: 'none' },
     // Moving the run's own tab is routine; moving another tab (the user's bank) asks.
-    isDestructive: (_args, _ctx, target) => !!target?.tab && !target.tab.isRunTab,
+    needsApproval: (_args, _ctx, target) => !!target?.tab && !target.tab.isRunTab,
     target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx) }),
     examples: [`tabs.${name}()`],
     async execute(args, ctx) {
@@ -180,7 +178,9 @@ const close = defineTool({
   name: 'close',
   description: 'Close a tab. Needs the user’s approval.',
   parameters: z.object({ tab_id: tabId }),
-  readOnly: false,
+  effect: 'changes',
+  // A closed tab takes its history and anything typed into it along: every close asks.
+  needsApproval: true,
   flow: { source: 'page', sink: 'none' },
   target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx) }),
   examples: ['tabs.close(tab_id=12)'],
@@ -209,7 +209,7 @@ const screenshotTool = (page: () => PageApi) =>
         .optional()
         .describe('Draw the refs’ boxes (labelled e12) and/or a grid in viewport px (for dom.click x/y)'),
     }),
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.readsPage,
     target: async (args, ctx) => ({ tabId: await targetTabId(args.tab_id, ctx) }),
     examples: [

@@ -128,7 +128,7 @@ export const webFetch = requires(hostOf('url'))(
     description:
       'Fetch a web page by URL and return its main content: the article as Markdown (default), as plain text, or the raw HTML. JSON, XML and plain text are returned as they are; PDFs page by page (kept in the file store); other binary files are only described.\nNeeds Otto to have host permission for the site. Long pages are stored; page through them with ot.result.',
     parameters: fetchParameters,
-    readOnly: true,
+    effect: 'reads',
     flow: FLOW.requestsUrl,
     // Reading the web changes nothing; a URL on the user's own network asks (judged from the target's URL).
     target: (args) => ({ url: args.url }),

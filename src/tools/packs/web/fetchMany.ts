@@ -34,7 +34,7 @@ export const webFetchMany = defineTool({
   description:
     'Fetch several web pages at once (like web.fetch for each) and return them as labelled sections "=== <label> ===", in the order given. A page that fails shows its error in its section.',
   parameters: fetchManyParameters,
-  readOnly: true,
+  effect: 'reads',
   flow: FLOW.requestsUrl,
   examples: [
     'web.fetch_many(urls=["https://example.com/a", "https://example.com/b"])',

@@ -1,13 +1,12 @@
-// BaseTool and raw tools: names, destructiveness, and the nested Chat-Completions definition built from zod.
+// The one tool contract (BaseTool, made with defineTool): effects, approval per call, and the nested Chat-Completions
+// definition built from zod.
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { z } from '../../src/shared/zod.ts';
-import { BaseTool } from '../../src/tools/BaseTool.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
-import { buildToolDefinition } from '../../src/tools/definition.ts';
+import { createToolDefinition } from '../../src/tools/definition.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
-import { isDestructiveCall } from '../../src/tools/Tool.ts';
+import { callNeedsApproval, fixedApproval, qualifiedNameOf, readsOnly } from '../../src/tools/Tool.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import { makeCtx, newLogger } from './helpers.ts';
 
@@ -18,51 +17,58 @@ const TypeParams = z.object({
   delay: z.number().int().min(0).optional(),
 });
 
-class TypeTool extends BaseTool<typeof TypeParams, string> {
-  readonly pack = 'dom';
-  readonly name = 'type';
-  readonly description = 'Type text into an input';
-  readonly parameters = TypeParams;
-  readonly readOnly = false;
-  override readonly examples = ["dom.type(ref='e3', text='hello')"];
-  override readonly returns = 'What landed in the field';
-  execute(args: z.output<typeof TypeParams>, _ctx: ToolContext): string {
-    return `typed ${args.text}`;
-  }
-}
-
-class ReadTool extends BaseTool<typeof TypeParams, string> {
-  readonly pack = 'dom';
-  readonly name = 'maybe_type';
-  readonly description = 'Reads, and types only into a password field';
-  readonly parameters = TypeParams;
-  readonly readOnly = true;
-  override isDestructive(args: z.output<typeof TypeParams>): boolean {
-    return args.ref === 'password';
-  }
-  execute(): string {
-    return 'ok';
-  }
-}
-
-describe('BaseTool', () => {
-  it('has a qualified name pack.name and derives destructive from readOnly', () => {
-    const tool = new TypeTool();
-    expect(tool.qualifiedName).toBe('dom.type');
-    expect(tool.destructive).toBe(true);
-    expect(new ReadTool().destructive).toBe(false);
+const typeTool = (extra: { strict?: boolean } = {}) =>
+  defineTool({
+    pack: 'dom',
+    name: 'type',
+    description: 'Type text into an input',
+    parameters: TypeParams,
+    effect: 'changes',
+    needsApproval: (args) => args.ref === 'password',
+    examples: ["dom.type(ref='e3', text='hello')"],
+    returns: 'What landed in the field',
+    ...extra,
+    execute: (args) => `typed ${args.text}`,
   });
 
-  it('isDestructive refines destructiveness per call (typing into a password field)', () => {
+const plain = (effect: 'reads' | 'changes' | 'sends') =>
+  defineTool({ pack: 'p', name: effect, description: '', parameters: z.object({}), effect, execute: () => 1 });
+
+describe('BaseTool: one contract, made with defineTool', () => {
+  it('has a qualified name pack.name; only "reads" reads only', () => {
+    expect(qualifiedNameOf(typeTool())).toBe('dom.type');
+    expect([readsOnly(plain('reads')), readsOnly(plain('changes')), readsOnly(plain('sends'))]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('each effect has its default approval: reads and changes do not ask, sends does', () => {
     const ctx = makeCtx();
-    const tool = new ReadTool();
-    expect(isDestructiveCall(tool, { ref: 'password', text: 'x', submit: false }, ctx)).toBe(true);
-    expect(isDestructiveCall(tool, { ref: 'e1', text: 'x', submit: false }, ctx)).toBe(false);
-    expect(isDestructiveCall(new TypeTool(), { ref: 'e1', text: 'x', submit: false }, ctx)).toBe(true);
+    expect(callNeedsApproval(plain('reads'), {}, ctx)).toBe(false);
+    expect(callNeedsApproval(plain('changes'), {}, ctx)).toBe(false);
+    expect(callNeedsApproval(plain('sends'), {}, ctx)).toBe(true);
+    expect([fixedApproval(plain('reads')), fixedApproval(plain('sends')), fixedApproval(typeTool())]).toEqual([
+      false,
+      true,
+      undefined,
+    ]);
+  });
+
+  it('needsApproval refines the effect per call (typing into a password field), or fixes it (closing a tab)', () => {
+    const ctx = makeCtx();
+    const tool = typeTool();
+    expect(callNeedsApproval(tool, { ref: 'password', text: 'x', submit: false }, ctx)).toBe(true);
+    expect(callNeedsApproval(tool, { ref: 'e1', text: 'x', submit: false }, ctx)).toBe(false);
+    const close = defineTool({ ...plain('changes'), needsApproval: true });
+    expect(callNeedsApproval(close, {}, ctx)).toBe(true);
+    const quiet = defineTool({ ...plain('sends'), needsApproval: false });
+    expect(fixedApproval(quiet)).toBe(false);
   });
 
   it('createToolDefinition returns the nested Chat-Completions shape with a clean JSON Schema', () => {
-    const def = new TypeTool().createToolDefinition('dom__type');
+    const def = createToolDefinition(typeTool(), 'dom__type');
     expect(def.type).toBe('function');
     expect(def.function.name).toBe('dom__type');
     expect(def.function.description).toBe('Type text into an input');
@@ -78,11 +84,11 @@ describe('BaseTool', () => {
     expect(params.properties.ref!.description).toBe('Element ref from the snapshot, e.g. e12');
     expect(params.required).toEqual(['ref', 'text']); // defaulted and optional parameters are optional for the model
     expect(params.properties.delay).toEqual({ type: 'integer', minimum: 0 }); // no ±MAX_SAFE_INTEGER noise
-    expect(new TypeTool().createToolDefinition().function.name).toBe('dom.type');
+    expect(createToolDefinition(typeTool()).function.name).toBe('dom.type');
   });
 
   it('the definition is a valid JSON Schema that accepts what the zod schema accepts', () => {
-    const params = new TypeTool().createToolDefinition().function.parameters;
+    const params = createToolDefinition(typeTool()).function.parameters;
     const validator = new Validator(params as never, '2020-12');
     expect(validator.validate({ ref: 'e1', text: 'hi' }).valid).toBe(true);
     expect(validator.validate({ ref: 'e1' }).valid).toBe(false);
@@ -90,15 +96,15 @@ describe('BaseTool', () => {
   });
 
   it('definitions are fresh copies: editing one does not leak into the next', () => {
-    const tool = new TypeTool();
-    const first = tool.createToolDefinition();
+    const tool = typeTool();
+    const first = createToolDefinition(tool);
     (first.function.parameters as { properties: Record<string, unknown> }).properties.injected = {};
-    expect(tool.createToolDefinition().function.parameters).not.toHaveProperty('properties.injected');
+    expect(createToolDefinition(tool).function.parameters).not.toHaveProperty('properties.injected');
   });
 
-  it('a subclass registers like any tool and runs through the interceptor with validated arguments', async () => {
+  it('registers like any tool and runs through the interceptor with validated arguments', async () => {
     const registry = new ToolRegistry();
-    registry.registerPack({ name: 'dom' }, [new TypeTool(), new ReadTool()]);
+    registry.registerPack({ name: 'dom' }, [typeTool(), { ...typeTool(), name: 'maybe_type' }]);
     const tool = registry.fromApiName('dom__type')!;
     const result = await new ToolInterceptor({ logger: newLogger() }).execute(
       tool,
@@ -110,28 +116,23 @@ describe('BaseTool', () => {
   });
 
   it('strict tools say so and get additionalProperties: false', () => {
-    class StrictTool extends TypeTool {
-      override readonly strict = true;
-    }
-    const def = new StrictTool().createToolDefinition();
+    const def = createToolDefinition(typeTool({ strict: true }));
     expect(def.function.strict).toBe(true);
     expect(def.function.parameters.additionalProperties).toBe(false);
   });
-});
 
-describe('Raw tools (defineTool)', () => {
-  it('a plain object tool needs no base class and yields the same definition shape', async () => {
+  it('a plain object tool is frozen and yields the definition shape', async () => {
     const tool = defineTool({
       pack: 'math',
       name: 'add',
       description: 'Add two numbers',
       parameters: z.object({ a: z.number(), b: z.number() }),
-      readOnly: true,
+      effect: 'reads',
       execute: ({ a, b }) => a + b,
     });
     expect(Object.isFrozen(tool)).toBe(true);
     expect(await tool.execute({ a: 1, b: 2 }, makeCtx())).toBe(3);
-    expect(buildToolDefinition(tool, 'math__add')).toEqual({
+    expect(createToolDefinition(tool, 'math__add')).toEqual({
       type: 'function',
       function: {
         name: 'math__add',
@@ -145,11 +146,14 @@ describe('Raw tools (defineTool)', () => {
     });
   });
 
-  it('refuses a pack with a dot, an empty name, or a missing execute', () => {
-    const base = { description: '', parameters: z.object({}), readOnly: true, execute: () => 1 };
+  it('refuses a pack with a dot, an empty name, a missing execute or a missing effect', () => {
+    const base = { description: '', parameters: z.object({}), effect: 'reads' as const, execute: () => 1 };
     expect(() => defineTool({ ...base, pack: 'a.b', name: 'x' })).toThrow(/without dots/);
     expect(() => defineTool({ ...base, pack: 'a', name: '' })).toThrow(/empty name/);
     expect(() => defineTool({ ...base, pack: 'a', name: 'x', execute: undefined as never })).toThrow(/no execute/);
+    expect(() => defineTool({ ...base, pack: 'a', name: 'x', effect: 'writes' as never })).toThrow(
+      "Tool 'a.x' must declare its effect: 'reads', 'changes', 'sends'",
+    );
   });
 
   it('a proxy tool can send its server JSON Schema verbatim', () => {
@@ -160,9 +164,9 @@ describe('Raw tools (defineTool)', () => {
       description: '',
       parameters: z.looseObject({}),
       inputSchema,
-      readOnly: true,
+      effect: 'reads',
       execute: () => 1,
     });
-    expect(buildToolDefinition(tool).function.parameters).toEqual(inputSchema);
+    expect(createToolDefinition(tool).function.parameters).toEqual(inputSchema);
   });
 });
