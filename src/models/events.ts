@@ -66,7 +66,7 @@ export type ModelEvent =
 export interface ModelRequest {
   input: ResponseItem[];
   instructions?: string;
-  /** Tools in the nested Chat-Completions shape (BaseTool.createToolDefinition()); the client flattens them. */
+  /** Tools in the nested Chat-Completions shape (createToolDefinition(tool)); the client flattens them. */
   tools: unknown[];
   previousResponseId?: string;
   signal?: AbortSignal;

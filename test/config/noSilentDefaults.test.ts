@@ -17,6 +17,7 @@ import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { Logger } from '../../src/shared/log.ts';
 import { otFixture } from '../packs/otSupport.ts';
 import { parse } from 'yaml';
+import { toolContext } from '../support/toolContext.ts';
 
 const BROKEN = 'agent:\n  base_url: http://127.0.0.1:1234/v1\n  max_turns: many\n  colour: blue\n';
 const parsed = parseConfigYaml(BROKEN);
@@ -73,8 +74,7 @@ describe('a config that does not validate', () => {
   it('llm.transform refuses, with the problems, and makes no request', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const logger = new Logger({ capacity: 100 });
-    const ctx = {
-      signal: new AbortController().signal,
+    const ctx = toolContext({
       config: {
         ...DEFAULT_CONFIG,
         transform: { ...DEFAULT_CONFIG.transform, base_url: 'http://127.0.0.1:9/v1', model: 'm' },
@@ -82,8 +82,7 @@ describe('a config that does not validate', () => {
       configStatus: configStatus(broken as Required<Settings>),
       getSecret: () => 'sk-stored-key-0000000000',
       logger,
-      callTool: async () => undefined,
-    };
+    });
     const out = await new ToolInterceptor({ logger }).execute(createLlmTools()[0]!, { input: 'a', prompt: 'b' }, ctx);
     expect(out).toBe(`Error: ${EXPECTED}`);
     expect(fetchSpy).not.toHaveBeenCalled();

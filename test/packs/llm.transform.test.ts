@@ -17,6 +17,7 @@ import { Logger } from '../../src/shared/log.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { runProgram } from '../../src/command/index.ts';
+import { toolContext } from '../support/toolContext.ts';
 
 let api: FakeApi;
 let logger: Logger;
@@ -172,16 +173,14 @@ describe('Requirement: API Configuration', () => {
   it('records each request in the statistics through onUsage (tokens and latency)', async () => {
     const seen: { model: string; inputTokens: number; outputTokens: number }[] = [];
     const [tool] = createLlmTools({ onUsage: (u) => seen.push(u) });
-    const ctx = {
-      signal: new AbortController().signal,
+    const ctx = toolContext({
       config: {
         ...DEFAULT_CONFIG,
         transform: { ...DEFAULT_CONFIG.transform, base_url: api.url, model: 'gpt-transform' },
       },
       getSecret: () => KEY,
       logger,
-      callTool: async () => undefined,
-    };
+    });
     await new ToolInterceptor().execute(tool!, { input: 'a', prompt: 'p' }, ctx);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.model).toBe('gpt-transform');
@@ -262,13 +261,11 @@ describe('Requirement: Composability', () => {
       call: async (name, args) => {
         calls.push(name);
         if (name === 'web.search') return `Results for ${String(args.query)}: gold price is $2,400`;
-        const ctx = {
-          signal: new AbortController().signal,
+        const ctx = toolContext({
           config: { ...DEFAULT_CONFIG, transform: deps().config },
           getSecret: () => KEY,
           logger,
-          callTool: async () => undefined,
-        };
+        });
         return interceptor.execute(createLlmTools()[0]!, args, ctx);
       },
     });

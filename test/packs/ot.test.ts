@@ -12,10 +12,7 @@ import { DOC_SLUG_OVERRIDES, docSlug, docUrl } from '../../src/tools/packs/ot/in
 import { browserEnvironment, detectBrowser } from '../../src/tools/packs/ot/env.ts';
 import { globToRegExp, notify } from '../../src/tools/packs/ot/notify.ts';
 import { NO_MATCHES } from '../../src/tools/packs/ot/help.ts';
-import { Logger } from '../../src/shared/log.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
-import { ToolInterceptor } from '../../src/tools/interceptor.ts';
-import { createToolCaller } from '../../src/tools/dispatch.ts';
+import { toolContext } from '../support/toolContext.ts';
 
 const ALIASES = { ws: 'brave.web_search', alias_f: 'demo.foo' };
 const SNIPPETS = {
@@ -297,15 +294,7 @@ describe('Requirement: Reload Configuration', () => {
     const ot = { reload, environment: fakeEnv };
     let registry = buildRegistry(settings(), { ot });
     const call = async (name: string, args: Record<string, unknown> = {}) => {
-      const interceptor = ToolInterceptor.fromConfig(settings());
-      const caller = createToolCaller(registry, interceptor);
-      const ctx: ToolContext = {
-        signal: new AbortController().signal,
-        config: settings(),
-        getSecret: () => undefined,
-        logger: new Logger(),
-        callTool: (n, a = {}) => caller(n, a, ctx),
-      };
+      const ctx = toolContext({ config: settings(), registry });
       return ctx.callTool(name, args);
     };
     expect(await call('ot.aliases')).toBe('ws -> brave.web_search');
@@ -529,13 +518,7 @@ describe('Requirement: Pack Discovery', () => {
     // The real registry applies config `packs` (the prompts.yaml of the reference).
     const config = ConfigSchema.parse({ packs: { tabs: { instructions: 'Always list tabs before closing one.' } } });
     const registry = buildRegistry(config);
-    const ctx: ToolContext = {
-      signal: new AbortController().signal,
-      config,
-      getSecret: () => undefined,
-      logger: new Logger(),
-      callTool: (n, a = {}) => createToolCaller(registry, ToolInterceptor.fromConfig(config))(n, a, ctx),
-    };
+    const ctx = toolContext({ config, registry });
     const out = await text(ctx.callTool('ot.packs', { pattern: 'tabs', info: 'full' }));
     expect(out).toContain('# tabs pack\n\nAlways list tabs before closing one.\n\n## Tools');
     expect(out).toContain('- **tabs.list**: List open tabs');

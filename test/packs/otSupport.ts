@@ -4,7 +4,6 @@ import { Logger } from '../../src/shared/log.ts';
 import { z } from '../../src/shared/zod.ts';
 import type { ToolContext } from '../../src/tools/context.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
-import { createToolCaller } from '../../src/tools/dispatch.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolRegistry, type PackSource } from '../../src/tools/ToolRegistry.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
@@ -14,6 +13,7 @@ import { ResultStore } from '../../src/storage/results.ts';
 import { StatsStore } from '../../src/storage/stats.ts';
 import { FileStore } from '../../src/storage/files.ts';
 import type { OtStores } from '../../src/tools/packs/ot/index.ts';
+import { toolContext } from '../support/toolContext.ts';
 
 export const fakeEnv: OtEnvironment = {
   version: () => '1.2.3',
@@ -106,14 +106,7 @@ export function otFixture(
   registry.setAliases(config.aliases);
   const logger = new Logger({ capacity: 10_000 });
   const interceptor = new ToolInterceptor({ config: config.tool_execution, logger });
-  const caller = createToolCaller(registry, interceptor);
-  const ctx: ToolContext = {
-    signal: new AbortController().signal,
-    config,
-    getSecret: () => undefined,
-    logger,
-    callTool: (name, args = {}) => caller(name, args, ctx),
-  };
+  const ctx: ToolContext = toolContext({ config, logger, registry, interceptor });
   return { registry, interceptor, config, logger, ctx, call: (name, args = {}) => ctx.callTool(name, args) };
 }
 

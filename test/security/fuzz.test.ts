@@ -13,11 +13,11 @@ import { runProgram, CommandError } from '../../src/command/index.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolValidationError } from '../../src/tools/validate.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
-import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { Logger } from '../../src/shared/log.ts';
 import { z } from '../../src/shared/zod.ts';
 import { StreamMapper } from '../../src/models/streamMapper.ts';
 import { SseDecoder } from '../../src/models/sse.ts';
+import { toolContext } from '../support/toolContext.ts';
 
 const RUNS = 10_000;
 const anyJson = fc.anything({
@@ -188,13 +188,7 @@ describe('fuzz: tool arguments through the interceptor', () => {
     execute: (a) => ({ got: a.ref.length + a.count }),
   });
   const interceptor = new ToolInterceptor({ logger: new Logger({ console: false }) });
-  const ctx = {
-    signal: new AbortController().signal,
-    config: DEFAULT_CONFIG,
-    getSecret: () => undefined,
-    logger: new Logger({ console: false }),
-    callTool: async () => undefined,
-  };
+  const ctx = toolContext({ logger: new Logger({ console: false }), callTool: async () => undefined });
 
   it('any arguments either run or are refused with a validation error; the tool never sees invalid input', async () => {
     await fc.assert(

@@ -1,5 +1,5 @@
 /**
- * Which dom calls need the user's approval, decided per call (`isDestructive(args, ctx)`) — see README.md here.
+ * Which dom calls need the user's approval, decided per call (`needsApproval(args, ctx)`) — see README.md here.
  *
  * Decisions that only depend on the arguments are made at once (`submit: true`). The rest ask the page what the
  * target is, with the existing `dom.query` request: run a CSS selector that describes the dangerous kind of element
