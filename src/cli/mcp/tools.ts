@@ -9,7 +9,10 @@ import { buildRegistry } from '../../background/registry.ts';
 import { modeDefinitions } from '../../background/codeMode.ts';
 import { DEFAULT_CONFIG } from '../../config/schema.ts';
 import type { ToolRegistry } from '../../tools/ToolRegistry.ts';
-import { readsOnly } from '../../tools/Tool.ts';
+import type { BaseTool } from '../../tools/Tool.ts';
+
+/** Types only from tools/ here (docs/architecture.md): the one-line check `readsOnly` makes. */
+const readsOnly = (tool: Pick<BaseTool, 'effect'>): boolean => tool.effect === 'reads';
 
 /** What every major MCP client accepts as a tool name. */
 export const MCP_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
