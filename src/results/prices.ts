@@ -41,3 +41,6 @@ export function costUsd(model: string, inputTokens: number, outputTokens: number
   if (!p) return undefined;
   return (inputTokens * p.input + outputTokens * p.output) / 1_000_000;
 }
+
+/** Whether a model name is in the price table (for the panel's cost caveat). */
+export const isPriced = (model: string): boolean => priceFor(model) !== undefined;
