@@ -14,7 +14,8 @@ import 'fake-indexeddb/auto';
 import '../src/shared/zod.ts';
 import { FUZZY_TIME_BUDGET_MS } from '../src/results/query.ts';
 import { openOttoDB } from '../src/storage/db.ts';
-import { ResultStore, type ResultReference } from '../src/storage/results.ts';
+import type { ResultReference } from '../src/results/reference.ts';
+import { ResultStore } from '../src/storage/results.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'results';

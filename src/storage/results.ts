@@ -1,7 +1,8 @@
 /**
  * The large-result store (issue 6, "Large results"): a tool output over `output.max_inline_size` UTF-8 bytes is kept
  * in IndexedDB under a 12-hex handle for `output.result_ttl` seconds, and the model gets the reference's summary
- * `{handle, total_lines, size_bytes, summary, preview, query}` instead; `ot.result` pages and searches it.
+ * `{handle, total_lines, size_bytes, summary, preview, query}` instead (written by src/results/reference.ts);
+ * `ot.result` pages and searches it.
  *
  * Layout: `results` holds one meta record per handle (line count, chunk starts, expiry); `resultChunks` holds the
  * text as chunks of ≤ 1,000 lines / ~256 KB keyed (handle, chunk index) — a page of 100 lines reads one or two small
@@ -15,10 +16,9 @@
  */
 import type { IDBPDatabase } from 'idb';
 import { redactSecrets } from '../config/redact.ts';
-import { exceedsBytes, LINE_WRAP, LineChunker, utf8Length, type ChunkerOptions } from '../results/lines.ts';
+import { exceedsBytes, LineChunker, utf8Length, type ChunkerOptions } from '../results/lines.ts';
 import {
   normalizeQuery,
-  resultCall,
   ResultQueryError,
   runQuery,
   type LineSource,
@@ -26,24 +26,13 @@ import {
   type ResultPage,
   type RunQueryOptions,
 } from '../results/query.ts';
+import { previewLine, resultReference, type ResultReference } from '../results/reference.ts';
 import { db as sharedDb, type OttoDB } from './db.ts';
 import type { ResultChunkRecord, ResultMetaRecord } from './resultRecords.ts';
 import { statsStore } from './stats.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 
 type Db = IDBPDatabase<OttoDB>;
-
-/** What the model receives instead of a large output (the reference's shape). */
-export interface ResultReference {
-  handle: string;
-  total_lines: number;
-  size_bytes: number;
-  summary: string;
-  /** The first `preview_lines` lines, each cut to PREVIEW_LINE_CHARS. */
-  preview: string[];
-  /** `ot.result(handle='<h>', offset=1, limit=50)` */
-  query: string;
-}
 
 /** Options of storeIfLarge: config `output` can be passed as is (`{...config.output, tool}`). */
 export interface StoreOptions {
@@ -71,7 +60,6 @@ export interface ResultSummary {
   sizeBytes: number;
 }
 
-export const PREVIEW_LINE_CHARS = 300;
 /** The reference sweeps expired results on every 10th store. */
 export const SWEEP_EVERY = 10;
 /** Chunks written per transaction while storing (then the store yields to the event loop). */
@@ -99,25 +87,6 @@ function countLines(text: string): number {
 }
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
-function humanBytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)} kB`;
-  return `${(n / 1_000_000).toFixed(1)} MB`;
-}
-
-function humanDuration(seconds: number): string {
-  if (seconds % 86400 === 0) return `${seconds / 86400} d`;
-  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
-  if (seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
-}
-
-function previewLine(line: string): string {
-  return line.length <= PREVIEW_LINE_CHARS
-    ? line
-    : `${line.slice(0, PREVIEW_LINE_CHARS)}… (+${line.length - PREVIEW_LINE_CHARS} chars)`;
-}
 
 /** Chunk index holding 0-based `line` (binary search over ascending starts). */
 function chunkOf(starts: readonly number[], line: number): number {
@@ -262,22 +231,15 @@ export class ResultStore {
       throw error;
     }
 
-    const what = opts.tool ? `Output of ${opts.tool}` : 'Output';
-    const kept = ttl > 0 ? ` for ${humanDuration(ttl)}` : '';
-    const wrapped = meta.wrappedLines
-      ? ` ${meta.wrappedLines} line(s) longer than ${LINE_WRAP} characters were wrapped into several lines.`
-      : '';
-    return {
+    return resultReference({
       handle,
-      total_lines: meta.totalLines,
-      size_bytes: meta.sizeBytes,
-      summary:
-        `${what} too large for context (${meta.totalLines} lines, ${humanBytes(meta.sizeBytes)}): stored as ${handle}${kept}. ` +
-        `Read it with the query below (offset is 1-indexed); search='regex' filters lines (case-insensitive; ` +
-        `fuzzy=True for approximate), context=N adds lines around matches, tail=N shows the end.${wrapped}`,
+      totalLines: meta.totalLines,
+      sizeBytes: meta.sizeBytes,
+      wrappedLines: meta.wrappedLines,
+      ttl,
+      ...(opts.tool ? { tool: opts.tool } : {}),
       preview,
-      query: resultCall(handle, { offset: 1, limit: 50 }),
-    };
+    });
   }
 
   /**
@@ -464,14 +426,4 @@ export function queryResult(handle: string, params?: QueryParams, opts?: { maxCh
 
 export function sweepExpired(now?: number): Promise<string[]> {
   return resultStore().sweepExpired(now);
-}
-
-export function isResultReference(value: unknown): value is ResultReference {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ResultReference).handle === 'string' &&
-    typeof (value as ResultReference).query === 'string' &&
-    Array.isArray((value as ResultReference).preview)
-  );
 }

@@ -4,13 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { CHUNK_LINES } from '../../src/results/lines.ts';
 import { ResultQueryError } from '../../src/results/query.ts';
 import { openOttoDB } from '../../src/storage/db.ts';
-import {
-  isResultReference,
-  ResultStore,
-  SWEEP_EVERY,
-  type ResultReference,
-  type SavingsSink,
-} from '../../src/storage/results.ts';
+import { isResultReference, type ResultReference } from '../../src/results/reference.ts';
+import { ResultStore, SWEEP_EVERY, type SavingsSink } from '../../src/storage/results.ts';
 
 const numbered = (n: number, f = (i: number) => `line ${i}`): string =>
   Array.from({ length: n }, (_, i) => f(i + 1)).join('\n');
