@@ -6,16 +6,6 @@
  * (`https://*.example.com`, which also matches `https://example.com`), or a bare host (`example.com`, any scheme).
  */
 
-export function originOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const o = new URL(url).origin;
-    return o === 'null' ? undefined : o;
-  } catch {
-    return undefined;
-  }
-}
-
 export function originMatches(origin: string, pattern: string): boolean {
   const p = pattern.trim().replace(/\/+$/, '').toLowerCase();
   const o = origin.toLowerCase();

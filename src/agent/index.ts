@@ -4,7 +4,7 @@ export type { AgentRunnerOptions, AgentConfigView } from './runner.ts';
 export type { AgentEvent, AgentEventListener } from './events.ts';
 export type { AgentToolHost, FlowBlock, FlowGrant, RunFlowFacts, ToolInfo, ToolRunContext } from './toolHost.ts';
 export type { Timers } from './timing.ts';
-export { originOf, originAllowed, originMatches } from './approvals.ts';
+export { originAllowed, originMatches } from './approvals.ts';
 export { isLocalItem, buildInput, ABORTED_OUTPUT } from './transcript.ts';
 export type { NoteItem } from './transcript.ts';
 export type {

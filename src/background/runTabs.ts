@@ -2,6 +2,8 @@
  * Which tab each conversation acts on: the tab the user was looking at when they sent the message (the panel says,
  * or the active tab of the focused window). Tools default to it; approvals are judged by its origin.
  */
+import { webOrigin } from '../shared/origin.ts';
+
 const tabs = new Map<string, number>();
 
 export function setRunTab(conversationId: string, tabId: number | undefined): void {
@@ -19,10 +21,5 @@ export async function runTab(conversationId: string): Promise<chrome.tabs.Tab | 
 }
 
 export async function runOrigin(conversationId: string): Promise<string | undefined> {
-  const url = (await runTab(conversationId))?.url;
-  try {
-    return url && /^https?:/.test(url) ? new URL(url).origin : undefined;
-  } catch {
-    return undefined;
-  }
+  return webOrigin((await runTab(conversationId))?.url);
 }

@@ -14,6 +14,7 @@ import type { RunStatus } from '../storage/runRecords.ts';
 import type { SharedSites } from '../storage/sharedSites.ts';
 import type { AnyTool } from '../tools/Tool.ts';
 import { tabOfCall, type CallTargets } from './tabTargets.ts';
+import { originOf } from '../shared/origin.ts';
 
 export type TabScopeSetting = 'group' | 'window' | 'all';
 
@@ -27,14 +28,16 @@ export function groupTitle(status: RunStatus | undefined): string {
   return 'Otto';
 }
 
+/** The tab's host as the share card names it, and its origin (none for about:blank, data: and the like). */
 function siteOf(url: string | undefined): { host: string; origin?: string } {
+  const origin = originOf(url);
+  let host = '';
   try {
-    const u = new URL(url ?? '');
-    const origin = u.origin === 'null' ? undefined : u.origin;
-    return { host: u.host, ...(origin ? { origin } : {}) };
+    host = new URL(url ?? '').host;
   } catch {
-    return { host: '' };
+    // not a URL: no host to name
   }
+  return { host, ...(origin ? { origin } : {}) };
 }
 
 export class TabNotSharedError extends Error {

@@ -55,6 +55,7 @@ import type { ExecuteOptions } from '../tools/interceptor.ts';
 import type { ToolSetMode } from '../tools/toolSet.ts';
 import type { ProgramScope } from '../command/index.ts';
 import { wireRewriter } from '../tools/wireNames.ts';
+import { webOrigin } from '../shared/origin.ts';
 
 export interface ToolHostDeps {
   registry: () => ToolRegistry;
@@ -94,15 +95,6 @@ function toBlock(flow: Blocked): FlowBlock {
   return { from: flow.from, to: flow.to, data: flow.data, sentence: flowSentence(flow.from, flow.to) };
 }
 
-/** The origin of an http(s) URL, else undefined. */
-function httpOrigin(url: string | undefined): string | undefined {
-  try {
-    return url && /^https?:/.test(url) ? new URL(url).origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * `where.tabId` (the panel's command mode) names the tab directly instead of the conversation's. `where.run` marks
  * the context of an agent run: its calls (and every call nested in them) pass the tab scope's gate, and tabs.list
@@ -131,10 +123,10 @@ async function contextAndGate(
   let origin: string | undefined;
   if (where.tabId !== undefined) {
     tab = await chrome.tabs.get(where.tabId).catch(() => undefined);
-    origin = httpOrigin(tab?.url);
+    origin = webOrigin(tab?.url);
   } else if (conversationId) {
     tab = await runTab(conversationId);
-    origin = httpOrigin(tab?.url);
+    origin = webOrigin(tab?.url);
   }
   const registry = deps.registry();
   const call = createToolCaller(registry, deps.interceptor());

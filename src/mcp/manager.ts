@@ -47,6 +47,7 @@ import { CAPS, clean, type CleanReport } from './sanitize.ts';
 import { schemaProblem } from './schemaCheck.ts';
 import { searchTool, SEARCH_PACK } from './searchTool.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
+import { originOf } from '../shared/origin.ts';
 
 export type ServerState = 'connected' | 'connecting' | 'disconnected' | 'disabled';
 
@@ -525,12 +526,7 @@ export class McpManager {
   }
 
   private limiterFor(url: string): CallLimiter {
-    let origin: string;
-    try {
-      origin = new URL(url).origin;
-    } catch {
-      origin = url;
-    }
+    const origin = originOf(url) ?? url;
     let l = this.limiters.get(origin);
     if (!l) this.limiters.set(origin, (l = new CallLimiter()));
     return l;

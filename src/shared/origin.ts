@@ -1,4 +1,31 @@
 /**
+ * Origins: of a URL (the site a tab shows, a call acts on, a server lives at) and of a message's sender (who may
+ * talk to Otto). One home, so every guard reads a site the same way.
+ */
+
+/** A URL's origin, or undefined when it does not parse or has none (`about:blank`, `data:`: an opaque `null`). */
+export function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? undefined : o;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The origin of an http(s) URL, else undefined (file:, data:, about:blank and browser pages have no site). */
+export function webOrigin(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Who may talk to Otto. Only this extension's own contexts (panel, options page, worker, content scripts):
  * a sender with another id — another extension, or a web page if one ever gets a channel — is ignored.
  */

@@ -13,20 +13,10 @@
  * call then fails the same way when it runs.
  */
 import type { CallTarget, TargetTab } from '../shared/callTarget.ts';
+import { webOrigin } from '../shared/origin.ts';
 import type { ToolContext } from './context.ts';
 import { readsOnly, type AnyTool, type TargetSpec } from './Tool.ts';
 import { localDestination } from './urlPolicy.ts';
-
-/** The origin of an http(s) URL, else undefined (file:, data:, about:blank and browser pages have no site). */
-export function webOrigin(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 async function defaultTabInfo(tabId: number): Promise<{ url?: string; title?: string } | undefined> {
   if (typeof chrome === 'undefined' || !chrome.tabs?.get) return undefined;

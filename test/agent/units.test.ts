@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildInput, errorOutput, isLocalItem, note, openCalls, toOutput } from '../../src/agent/transcript.ts';
 import { parseArguments, unknownToolMessage } from '../../src/agent/calls.ts';
-import { originAllowed, originMatches, originOf } from '../../src/agent/approvals.ts';
+import { originAllowed, originMatches } from '../../src/agent/approvals.ts';
+import { originOf } from '../../src/shared/origin.ts';
 import { KeepAlive, abortable, childSignal, raceAbort, AbortedError } from '../../src/agent/timing.ts';
 import type { ItemRecord } from '../../src/storage/records.ts';
 import { ManualTimers } from './helpers.ts';

@@ -49,14 +49,6 @@ export function waitForLoad(tabId: number, signal: AbortSignal, timeoutMs = 30_0
   });
 }
 
-export function originOf(url: string | undefined): string | undefined {
-  try {
-    return url ? new URL(url).origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const CAPTURE_RATE = /MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/;
 const NOT_ALLOWED = /Cannot access|cannot be (?:scripted|captured)|permission|extensions gallery|chrome:\/\//i;
 
