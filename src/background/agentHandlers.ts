@@ -12,6 +12,7 @@ import { redact } from './settings.ts';
 import { setRunTab } from './runTabs.ts';
 import type { TabScope } from './tabScope.ts';
 import { log } from '../shared/log.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 type AgentHandlers = Pick<
   Handlers,
@@ -30,7 +31,7 @@ type AgentHandlers = Pick<
 
 function inBackground(conversationId: string, run: Promise<unknown>): void {
   run.catch((err: unknown) => {
-    const message = redact(err instanceof Error ? err.message : String(err));
+    const message = redact(errorMessage(err));
     log.error(`run failed outside the loop: ${message}`, { conversationId });
     broadcast({ type: 'worker.error', conversationId, message });
   });

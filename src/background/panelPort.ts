@@ -17,6 +17,7 @@ import {
 import { isExtensionPage } from '../shared/origin.ts';
 import { reject, traffic } from './traffic.ts';
 import { textTooLong } from '../shared/limits.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export type Handler<K extends PanelRequestType> = (req: Req<K>, port: PortLike) => Promise<Reply<K>> | Reply<K>;
 export type Handlers = { [K in PanelRequestType]: Handler<K> };
@@ -67,7 +68,7 @@ async function dispatch(port: PortLike, raw: unknown, handlers: Handlers): Promi
     const handler = handlers[req.type] as Handler<typeof req.type>;
     reply = { type: 'result', id: req.id, ok: true, data: await handler(req as never, port) };
   } catch (err) {
-    reply = { type: 'result', id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };
+    reply = { type: 'result', id: req.id, ok: false, error: errorMessage(err) };
   }
   safePost(port, reply);
 }

@@ -10,6 +10,7 @@ import { resolveTabId } from '../page/contentRouter.ts';
 import { formatSnapshot, snapshotPage } from '../page/snapshot.ts';
 import { runTab } from './runTabs.ts';
 import type { Settings } from './settings.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export function replayHandlers(deps: { settings: () => Promise<Settings> }): Pick<Handlers, 'replay.context'> {
   return {
@@ -31,7 +32,7 @@ export function replayHandlers(deps: { settings: () => Promise<Settings> }): Pic
         const snap = await snapshotPage(await resolveTabId(tabId), { maxChars: 30_000 });
         snapshot = formatSnapshot(snap);
       } catch (e) {
-        snapshot = `(no snapshot: ${(e as Error).message}) — take one with dom.snapshot.`;
+        snapshot = `(no snapshot: ${errorMessage(e)}) — take one with dom.snapshot.`;
       }
       return {
         message: continuationMessage({

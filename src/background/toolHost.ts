@@ -56,6 +56,7 @@ import type { ToolSetMode } from '../tools/toolSet.ts';
 import type { ProgramScope } from '../command/index.ts';
 import { wireRewriter } from '../tools/wireNames.ts';
 import { webOrigin } from '../shared/origin.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export interface ToolHostDeps {
   registry: () => ToolRegistry;
@@ -234,7 +235,7 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
         try {
           input = validateArguments(tool.parameters, args) as Record<string, unknown>;
         } catch (error) {
-          return { invalid: error instanceof Error ? error.message : String(error), destructive: false };
+          return { invalid: errorMessage(error), destructive: false };
         }
       }
       // A read-only tool that names no tab, URL or element touches nothing the rules judge: no lookups.

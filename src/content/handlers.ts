@@ -39,6 +39,7 @@ import { drag } from './gestures/drag.ts';
 import { clickAt } from './gestures/pointClick.ts';
 import { selectText } from './gestures/selectText.ts';
 import { refBoxes } from './gestures/boxes.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export class CodedError extends Error {
   constructor(
@@ -181,7 +182,7 @@ async function act(req: ContentRequest): Promise<ActionReply> {
             }
           } catch (e) {
             failed++;
-            results.push(`${f.selector ?? f.ref}: FAILED — ${(e as Error).message}`);
+            results.push(`${f.selector ?? f.ref}: FAILED — ${errorMessage(e)}`);
           }
         }
         if (req.submit && last && !failed) {

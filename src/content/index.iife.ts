@@ -7,6 +7,7 @@
  */
 import { parseMessage } from '../shared/parseMessage.ts';
 import { ContentRequest, type ContentReply } from '../shared/contentMessages.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
 import { CodedError, handle } from './handlers.ts';
 import { StaleRefError } from './refs.ts';
@@ -52,7 +53,8 @@ function start(): void {
               : e instanceof ActionError
                 ? 'action'
                 : undefined;
-        sendResponse(code ? { ok: false, error: e.message, code } : { ok: false, error: e?.message ?? String(err) });
+        const error = errorMessage(err);
+        sendResponse(code ? { ok: false, error, code } : { ok: false, error });
       },
     );
     return true;

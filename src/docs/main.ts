@@ -5,6 +5,7 @@
  */
 import '../shared/zod.ts';
 import { PortClient } from '../shared/portClient.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 async function show(): Promise<void> {
   const pack = new URLSearchParams(location.search).get('pack') ?? '';
@@ -25,7 +26,7 @@ async function show(): Promise<void> {
     for (const style of doc.head.querySelectorAll('style')) document.head.append(style);
     document.body.replaceChildren(...doc.body.childNodes);
   } catch (err) {
-    status.textContent = `The reference could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+    status.textContent = `The reference could not be loaded: ${errorMessage(err)}`;
   }
 }
 

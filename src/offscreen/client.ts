@@ -14,6 +14,7 @@ import {
   type OffscreenReplies,
   type OffscreenRequest,
 } from '../shared/offscreenMessages.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export const OFFSCREEN_PATH = 'src/offscreen/index.html';
 
@@ -38,7 +39,7 @@ async function ensureOpen(): Promise<void> {
     })
     .catch((e: unknown) => {
       // Created meanwhile by another caller.
-      if (!/single offscreen document|already/i.test((e as Error).message ?? '')) throw e;
+      if (!/single offscreen document|already/i.test(errorMessage(e))) throw e;
     })
     .finally(() => (creating = undefined));
   await creating;

@@ -6,6 +6,7 @@
  */
 import { OFFSCREEN_TARGET, OffscreenRequest } from '../shared/offscreenMessages.ts';
 import { handleOffscreen } from './handle.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export const IDLE_CLOSE_MS = 60_000;
 
@@ -28,7 +29,7 @@ chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse: (r: un
   busy++;
   clearTimeout(idleTimer);
   handleOffscreen(parsed.data)
-    .catch((e: unknown) => ({ ok: false as const, error: (e as Error)?.message ?? String(e) }))
+    .catch((e: unknown) => ({ ok: false as const, error: errorMessage(e) }))
     .then(sendResponse)
     .finally(() => {
       busy--;

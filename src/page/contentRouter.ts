@@ -12,6 +12,7 @@ import contentScript from '../content/index.iife.ts?iife';
 import readerScript from '../content/reader.iife.ts?iife';
 import { LISTENER_REQUEST, listenerRegistry } from '../content/listenerRegistry.ts';
 import { runGoing } from './devCapture.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 /** An error from a page operation; `code` is set for the ones callers branch on. */
 export class PageError extends Error {
@@ -139,7 +140,7 @@ export async function requestContent(
     raw = await send(tabId, frameId, request, timeoutMs);
   } catch (err) {
     if (err instanceof PageError) throw err;
-    const message = (err as Error).message ?? String(err);
+    const message = errorMessage(err);
     if (GONE.test(message))
       throw new PageError(
         `The page in tab ${tabId} navigated or its frame ${frameId} closed before answering (${message}). Take a new snapshot.`,
@@ -156,7 +157,7 @@ export async function requestContent(
     } catch (again) {
       if (again instanceof PageError) throw again;
       throw new PageError(
-        `No Otto content script answers in tab ${tabId}, frame ${frameId} even after injecting it: ${(again as Error).message}`,
+        `No Otto content script answers in tab ${tabId}, frame ${frameId} even after injecting it: ${errorMessage(again)}`,
         PAGE_ERROR.noReceiver,
       );
     }
@@ -224,7 +225,7 @@ export async function injectContentScripts(tabId: number, frameIds?: number[]): 
       injectImmediately: true,
     });
   } catch (err) {
-    const message = (err as Error).message ?? String(err);
+    const message = errorMessage(err);
     if (/Cannot access|cannot be scripted|extensions gallery|chrome:\/\//i.test(message))
       throw restrictedError(url, 'this page');
     if (/file:/.test(url))

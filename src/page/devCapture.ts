@@ -26,6 +26,7 @@
  */
 import { devCapture, devRead, type DevLog } from '../content/devCapture.ts';
 import devCaptureScript from '../content/devCapture.iife.ts?iife';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 const STORE_KEY = 'otto.devWatch';
 const watched = new Set<number>();
@@ -156,7 +157,7 @@ export async function readDevLog(tabId: number): Promise<DevLog> {
     if (!r?.result) throw new Error('the page returned nothing');
     return r.result as DevLog;
   } catch (e) {
-    const msg = (e as Error).message ?? String(e);
+    const msg = errorMessage(e);
     if (/Cannot access|cannot be scripted|chrome:\/\//i.test(msg))
       throw new Error(`Otto cannot read the console of this page: Chrome does not let extensions run there (${msg}).`, {
         cause: e,

@@ -29,6 +29,7 @@ import {
   requestContent,
   requestForRef,
 } from './contentRouter.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export const DEFAULT_SNAPSHOT_CHARS = 40_000;
 const MAX_FRAME_DEPTH = 6;
@@ -142,7 +143,7 @@ async function stitch(
       try {
         return { info, reply: await snapshotFrame(tabId, info.frameId, { maxChars: fr.maxChars, until: fr.until }) };
       } catch (e) {
-        return { info, error: (e as Error).message };
+        return { info, error: errorMessage(e) };
       }
     }),
   );
@@ -284,7 +285,7 @@ export async function findInPage(tabId: number, opts: FindOptions): Promise<Page
         return FindReply.parse(await requestContent(tabId, frameId, req));
       } catch (e) {
         if (frameId === 0) throw e;
-        skipped.push(`frame ${frameId}: ${(e as Error).message.slice(0, 120)}`);
+        skipped.push(`frame ${frameId}: ${errorMessage(e).slice(0, 120)}`);
         return { matches: [], total: 0 };
       }
     }),

@@ -15,6 +15,7 @@
  */
 
 import { z } from '../shared/zod.ts';
+import { errorMessage } from '../shared/errorMessage.ts';
 
 export const WEB_SCHEMES = new Set(['http:', 'https:']);
 
@@ -161,7 +162,7 @@ export function webUrlParam(tool: string, description = 'An absolute web URL (ht
       try {
         requireWebUrl(value, tool);
       } catch (e) {
-        issue.addIssue({ code: 'custom', message: (e as Error).message });
+        issue.addIssue({ code: 'custom', message: errorMessage(e) });
       }
     })
     .describe(description);

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { parseCsv } from './csv.ts';
 import { findBrowser, INSTALL_HINT } from '../../../scripts/lib/find-browser.mjs';
+import { errorMessage } from '../../shared/errorMessage.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -200,7 +201,7 @@ async function runRow(s: Session, text: string, timeoutMs: number): Promise<{ ok
     }
     return await Promise.race([runTask(s, text, tabId), timer]);
   } catch (e) {
-    return { ok: false, line: oneLine((e as Error).message) };
+    return { ok: false, line: oneLine(errorMessage(e)) };
   } finally {
     clearTimeout(timeout);
     await s.panel.evaluate((t) => chrome.tabs.remove(t).catch(() => undefined), tabId).catch(() => undefined);

@@ -8,13 +8,13 @@ import { describeElement } from '../describe.ts';
 import { withRef } from './moved.ts';
 import { ActionError } from '../targets.ts';
 import { describeCover, ensureClickable, hits } from '../actions/pointer.ts';
+import { errorMessage } from '../../shared/errorMessage.ts';
+import { round1 } from '../../shared/round.ts';
 
 export interface Point {
   x: number;
   y: number;
 }
-
-const round = (n: number): number => Math.round(n * 10) / 10;
 
 /** The viewport point at (x, y) from `el`'s top-left corner (default its centre), after bringing it into view. */
 export function pointIn(el: Element, x?: number, y?: number): Point {
@@ -28,14 +28,14 @@ export function pointIn(el: Element, x?: number, y?: number): Point {
     ensureClickable(el, false);
   } catch (e) {
     // A covered centre does not mean the asked-for point is covered: that is checked at the point itself below.
-    if (!/is covered by|does not receive clicks/.test((e as Error).message)) throw e;
+    if (!/is covered by|does not receive clicks/.test(errorMessage(e))) throw e;
   }
   const r = el.getBoundingClientRect();
   const ox = x ?? r.width / 2;
   const oy = y ?? r.height / 2;
   if (ox < 0 || oy < 0 || ox > r.width || oy > r.height)
     throw new ActionError(
-      `The point (${round(ox)}, ${round(oy)}) is outside ${describeElement(el)}, whose box is ${round(r.width)}×${round(r.height)} px: x and y count from its top-left corner.`,
+      `The point (${round1(ox)}, ${round1(oy)}) is outside ${describeElement(el)}, whose box is ${round1(r.width)}×${round1(r.height)} px: x and y count from its top-left corner.`,
     );
   return { x: r.left + ox, y: r.top + oy };
 }
@@ -52,13 +52,13 @@ export function resizeCorner(el: Element): Point {
 export function elementAt(p: Point): Element {
   if (p.x < 0 || p.y < 0 || p.x >= innerWidth || p.y >= innerHeight)
     throw new ActionError(
-      `The point (${round(p.x)}, ${round(p.y)}) is outside the viewport (${innerWidth}×${innerHeight} px). Scroll first (dom.scroll), or aim relative to an element (ref with x/y).`,
+      `The point (${round1(p.x)}, ${round1(p.y)}) is outside the viewport (${innerWidth}×${innerHeight} px). Scroll first (dom.scroll), or aim relative to an element (ref with x/y).`,
     );
   const hit = deepElementFromPoint(p.x, p.y);
-  if (!hit) throw new ActionError(`Nothing is at (${round(p.x)}, ${round(p.y)}). Take a screenshot or a snapshot.`);
+  if (!hit) throw new ActionError(`Nothing is at (${round1(p.x)}, ${round1(p.y)}). Take a screenshot or a snapshot.`);
   if (hit.localName === 'iframe' || hit.localName === 'frame')
     throw new ActionError(
-      `The point (${round(p.x)}, ${round(p.y)}) is inside a frame (${withRef(hit)}): aim at an element inside it instead (its refs start with f, from dom.snapshot), with x/y relative to that element.`,
+      `The point (${round1(p.x)}, ${round1(p.y)}) is inside a frame (${withRef(hit)}): aim at an element inside it instead (its refs start with f, from dom.snapshot), with x/y relative to that element.`,
     );
   return hit;
 }
@@ -68,7 +68,7 @@ export function hitInside(el: Element, p: Point): Element {
   const hit = elementAt(p);
   if (hits(el, hit) || composedContains(el, hit)) return hit;
   throw new ActionError(
-    `At (${round(p.x)}, ${round(p.y)}) ${describeElement(el)} is covered by ${describeCover(hit)}. Pick another point, or close what covers it first.`,
+    `At (${round1(p.x)}, ${round1(p.y)}) ${describeElement(el)} is covered by ${describeCover(hit)}. Pick another point, or close what covers it first.`,
   );
 }
 

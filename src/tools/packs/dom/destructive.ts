@@ -14,6 +14,7 @@
  */
 import type { Locator } from '../../../shared/contentMessages.ts';
 import type { PageApi } from '../../../page/api.ts';
+import { errorMessage } from '../../../shared/errorMessage.ts';
 
 export interface Target {
   ref?: string | undefined;
@@ -89,7 +90,7 @@ async function probe(fn: () => Promise<boolean>): Promise<boolean> {
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && ACTION_WILL_FAIL.has(code)) return false;
-    if (/Invalid CSS selector/i.test((e as Error).message ?? '')) return false;
+    if (/Invalid CSS selector/i.test(errorMessage(e))) return false;
     throw e;
   }
 }

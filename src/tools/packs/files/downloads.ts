@@ -7,6 +7,7 @@
  */
 import { fileStore, safeFileName, type FileInfo } from '../../../storage/files.ts';
 import { urlLabel } from '../../guard/labels.ts';
+import { errorMessage } from '../../../shared/errorMessage.ts';
 
 export interface DownloadDone {
   id: number;
@@ -117,7 +118,7 @@ async function keepCopy(
     );
     return { kept };
   } catch (e) {
-    return { notKept: `fetching a copy failed: ${(e as Error).message}` };
+    return { notKept: `fetching a copy failed: ${errorMessage(e)}` };
   }
 }
 

@@ -8,6 +8,7 @@ import OpenAI from 'openai';
 import { apiKeyProblem } from '../../../models/apiKey.ts';
 import type { OttoConfig } from '../../../config/schema.ts';
 import type { Logger } from '../../../shared/log.ts';
+import { errorMessage } from '../../../shared/errorMessage.ts';
 
 export const SYSTEM_PROMPT =
   "You are a data transformation assistant. Follow the user's instructions precisely. Output ONLY the requested format, no explanations.";
@@ -136,9 +137,7 @@ export async function transform(options: TransformOptions, deps: TransformDeps, 
     const timedOut = deadline.aborted && !deps.signal?.aborted;
     const raw = timedOut
       ? `the request timed out after ${deps.config.timeout} s (transform.timeout)`
-      : err instanceof Error
-        ? err.message
-        : String(err);
+      : errorMessage(err);
     const error = sanitizeError(raw);
     span.end({ error });
     return `Error: ${error}`;

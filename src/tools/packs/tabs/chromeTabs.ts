@@ -1,6 +1,7 @@
 /** The few chrome.tabs operations the tabs pack needs, waiting for loads and honouring the run's abort signal. */
 
 import { wrapUntrustedInline } from '../../../shared/untrusted.ts';
+import { errorMessage } from '../../../shared/errorMessage.ts';
 
 /** A tab as tools report it. The title is set by the page, so it is marked as untrusted data. */
 export function describeTab(t: chrome.tabs.Tab) {
@@ -64,7 +65,7 @@ export async function captureVisible(
     try {
       return await chrome.tabs.captureVisibleTab(tab.windowId, options);
     } catch (err) {
-      const message = (err as Error).message ?? String(err);
+      const message = errorMessage(err);
       if (CAPTURE_RATE.test(message) && attempt === 0) {
         await new Promise((r) => setTimeout(r, 600));
         continue;
