@@ -12,6 +12,7 @@
 import type { ModelRequest, ResponseItem } from './events.ts';
 import { flattenToolsForResponsesApi } from './flattenTools.ts';
 import type { ReasoningEffort } from './requestBody.ts';
+import { isRecord } from '../shared/plainObject.ts';
 
 export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
@@ -53,10 +54,6 @@ export interface ChatSettings {
 }
 
 export const IMAGE_NOTE = '[A screenshot was taken, but this server does not take images.]';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Content of a Responses message or tool output → text and image parts. */
 function parts(content: unknown): ChatContentPart[] {

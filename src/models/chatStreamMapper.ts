@@ -13,6 +13,7 @@
 import { failureFromResponseError } from './errors.ts';
 import type { ModelErrorInfo, ModelEvent, ResponseItem, Usage } from './events.ts';
 import type { WireMapper } from './streamEngine.ts';
+import { isRecord } from '../shared/plainObject.ts';
 
 /** What the client's parser hands over for `data: [DONE]`. */
 export const CHAT_DONE = Object.freeze({ type: '[DONE]' });
@@ -24,7 +25,6 @@ export const CHAT_DONE = Object.freeze({ type: '[DONE]' });
 export const CHAT_MALFORMED = Object.freeze({ type: '[MALFORMED]' });
 
 type Json = Record<string, unknown>;
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 

@@ -7,6 +7,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { redactSecrets } from '../config/redact.ts';
 import type { ModelErrorInfo } from './events.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
+import { isRecord } from '../shared/plainObject.ts';
 
 export interface ErrorContext {
   model: string;
@@ -21,10 +22,6 @@ export interface ErrorContext {
 const RESPONSES_ENDPOINT = { name: 'the Responses API', request: 'POST /responses' };
 
 const MAX_SERVER_MESSAGE = 300;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function clip(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();

@@ -8,6 +8,7 @@
  * unchanged (less any `function` key: INV-1). Anything invalid is dropped with a console warning rather than thrown, because one bad tool must not
  * take the whole agent down — but it must not reach the API either, where it would fail the entire request.
  */
+import { isRecord } from '../shared/plainObject.ts';
 
 export interface ResponsesFunctionTool {
   type: 'function';
@@ -51,10 +52,6 @@ export const HOSTED_TOOL_TYPES: ReadonlySet<string> = new Set([
 export const WIRE_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const LOG_PREFIX = '[OpenAIResponsesClient]';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length > 0;

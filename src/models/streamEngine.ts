@@ -11,6 +11,7 @@ import { classifyError, notAStreamInfo, redactErrorInfo, timeoutInfo, type Error
 import type { ModelErrorInfo, ModelEvent } from './events.ts';
 import { MAX_HONOURED_RETRY_AFTER_MS, backoffMs, retryAfterMs, sleep, type BackoffOptions } from './retry.ts';
 import { readSseMessages, type SseMessage } from './sse.ts';
+import { isRecord } from '../shared/plainObject.ts';
 
 /** Raw wire events → ModelEvents, for one response. */
 export interface WireMapper {
@@ -46,10 +47,6 @@ export interface EngineOptions {
 type AttemptOutcome = { done: true } | { done: false; error: ModelErrorInfo; headers?: Headers };
 
 export const ABORTED: ModelErrorInfo = { kind: 'aborted', message: 'The request was stopped.', retryable: false };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A short label for the `retrying` event (the full message is for the final failure). */
 function retryReason(info: ModelErrorInfo): string {

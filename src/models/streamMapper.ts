@@ -9,6 +9,7 @@
  */
 import type { ModelErrorInfo, ModelEvent, ResponseItem, Usage } from './events.ts';
 import { failureFromResponseError } from './errors.ts';
+import { isRecord } from '../shared/plainObject.ts';
 
 export interface StreamMapperOptions {
   /** When the request was sent (ms, same clock as `now`), for `latencyMs`. */
@@ -27,9 +28,6 @@ interface CallState {
 
 type Json = Record<string, unknown>;
 
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
