@@ -4,10 +4,10 @@
  * meta tag forbids them too), every text escaped. Times are UTC.
  */
 import type { StatsAggregate, StatsReport, TimelineBucket, ToolStatsRow } from './stats.ts';
+import { escapeHtml } from '../shared/escapeHtml.ts';
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+// Re-exported: the tests of this page check its escaping through it.
+export { escapeHtml };
 
 const fmt = (n: number, digits = 0): string =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });

@@ -7,10 +7,7 @@
 import type { PackInfo, ToolRegistry } from '../../ToolRegistry.ts';
 import { BUNDLED_DOC_PACKS, DOCS_PATH, LIVE_DOCS_PAGE, docSlug } from './docs.ts';
 import { pyRepr, registeredToolDoc, type ToolDoc } from './signature.ts';
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { escapeHtml } from '../../../shared/escapeHtml.ts';
 
 const STYLE = `
 :root { color-scheme: light dark; --muted: #6b7280; --line: #d1d5db; --code: rgba(127,127,127,.12); }
