@@ -1,5 +1,5 @@
 /**
- * What `ot.stats` adds up (seed 002 "Runtime Statistics"): a *contribution* is either one raw record (a tool call, a
+ * What `ot.stats` adds up (docs/specs/002-ot-tools.md "Runtime Statistics"): a *contribution* is either one raw record (a tool call, a
  * model request, a saving) or a rollup holding the sums of many records of one kind and name over an hour or a day.
  * Raw records become contributions here, and rollups grow by merging contributions into them.
  */

@@ -1,5 +1,5 @@
 /**
- * The periods `ot.stats` reports over (seed 002 "Runtime Statistics") and the timeline's resolution for each.
+ * The periods `ot.stats` reports over (docs/specs/002-ot-tools.md "Runtime Statistics") and the timeline's resolution for each.
  */
 import { invalidPeriod, StatsError } from './statsErrors.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The reply of `ot.stats` (seed 002 "Runtime Statistics", reference facts "Stats"), built from an aggregate.
+ * The reply of `ot.stats` (docs/specs/002-ot-tools.md "Runtime Statistics", reference facts "Stats"), built from an aggregate.
  *
  * Estimates, from what was measured (the reply's `estimates` says which figures went in):
  *   context_saved   characters kept out of the model's context (result store: output size − reference size; code
