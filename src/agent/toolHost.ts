@@ -16,8 +16,21 @@ export interface ToolRunContext {
    * The decision for a call made *inside* this one (a code-mode program's calls, `web.fetch_many`'s fetches), taken
    * when it runs: resolves when it may run (no approval needed, allowed, or the user said yes), throws when the user
    * denied it. Absent: nested calls are not judged (the panel's own command line, where the user is the author).
+   * `flow`: the nested call's data-flow guard, so that a call both rules ask about gets one question naming both.
    */
-  approve?: (qualifiedName: string, args: Record<string, unknown>) => Promise<void>;
+  approve?: (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => Promise<void>;
+}
+
+/**
+ * The data-flow side of a call inside a program, as the approval decision sees it. When the target rule asks about
+ * the call and the guard would ask too, the user gets one card naming both, and a yes lets the call's guard pass
+ * exactly the pairs shown (the guard would otherwise stop the program afterwards and ask a second time).
+ */
+export interface NestedFlowCheck {
+  /** The flow the guard would ask about (every refused pair, in one card's words), or undefined. */
+  blocked(): Promise<{ block: FlowBlock; pairs: readonly FlowGrant[] } | undefined>;
+  /** The user said yes: the guard lets `pairs` through for this call only. */
+  allow(pairs: readonly FlowGrant[]): void;
 }
 
 /**

@@ -16,8 +16,8 @@ import { ABORTED_OUTPUT, errorOutput, isFunctionCallOutput, outputParts, partsTe
 import { childSignal, raceAbort } from './timing.ts';
 import { type AgentConfigView, type CallResult, type RunSession } from './session.ts';
 import { round2 } from '../shared/round.ts';
-import type { FlowBlock } from './toolHost.ts';
-import { approvedNote, flowFacts } from './flowFacts.ts';
+import type { FlowBlock, NestedFlowCheck } from './toolHost.ts';
+import { approvedNote, deniedFlowOutput, flowFacts } from './flowFacts.ts';
 
 type Runnable = {
   call: PendingCall;
@@ -411,26 +411,25 @@ function nestedGate(
   cfg: AgentConfigView,
   parent: PendingCall,
   clock: { pause(): void; resume(): void },
-): (qualifiedName: string, args: Record<string, unknown>) => Promise<void> {
+): (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => Promise<void> {
   let asked = 0;
   // Calls inside one program may run concurrently (web.fetch_many's workers): the user is asked one at a time, and
   // each waiting call is judged again when its turn comes (an answer "always on this site" may already cover it).
   let turn: Promise<unknown> = Promise.resolve();
-  const decide = async (qualifiedName: string, args: Record<string, unknown>): Promise<void> => {
+  const decide = async (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => {
     const j = await judge(session, qualifiedName, args);
     if (j.invalid !== undefined || !j.destructive) return; // invalid: the interceptor reports it
     if ((await autoApproval(session, cfg, j.origin)).allowed) return;
     const inline = session.deps.inline;
     if (!inline) throw new Error(`${qualifiedName} needs the user's approval, which cannot be asked here`);
+    // The target asks. If the data-flow guard would ask too, this one card names both (as for a top-level call):
+    // otherwise the guard would stop the program right after this yes and ask again on ot.run.
+    const flowAsks = flow && cfg.approvals.policy !== 'auto' ? await flow.blocked().catch(() => undefined) : undefined;
     const callId = `${parent.callId}~${++asked}`;
-    const approval = approvalFor(
-      callId,
-      qualifiedName,
-      j.argsText ?? jsonText(args),
-      j,
-      session.deps.now(),
-      parent.callId,
-    );
+    const approval: PendingApproval = {
+      ...approvalFor(callId, qualifiedName, j.argsText ?? jsonText(args), j, session.deps.now(), parent.callId),
+      ...(flowAsks ? { flow: plainFlow(flowAsks.block), targetAsks: true } : {}),
+    };
     clock.pause();
     try {
       const answer = inline.wait(session.conversationId, callId, session.signal);
@@ -441,22 +440,38 @@ function nestedGate(
       session.emit({ type: 'approval.required', approval });
       session.emitStatus();
       const got = await answer;
-      if (got.allowed && got.scope === 'site' && j.origin) await session.deps.sites.allow(j.origin);
+      if (got.allowed && got.scope === 'site') {
+        // "Always" on a card naming both: the target's site and the flow's pairs (the user answered both at once).
+        if (j.origin) await session.deps.sites.allow(j.origin);
+        for (const pair of flowAsks?.pairs ?? [])
+          for (const from of pair.from) await session.deps.sites.allowFlow(from, pair.to);
+      }
+      if (got.allowed && flowAsks) flow!.allow(flowAsks.pairs);
       await session.commit((s) => {
         s.status = 'running';
         s.approval = undefined;
       });
       session.emitStatus();
-      if (!got.allowed) throw new Error(`the user denied ${qualifiedName}`);
+      if (!got.allowed)
+        throw new Error(
+          flowAsks
+            ? deniedFlowOutput(qualifiedName, flowAsks.block).replace(/^Error: /, '')
+            : `the user denied ${qualifiedName}`,
+        );
     } finally {
       clock.resume();
     }
   };
-  return (qualifiedName, args) => {
-    const mine = turn.then(() => decide(qualifiedName, args));
+  return (qualifiedName, args, flow) => {
+    const mine = turn.then(() => decide(qualifiedName, args, flow));
     turn = mine.catch(() => undefined);
     return mine;
   };
+}
+
+/** A flow as the persisted approval keeps it (plain copies). */
+function plainFlow(flow: FlowBlock): NonNullable<PendingApproval['flow']> {
+  return { from: [...flow.from], to: flow.to, data: flow.data, sentence: flow.sentence };
 }
 
 /** Marks calls whose output is already in the transcript as done (defensive: both are written together). */

@@ -2,8 +2,10 @@
  * The agent loop's view of the tools (AgentToolHost), over the registry and the interceptor: every call the model
  * makes runs through `ToolInterceptor.execute`, with a ToolContext built for the conversation's tab.
  */
-import type { AgentToolHost, FlowBlock, RunFlowFacts } from '../agent/toolHost.ts';
+import type { AgentToolHost, FlowBlock, NestedFlowCheck, RunFlowFacts } from '../agent/toolHost.ts';
 import { blockedFlowOf, FlowGuard, flowSentence, type Blocked } from '../tools/guard/guard.ts';
+import { showLabel, union, type Labels } from '../tools/guard/labels.ts';
+import type { AnyTool } from '../tools/Tool.ts';
 import type { OriginResolver } from '../tools/guard/resolver.ts';
 import { flowOf } from '../tools/guard/flow.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
@@ -97,6 +99,38 @@ function toBlock(flow: Blocked): FlowBlock {
 }
 
 /**
+ * Several refused flows of one call as one card: every source, every destination (`… may be sent to a and b`), what
+ * leaves for the first. A click on a link sends to the page and to the link's site; the user answers once for both.
+ */
+function mergedBlock(refused: readonly Blocked[]): FlowBlock {
+  const first = refused[0]!;
+  if (refused.length === 1) return toBlock(first);
+  const from: Labels = union(first.from, ...refused.slice(1).map((r) => r.from));
+  const tos = [...new Set(refused.map((r) => r.to))];
+  const rest = tos.slice(1).map(showLabel);
+  const sentence =
+    flowSentence(from, first.to) + rest.map((t, i) => (i === rest.length - 1 ? ` and ${t}` : `, ${t}`)).join('');
+  return { from, to: first.to, data: first.data, sentence };
+}
+
+/** A nested call's guard, as its approval decision sees it (one card when the target rule asks too). */
+function nestedFlowCheck(
+  guard: FlowGuard,
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  tabId?: number,
+): NestedFlowCheck {
+  return {
+    async blocked() {
+      const refused = await guard.refusals(tool, args, tabId);
+      if (!refused.length) return undefined;
+      return { block: mergedBlock(refused), pairs: refused.map((r) => ({ from: r.from, to: r.to })) };
+    },
+    allow: (pairs) => guard.allowOnce(args, pairs),
+  };
+}
+
+/**
  * `where.tabId` (the panel's command mode) names the tab directly instead of the conversation's. `where.run` marks
  * the context of an agent run: its calls (and every call nested in them) pass the tab scope's gate, and tabs.list
  * sees only the run's tabs. The user's own commands are not scoped: they are the user acting. `where.flow` puts the
@@ -117,7 +151,7 @@ async function contextAndGate(
   conversationId: string | undefined,
   signal: AbortSignal,
   where: { tabId?: number; run?: boolean; flow?: FlowGuard },
-  approve?: (qualifiedName: string, args: Record<string, unknown>) => Promise<void>,
+  approve?: (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => Promise<void>,
 ): Promise<{ ctx: ToolContext; options: ExecuteOptions | undefined }> {
   const { config, secrets, problems = [], warnings = [], version = CONFIG_VERSION } = await deps.settings();
   let tab: chrome.tabs.Tab | undefined;
@@ -139,9 +173,12 @@ async function contextAndGate(
   const nested: ExecuteOptions | undefined =
     scopeGate || approve
       ? {
-          gate: async (tool, input) => {
-            if (scopeGate) await scopeGate(tool, input);
-            if (approve) await approve(qualifiedNameOf(tool), input);
+          gate: async (tool, input, callCtx) => {
+            if (scopeGate) await scopeGate(tool, input, callCtx);
+            // The guard that checks this call next (a program step's own): the decision may ask about both at once.
+            const guard = callCtx.flow;
+            const flow = guard ? nestedFlowCheck(guard, tool, input, callCtx.tabId) : undefined;
+            if (approve) await approve(qualifiedNameOf(tool), input, flow);
           },
         }
       : undefined;

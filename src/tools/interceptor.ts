@@ -54,9 +54,10 @@ export interface InterceptorOptions {
 export interface ExecuteOptions {
   /**
    * Runs after validation and before the tool, with the parsed arguments — where the agent asks for approval of a
-   * destructive call. Throwing refuses the call (logged and recorded like any error). Its wait is not timed.
+   * destructive call. Throwing refuses the call (logged and recorded like any error). Its wait is not timed. It gets
+   * the call's context too: its data-flow guard (`ctx.flow`) is consulted next, and an approval may cover both.
    */
-  gate?: (tool: AnyTool, args: Record<string, unknown>) => void | Promise<void>;
+  gate?: (tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext) => void | Promise<void>;
 }
 
 export interface ExecutionMetadata {
@@ -205,7 +206,7 @@ export class ToolInterceptor {
       const input = (
         cfg.enable_validation && !own?.validation ? validateArguments(tool.parameters, args) : args
       ) as Record<string, unknown>;
-      if (options?.gate) await options.gate(tool, input);
+      if (options?.gate) await options.gate(tool, input, ctx);
       // The data-flow guard: may this call send what it could carry where it goes? Throws before the tool runs.
       if (flow) before = await flow.check(tool as AnyTool, input, ctx);
       checkedArgs = input;

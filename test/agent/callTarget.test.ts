@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { calls, say } from '../support/scriptedModel.ts';
 import { FakeHost, outputOf, setup, waitFor } from './helpers.ts';
-import type { CallAssessment, ToolRunContext } from '../../src/agent/toolHost.ts';
+import type { CallAssessment, FlowGrant, NestedFlowCheck, ToolRunContext } from '../../src/agent/toolHost.ts';
 import { z } from '../../src/shared/zod.ts';
 
 const BLOG = 'https://blog.example';
@@ -155,5 +155,107 @@ describe('calls inside a running program are judged when they run', () => {
     await h.runner.approve(h.conversationId, 'prog~2', 'once');
     expect((await running).status).toBe('completed');
     expect(outputOf(await h.items(), 'prog')).toBe('a,b');
+  });
+
+  describe('a step both the target rule and the data-flow guard ask about: one card (code mode, #31 after #13)', () => {
+    /** The step's guard as the host gives it: refuses bank → blog until allowed, and records what it was told. */
+    function stepFlow() {
+      const allowed: FlowGrant[][] = [];
+      const flow: NestedFlowCheck = {
+        blocked: async () =>
+          allowed.length
+            ? undefined
+            : {
+                block: {
+                  from: [BANK],
+                  to: BLOG,
+                  data: 'click',
+                  sentence: 'Data read from bank.example may be sent to blog.example',
+                },
+                pairs: [{ from: [BANK], to: BLOG }],
+              },
+        allow: (pairs) => allowed.push([...pairs]),
+      };
+      return { flow, allowed };
+    }
+
+    async function stepSetup() {
+      const { h, host, steps } = await programSetup();
+      const step = stepFlow();
+      host.impl('ot.run', async (_a, ctx) => {
+        await ctx.approve!('dom.click', { ref: 'send', site: BLOG }, step.flow);
+        steps.push('clicked');
+        return 'program done';
+      });
+      return { h, steps, step };
+    }
+
+    it('asks once, naming the flow and the action; yes lets the step’s guard pass exactly the pairs shown', async () => {
+      const { h, steps, step } = await stepSetup();
+      const running = h.runner.send(h.conversationId, 'run it');
+      await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+      expect((await h.state())!.approval).toMatchObject({
+        callId: 'prog~1',
+        name: 'dom.click',
+        parentCallId: 'prog',
+        origin: BLOG,
+        targetAsks: true,
+        flow: {
+          from: [BANK],
+          to: BLOG,
+          data: 'click',
+          sentence: 'Data read from bank.example may be sent to blog.example',
+        },
+      });
+      await h.runner.approve(h.conversationId, 'prog~1', 'once');
+      expect((await running).status).toBe('completed');
+      expect(h.eventsOf('approval.required')).toHaveLength(1);
+      expect(step.allowed).toEqual([[{ from: [BANK], to: BLOG }]]);
+      expect(steps).toEqual(['clicked']);
+      expect(outputOf(await h.items(), 'prog')).toBe('program done');
+      // "Once" grants nothing for good.
+      expect(await h.sites.isAllowed(BLOG)).toBe(false);
+      expect(await h.sites.isFlowAllowed(BANK, BLOG)).toBe(false);
+    });
+
+    it('no stops the step, and the model hears the flow it refused', async () => {
+      const { h, steps, step } = await stepSetup();
+      const running = h.runner.send(h.conversationId, 'run it');
+      await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+      await h.runner.deny(h.conversationId, 'prog~1');
+      expect((await running).status).toBe('completed');
+      expect(steps).toEqual([]);
+      expect(step.allowed).toEqual([]);
+      expect(h.eventsOf('approval.required')).toHaveLength(1);
+      expect(outputOf(await h.items(), 'prog')).toBe(
+        'Error: the user denied dom.click: data read from bank.example may be sent to blog.example. Nothing was sent. Do not try to send this data another way.',
+      );
+    });
+
+    it('"always" grants both: the target’s site and the pair of sites', async () => {
+      const { h } = await stepSetup();
+      const running = h.runner.send(h.conversationId, 'run it');
+      await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+      await h.runner.approve(h.conversationId, 'prog~1', 'site');
+      expect((await running).status).toBe('completed');
+      expect(await h.sites.isAllowed(BLOG)).toBe(true);
+      expect(await h.sites.isFlowAllowed(BANK, BLOG)).toBe(true);
+    });
+
+    it('a step only the target rule asks about keeps the plain card (no flow named)', async () => {
+      const { h, host } = await programSetup();
+      const quiet: NestedFlowCheck = { blocked: async () => undefined, allow: () => undefined };
+      host.impl('ot.run', async (_a, ctx) => {
+        await ctx.approve!('dom.click', { ref: 'send', site: BLOG }, quiet);
+        return 'ok';
+      });
+      const running = h.runner.send(h.conversationId, 'run it');
+      await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+      const approval = (await h.state())!.approval!;
+      expect(approval.flow).toBeUndefined();
+      expect(approval.targetAsks).toBeUndefined();
+      await h.runner.approve(h.conversationId, 'prog~1', 'once');
+      expect((await running).status).toBe('completed');
+    });
   });
 });

@@ -286,3 +286,49 @@ describe('code mode: values carry the labels of what they were built from', () =
     expect(sent).toEqual([]);
   });
 });
+
+describe('one question for a program step (#31 after #13): the gate sees the step’s guard', () => {
+  const click = defineTool({
+    pack: 'dom',
+    name: 'click',
+    description: 'click',
+    parameters: z.object({ ref: z.string() }),
+    readOnly: false,
+    flow: FLOW.actsOnPage,
+    execute: (a) => `clicked ${a.ref}`,
+  }) as AnyTool;
+
+  it('refusals lists every flow a call would need (a link: its site and the page), not only the first', async () => {
+    const guard = new FlowGuard(
+      { origins: [BANK], pairAllowed: () => false, userWrote: () => false, seenUrl: () => false },
+      resolver,
+    );
+    expect(await guard.refusals(click, { ref: 'e9' }, 1)).toEqual([
+      { ok: false, from: [BANK], to: SHOP, data: 'click', kind: 'action' },
+      { ok: false, from: [BANK], to: BLOG, data: 'click', kind: 'action' },
+    ]);
+    expect(await guard.refusals(click, { ref: 'e9' }, 1, 1)).toHaveLength(1);
+  });
+
+  it('what the user allowed at the gate passes the check that follows, for that call only', async () => {
+    const g = guarded([BANK]);
+    g.registry.register(click);
+    const call = createToolCaller(g.registry, new ToolInterceptor({ logger: newLogger() }));
+    const asked: string[] = [];
+    const gate = async (tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext) => {
+      const refused = await ctx.flow!.refusals(tool, args, ctx.tabId);
+      asked.push(refused.map((r) => r.to).join(' + '));
+      if (args.ref === 'e9') ctx.flow!.allowOnce(args, refused);
+    };
+    expect(await call('dom.click', { ref: 'e9' }, g.ctx, { gate })).toBe('clicked e9');
+    // Not allowed at the gate: the guard still stops it, naming the flow.
+    await expect(call('dom.click', { ref: 'e1' }, g.ctx, { gate })).rejects.toThrow(
+      'dom.click was stopped before it ran: Data read from bank.example may be sent to blog.example',
+    );
+    // The same arguments in a new call are asked about again: an approval covers the call it was given for.
+    await expect(call('dom.click', { ref: 'e9' }, g.ctx)).rejects.toThrow(
+      'dom.click was stopped before it ran: Data read from bank.example may be sent to shop.example',
+    );
+    expect(asked).toEqual([`${SHOP} + ${BLOG}`, BLOG]);
+  });
+});

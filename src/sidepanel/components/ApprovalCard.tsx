@@ -97,7 +97,7 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
           ) : (
             ''
           )}
-          , which can change things.
+          {approval.parentCallId ? ' (a step of its program)' : ''}, which can change things.
         </p>
       )}
       <p class="approval-hint">

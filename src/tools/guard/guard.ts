@@ -43,8 +43,16 @@ export class FlowBlockedError extends Error {
   }
 }
 
+/** A pair of sites a flow goes between (`from` any of the labels, to `to`). */
+export interface FlowPair {
+  readonly from: Labels;
+  readonly to: string;
+}
+
 export class FlowGuard {
   #collected: Labels = NO_LABELS;
+  /** Pairs the user approved for one call, keyed by that call's (validated) arguments object. */
+  readonly #once = new WeakMap<object, readonly FlowPair[]>();
 
   constructor(
     readonly policy: FlowPolicy,
@@ -73,8 +81,22 @@ export class FlowGuard {
     this.#collected = union(this.#collected, labels);
   }
 
-  /** Whether the call may run as it is. */
-  async verdict(tool: AnyTool, args: Record<string, unknown>, tabId: number | undefined): Promise<Verdict> {
+  /**
+   * The user approved `pairs` for the call with exactly this arguments object (a program's step, asked inline with
+   * the step's own action question: one card for both). The check that follows for that call lets them through;
+   * any other call, or another destination, is judged as before.
+   */
+  allowOnce(args: object, pairs: readonly FlowPair[]): void {
+    this.#once.set(args, [...(this.#once.get(args) ?? []), ...pairs]);
+  }
+
+  /** Whether the call may run as it is (`extra`: pairs to count as approved for this verdict only). */
+  async verdict(
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    tabId: number | undefined,
+    extra: readonly FlowPair[] = [],
+  ): Promise<Verdict> {
     const flow = flowOf(tool);
     if (flow.sink === 'none') return { ok: true };
     // What the call sends from outside the model's context (a stored file's origins) counts as well.
@@ -87,7 +109,25 @@ export class FlowGuard {
       // Where it would go cannot be told (a frame that vanished): treat it as anywhere.
       sinks = [{ to: ANYWHERE, data: JSON.stringify(args).slice(0, 300), kind: 'action' as const }];
     }
-    return judge(sinks, { ...this.policy, labels });
+    const once = [...(this.#once.get(args) ?? []), ...extra];
+    const grants = once.length ? [...(this.policy.grants ?? []), ...once] : this.policy.grants;
+    return judge(sinks, { ...this.policy, labels, ...(grants ? { grants } : {}) });
+  }
+
+  /**
+   * Every flow this call would need the user's approval for (one verdict names only the first refused sink; a click
+   * on a link can send to the page and to the link's site), at most `max`. Empty: it may run.
+   */
+  async refusals(tool: AnyTool, args: Record<string, unknown>, tabId: number | undefined, max = 8): Promise<Blocked[]> {
+    const out: Blocked[] = [];
+    const seen: FlowPair[] = [];
+    while (out.length < max) {
+      const v = await this.verdict(tool, args, tabId, seen);
+      if (v.ok) break;
+      out.push(v);
+      seen.push({ from: v.from, to: v.to });
+    }
+    return out;
   }
 
   /** Throws FlowBlockedError when the call may not run without the user's approval; returns the labels read so far. */
