@@ -50,8 +50,15 @@ export interface DevLog {
 /** Installs the capture in the page's world (idempotent). `mode`: 'load' when injected at the page's start. */
 export function devCapture(mode: 'load' | 'late'): boolean {
   const KEY = Symbol.for('otto.devlog');
-  const w = window as unknown as Record<symbol, unknown>;
-  if (w[KEY]) return false;
+  const w = window as unknown as Record<symbol, { disarmed?: boolean } | undefined>;
+  const prev = w[KEY];
+  // Disarmed (pageStartDisarm.ts: a tab Otto is not working on loaded the registered path): the page-start script
+  // stays out; a later run working on the tab may install it late.
+  if (prev?.disarmed && mode === 'load') {
+    delete w[KEY]; // the tombstone did its work: leave the page nothing
+    return false;
+  }
+  if (prev && !prev.disarmed) return false;
   const MAX = 200;
   // Installed at the page's start only if no script of the page is in the document yet (an inline script in the
   // document has already run): otherwise it says it began late.
@@ -64,10 +71,15 @@ export function devCapture(mode: 'load' | 'late'): boolean {
     console: [] as unknown[],
     consoleDropped: 0,
     requests: [] as unknown[],
+    disarmed: false,
+    disarm: () => undefined as void,
   };
-  Object.defineProperty(w, KEY, { value: state, enumerable: false, configurable: false });
+  Object.defineProperty(w, KEY, { value: state, enumerable: false, configurable: true });
+  // After a disarm the wrappers a page kept a reference to only pass through: nothing more is recorded.
+  const off = () => state.disarmed;
   const now = () => Math.round(performance.now());
   const push = (list: unknown[], v: unknown, dropped?: boolean) => {
+    if (off()) return;
     list.push(v);
     if (list.length > MAX) {
       list.shift();
@@ -93,39 +105,38 @@ export function devCapture(mode: 'load' | 'late'): boolean {
     return m ? `${m[1]}:${m[2]}` : '';
   };
   const c = console as unknown as Record<string, (...a: unknown[]) => void>;
+  const natives: (() => void)[] = [];
   for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
     const orig = c[level]!;
+    natives.push(() => (c[level] = orig));
     c[level] = function (this: unknown, ...args: unknown[]) {
       try {
-        push(
-          state.console,
-          { level, text: args.map(show).join(' ').slice(0, 2000), source: callerOf(), t: now() },
-          true,
-        );
+        if (!off())
+          push(
+            state.console,
+            { level, text: args.map(show).join(' ').slice(0, 2000), source: callerOf(), t: now() },
+            true,
+          );
       } catch {
         // never break the page's logging
       }
       return orig.apply(this, args);
     };
   }
-  addEventListener(
-    'error',
-    (e) => {
-      if (e instanceof ErrorEvent)
-        push(
-          state.console,
-          {
-            level: 'uncaught',
-            text: (e.error instanceof Error ? `${e.error.name}: ${e.error.message}` : e.message).slice(0, 2000),
-            source: e.filename ? `${e.filename}:${e.lineno}` : '',
-            t: now(),
-          },
-          true,
-        );
-    },
-    true,
-  );
-  addEventListener('unhandledrejection', (e) => {
+  const onError = (e: Event) => {
+    if (e instanceof ErrorEvent)
+      push(
+        state.console,
+        {
+          level: 'uncaught',
+          text: (e.error instanceof Error ? `${e.error.name}: ${e.error.message}` : e.message).slice(0, 2000),
+          source: e.filename ? `${e.filename}:${e.lineno}` : '',
+          t: now(),
+        },
+        true,
+      );
+  };
+  const onRejection = (e: PromiseRejectionEvent) => {
     push(
       state.console,
       {
@@ -136,9 +147,17 @@ export function devCapture(mode: 'load' | 'late'): boolean {
       },
       true,
     );
+  };
+  addEventListener('error', onError, true);
+  addEventListener('unhandledrejection', onRejection);
+  natives.push(() => {
+    removeEventListener('error', onError, true);
+    removeEventListener('unhandledrejection', onRejection);
   });
   const ofetch = window.fetch;
+  natives.push(() => (window.fetch = ofetch));
   window.fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+    if (off()) return ofetch.call(this, input, init);
     const t0 = performance.now();
     const req = input instanceof Request ? input : undefined;
     const method = String(init?.method ?? req?.method ?? 'GET').toUpperCase();
@@ -179,6 +198,10 @@ export function devCapture(mode: 'load' | 'late'): boolean {
   const X = XMLHttpRequest.prototype;
   const oopen = X.open;
   const osend = X.send;
+  natives.push(() => {
+    X.open = oopen;
+    X.send = osend;
+  });
   const meta = new WeakMap<XMLHttpRequest, { method: string; url: string }>();
   X.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
     let u = String(url);
@@ -208,6 +231,15 @@ export function devCapture(mode: 'load' | 'late'): boolean {
         });
       });
     return osend.call(this, body);
+  };
+  state.disarm = () => {
+    state.disarmed = true;
+    delete w[KEY];
+    state.mode = 'none';
+    for (const restore of natives) restore();
+    state.console.length = 0;
+    state.requests.length = 0;
+    state.consoleDropped = 0;
   };
   return true;
 }

@@ -21,8 +21,14 @@ export const LISTENER_REQUEST = 'otto:listeners';
 
 export function listenerRegistry(mode: 'load' | 'late', request: string): boolean {
   const KEY = Symbol.for('otto.listeners');
-  const w = window as unknown as Record<symbol, unknown>;
-  if (w[KEY]) return false;
+  const w = window as unknown as Record<symbol, { disarmed?: boolean } | undefined>;
+  const prev = w[KEY];
+  // Disarmed (pageStartDisarm.ts): the page-start script stays out; a run working on the tab later may install it.
+  if (prev?.disarmed && mode === 'load') {
+    delete w[KEY]; // the tombstone did its work: leave the page nothing
+    return false;
+  }
+  if (prev && !prev.disarmed) return false;
   // Events a person's pointer or keyboard triggers: a listener for one of them marks a control.
   const TYPES = new Set([
     'click',
@@ -35,13 +41,19 @@ export function listenerRegistry(mode: 'load' | 'late', request: string): boolea
     'keydown',
   ]);
   const MAX = 50_000;
-  const state = { mode: mode === 'load' && document.scripts.length === 0 ? 'load' : 'late' };
-  Object.defineProperty(w, KEY, { value: state, enumerable: false, configurable: false });
+  const state = {
+    mode: mode === 'load' && document.scripts.length === 0 ? 'load' : 'late',
+    disarmed: false,
+    disarm: () => undefined as void,
+  };
+  Object.defineProperty(w, KEY, { value: state, enumerable: false, configurable: true });
+  const natives: (() => void)[] = [];
   /** Per element, the listeners (or `on<type>` slots) it has for TYPES; an element counts while the set is not empty. */
   const marked = new WeakMap<Element, Set<unknown>>();
   const order: WeakRef<Element>[] = [];
   let pruneAt = 1024;
   const note = (el: Element, key: unknown): void => {
+    if (state.disarmed) return;
     let set = marked.get(el);
     if (!set) {
       if (order.length >= MAX) return;
@@ -68,6 +80,10 @@ export function listenerRegistry(mode: 'load' | 'late', request: string): boolea
   const add = P.addEventListener;
   const remove = P.removeEventListener;
   const dispatch = P.dispatchEvent;
+  natives.push(() => {
+    P.addEventListener = add;
+    P.removeEventListener = remove;
+  });
   P.addEventListener = function (this: EventTarget, type: string, listener: unknown, options?: unknown) {
     try {
       if (listener && TYPES.has(type) && this instanceof Element) note(this, listener);
@@ -90,6 +106,7 @@ export function listenerRegistry(mode: 'load' | 'late', request: string): boolea
     const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, prop);
     if (!d?.set || !d.configurable) continue;
     const set = d.set;
+    natives.push(() => Object.defineProperty(HTMLElement.prototype, prop, d));
     Object.defineProperty(HTMLElement.prototype, prop, {
       ...d,
       set(this: HTMLElement, v: unknown) {
@@ -103,23 +120,26 @@ export function listenerRegistry(mode: 'load' | 'late', request: string): boolea
       },
     });
   }
-  (add as (...a: unknown[]) => void).call(
-    document,
-    request,
-    (e: Event) => {
-      const reply = (e as CustomEvent).detail;
-      if (typeof reply !== 'string' || !reply) return;
-      dispatch.call(document, new CustomEvent(reply, { detail: state.mode }));
-      for (const r of order) {
-        const el = r.deref();
-        if (!el || !el.isConnected || !marked.get(el)?.size) continue;
-        const root = el.getRootNode();
-        // A closed shadow root's element would reach the isolated world as its host: not reported.
-        if (root instanceof ShadowRoot && root.mode !== 'open') continue;
-        dispatch.call(el, new Event(reply, { bubbles: false, composed: true }));
-      }
-    },
-    true,
-  );
+  const answer = (e: Event) => {
+    const reply = (e as CustomEvent).detail;
+    if (typeof reply !== 'string' || !reply) return;
+    dispatch.call(document, new CustomEvent(reply, { detail: state.mode }));
+    for (const r of order) {
+      const el = r.deref();
+      if (!el || !el.isConnected || !marked.get(el)?.size) continue;
+      const root = el.getRootNode();
+      // A closed shadow root's element would reach the isolated world as its host: not reported.
+      if (root instanceof ShadowRoot && root.mode !== 'open') continue;
+      dispatch.call(el, new Event(reply, { bubbles: false, composed: true }));
+    }
+  };
+  (add as (...a: unknown[]) => void).call(document, request, answer, true);
+  natives.push(() => (remove as (...a: unknown[]) => void).call(document, request, answer, true));
+  state.disarm = () => {
+    state.disarmed = true;
+    delete w[KEY];
+    for (const restore of natives) restore();
+    order.length = 0;
+  };
   return true;
 }

@@ -10,9 +10,9 @@
  *    (content/devCapture.iife.ts, MAIN world, `document_start`) is registered for that URL's path only, and removed
  *    again once the page's DOM is loaded (or the navigation fails). Injecting at `onCommitted` instead loses the race
  *    with a page's inline scripts (measured: a local page's load-time logs were gone). If the registration did not
- *    match (a redirect to another path), the capture is injected at commit as a fallback and says how late it is;
- *    during that window another tab loading the very same path would get the capture too (the price of a
- *    `document_start` script: Chrome registers scripts by URL, not by tab);
+ *    match (a redirect to another path), the capture is injected at commit as a fallback and says how late it is.
+ *    Chrome registers scripts by URL, not by tab: another tab loading the very same path in that window gets the
+ *    script too, so a tab that is not watched and commits such a URL is disarmed at once (pageStartDisarm.ts);
  *  - otherwise the capture is installed when a tool first asks, and says it began late (the browser's resource
  *    timing still lists the page's earlier requests; earlier console messages are lost). Reloading the tab then
  *    captures from the start.
@@ -25,6 +25,7 @@
  * The watched set lives in `chrome.storage.session`, so it survives the worker being stopped mid-run.
  */
 import { devCapture, devRead, type DevLog } from '../content/devCapture.ts';
+import { pageStartDisarm } from '../content/pageStartDisarm.ts';
 import devCaptureScript from '../content/devCapture.iife.ts?iife';
 import { errorMessage } from '../shared/errorMessage.ts';
 
@@ -84,7 +85,37 @@ export function pathPattern(url: string): string | undefined {
   }
 }
 
+/**
+ * The registration window (#19/#14): per watched tab, the URL prefix its page-start script is registered for, and
+ * until when a commit elsewhere may still carry it (undefined: registered now). A tab Otto is not working on that
+ * commits a matching URL in the window is disarmed at once (content/pageStartDisarm.ts). The grace after the
+ * registration goes covers a commit whose event reaches the worker after the unregistering.
+ */
+const windows = new Map<number, { prefix: string; until?: number }>();
+export const WINDOW_GRACE_MS = 10_000;
+
+/** Whether `url` (any port) falls in a live or just-closed registration window. */
+export function inRegistrationWindow(url: string, now = Date.now()): boolean {
+  let key: string;
+  try {
+    const u = new URL(url);
+    key = `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
+  } catch {
+    return false;
+  }
+  for (const [tabId, w] of windows) {
+    if (w.until !== undefined && w.until < now) {
+      windows.delete(tabId);
+      continue;
+    }
+    if (key.startsWith(w.prefix)) return true;
+  }
+  return false;
+}
+
 async function unregister(tabId: number): Promise<void> {
+  const w = windows.get(tabId);
+  if (w && w.until === undefined) w.until = Date.now() + WINDOW_GRACE_MS;
   await chrome.scripting.unregisterContentScripts({ ids: [scriptId(tabId)] }).catch(() => undefined);
 }
 
@@ -94,6 +125,7 @@ export async function onBeforeNavigate(d: { tabId: number; frameId: number; url:
   const matches = pathPattern(d.url);
   if (!matches || !(await isWatched(d.tabId))) return;
   await unregister(d.tabId);
+  windows.set(d.tabId, { prefix: matches.slice(0, -1) });
   await chrome.scripting
     .registerContentScripts([
       {
@@ -123,8 +155,20 @@ export async function clearStaleRegistrations(): Promise<void> {
 
 /** webNavigation.onCommitted, registered at the worker's top level: the fallback when the registration missed. */
 export async function onCommitted(d: { tabId: number; frameId: number; url: string }): Promise<void> {
-  if (d.frameId !== 0 || !runGoing() || !/^(https?|file):/i.test(d.url)) return;
-  if (!(await isWatched(d.tabId))) return;
+  if (d.frameId !== 0 || !/^(https?|file):/i.test(d.url)) return;
+  // Another tab loaded a watched tab's registered path meanwhile: take Otto back out of it (the window of #19).
+  if (windows.size && inRegistrationWindow(d.url) && !(await isWatched(d.tabId))) {
+    await chrome.scripting
+      .executeScript({
+        target: { tabId: d.tabId, frameIds: [0] },
+        world: 'MAIN',
+        injectImmediately: true,
+        func: pageStartDisarm,
+      })
+      .catch(() => undefined);
+    return;
+  }
+  if (!runGoing() || !(await isWatched(d.tabId))) return;
   // The registered script's own file: the capture and the listener registry in one injection (two would leave the
   // page's scripts a second round trip to run in between).
   await chrome.scripting
