@@ -412,3 +412,77 @@ test('the panel’s card names the flow and what would leave; allow once lets ex
   expect(String(out?.item.output)).toMatch(/^\[The user approved this call\.\]\nSource: /);
   await bank.page.close();
 });
+
+test('code mode: a program step that both the action rule and the flow rule ask about gets ONE card naming both; no stops it, yes covers both', async ({
+  panel,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  await connectToFakeApi(panel, fakeApi, { yaml: '  mode: code\ntabs:\n  scope: all\n' });
+  const bank = await openTab(panel, `${secret.origin}/account`);
+  const blog = await openTab(panel, `${hostile.origin}/post`);
+  // A submit (the target rule asks) on the blog, once the bank's text is in the model's context (the guard asks).
+  const submit = `dom.click(tab_id=${blog.tabId}, selector="#f button")`;
+  fakeApi.script([
+    {
+      match: 'Send the blog form',
+      calls: [{ name: 'ot__run', arguments: { code: `dom.text(tab_id=${bank.tabId})` } }],
+    },
+    { match: new RegExp(SECRET), calls: [{ name: 'ot__run', arguments: { code: submit } }] },
+    { match: /denied/, calls: [{ name: 'ot__run', arguments: { code: submit } }] },
+    { text: 'Sent.' },
+  ]);
+  try {
+    await panel.bringToFront();
+    await panel.getByTestId('chat-input').fill('Send the blog form');
+    await panel.getByTestId('chat-input').press('Enter');
+    const card = panel.getByTestId('approval');
+    const oneCard = async () => {
+      await expect(card).toHaveCount(1);
+      await expect(card).toHaveAttribute('data-kind', 'flow-action');
+      await expect(panel.getByTestId('approval-flow')).toHaveText(
+        `Data read from ${secret.host} may be sent to ${hostile.host}.`,
+      );
+      await expect(panel.getByTestId('approval-action')).toHaveText(
+        `And it is an action: Otto wants to run dom.click on ${hostile.origin} (a step of its program), which can change things.`,
+      );
+      await expect(panel.getByTestId('approval-element')).toHaveText(
+        `Element: button page text: Send — submits a form sending to ${collector.origin}/submit (GET)`,
+      );
+    };
+    await oneCard();
+    const first = (await events(panel)).filter((e) => e.type === 'approval.required');
+    expect(first).toHaveLength(1);
+    const id = first[0]!.conversationId;
+    expect(first[0]!.approval).toMatchObject({
+      name: 'dom.click',
+      targetAsks: true,
+      flow: { from: [secret.origin], to: hostile.origin },
+    });
+    // No: the program stops there; nothing is submitted and the model hears the flow it was refused.
+    await panel.getByTestId('approval-deny').click();
+    await expect
+      .poll(async () => (await events(panel, id)).filter((e) => e.type === 'approval.required').length)
+      .toBe(2);
+    expect(collector.hits.filter((h) => h.path.startsWith('/submit'))).toEqual([]);
+    const denied = (await conversation(panel, id)).items
+      .map((r) => (r.item.type === 'function_call_output' ? String(r.item.output) : ''))
+      .find((o) => o.includes('denied'));
+    expect(denied).toContain(
+      `the user denied dom.click: data read from ${secret.host} may be sent to ${hostile.host}. Nothing was sent.`,
+    );
+    // The same step again: one card again, and yes covers both questions (no flow card on ot.run afterwards).
+    await oneCard();
+    await panel.getByTestId('approval-approve').click();
+    await waitForStatus(panel, id, 'completed');
+    expect((await events(panel, id)).filter((e) => e.type === 'approval.required')).toHaveLength(2);
+    expect(collector.hits.filter((h) => h.path.startsWith('/submit')).map((h) => h.path)).toEqual(['/submit?d=']);
+  } finally {
+    await bank.page.close();
+    await blog.page.close();
+    // Leave the panel on a new conversation, so a later test typing into it does not continue this run.
+    await panel.evaluate(() => localStorage.removeItem('otto.panel.current'));
+    await panel.reload();
+    await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
+  }
+});
