@@ -50,15 +50,10 @@ export interface DevLog {
 /** Installs the capture in the page's world (idempotent). `mode`: 'load' when injected at the page's start. */
 export function devCapture(mode: 'load' | 'late'): boolean {
   const KEY = Symbol.for('otto.devlog');
-  const w = window as unknown as Record<symbol, { disarmed?: boolean } | undefined>;
+  const w = window as unknown as Record<symbol, unknown>;
   const prev = w[KEY];
-  // Disarmed (pageStartDisarm.ts: a tab Otto is not working on loaded the registered path): the page-start script
-  // stays out; a later run working on the tab may install it late.
-  if (prev?.disarmed && mode === 'load') {
-    delete w[KEY]; // the tombstone did its work: leave the page nothing
-    return false;
-  }
-  if (prev && !prev.disarmed) return false;
+  // Installed already. (A disarm, pageStartDisarm.ts, removes the slot: a later run may install it late.)
+  if (prev) return false;
   const MAX = 200;
   // Installed at the page's start only if no script of the page is in the document yet (an inline script in the
   // document has already run): otherwise it says it began late.

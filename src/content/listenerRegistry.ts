@@ -21,14 +21,10 @@ export const LISTENER_REQUEST = 'otto:listeners';
 
 export function listenerRegistry(mode: 'load' | 'late', request: string): boolean {
   const KEY = Symbol.for('otto.listeners');
-  const w = window as unknown as Record<symbol, { disarmed?: boolean } | undefined>;
+  const w = window as unknown as Record<symbol, unknown>;
   const prev = w[KEY];
-  // Disarmed (pageStartDisarm.ts): the page-start script stays out; a run working on the tab later may install it.
-  if (prev?.disarmed && mode === 'load') {
-    delete w[KEY]; // the tombstone did its work: leave the page nothing
-    return false;
-  }
-  if (prev && !prev.disarmed) return false;
+  // Installed already. (A disarm, pageStartDisarm.ts, removes the slot: a later run may install it late.)
+  if (prev) return false;
   // Events a person's pointer or keyboard triggers: a listener for one of them marks a control.
   const TYPES = new Set([
     'click',
