@@ -52,7 +52,7 @@ export function devCapture(mode: 'load' | 'late'): boolean {
   const KEY = Symbol.for('otto.devlog');
   const w = window as unknown as Record<symbol, unknown>;
   const prev = w[KEY];
-  // Installed already. (A disarm, pageStartDisarm.ts, removes the slot: a later run may install it late.)
+  // Installed already, or disarmed before it came (pageStartDisarm.ts's marker, gone once the page is parsed).
   if (prev) return false;
   const MAX = 200;
   // Installed at the page's start only if no script of the page is in the document yet (an inline script in the

@@ -23,7 +23,7 @@ export function listenerRegistry(mode: 'load' | 'late', request: string): boolea
   const KEY = Symbol.for('otto.listeners');
   const w = window as unknown as Record<symbol, unknown>;
   const prev = w[KEY];
-  // Installed already. (A disarm, pageStartDisarm.ts, removes the slot: a later run may install it late.)
+  // Installed already, or disarmed before it came (pageStartDisarm.ts's marker, gone once the page is parsed).
   if (prev) return false;
   // Events a person's pointer or keyboard triggers: a listener for one of them marks a control.
   const TYPES = new Set([

@@ -4,8 +4,7 @@
  * (page/devCapture.ts) and runs this in its MAIN world at once: the console/request capture and the listener
  * registry put the page's own functions back, drop what they recorded and stop answering, so nothing of Otto stays
  * in a page it is not working on and nothing recorded there can reach the worker; wrappers a page kept a reference to
- * only pass through. Order: Chrome runs a registered document_start script as the committed document is created, in
- * the renderer, before the commit's event can reach the worker and come back as this injection.
+ * only pass through. The order of the two is not guaranteed (measured: this injection can come first); see below.
  *
  * Injected with `executeScript({ func })`: self-contained, no imports.
  */
@@ -14,7 +13,18 @@ export function pageStartDisarm(): void {
   for (const name of ['otto.devlog', 'otto.listeners']) {
     const KEY = Symbol.for(name);
     const s = w[KEY];
-    // Nothing installed (the tab committed without getting the script): nothing to do, and nothing is left behind.
-    if (s?.disarm) s.disarm();
+    if (s?.disarm) {
+      s.disarm();
+      continue;
+    }
+    if (s) continue;
+    // Not there (yet): this can run before the page-start script does. A marker keeps that script out, and goes
+    // once the document is parsed (any document_start script has run by then), so nothing is left behind.
+    Object.defineProperty(w, KEY, { value: { disarmed: true }, enumerable: false, configurable: true });
+    const clear = () => {
+      if ((w[KEY] as { disarmed?: boolean } | undefined)?.disarmed) delete w[KEY];
+    };
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', clear, { once: true });
+    else clear();
   }
 }

@@ -43,10 +43,16 @@ describe('pageStartDisarm', () => {
     expect(slots()).toEqual([false, false]);
   });
 
-  it('in a page without the script it does nothing and leaves nothing', () => {
+  it('before the page-start script: a marker keeps it out, and is gone once the page is parsed', () => {
     const log = console.log;
+    Object.defineProperty(document, 'readyState', { value: 'loading', configurable: true });
     pageStartDisarm();
-    expect(slots()).toEqual([false, false]);
+    expect(slots()).toEqual([true, true]);
+    expect(devCapture('load')).toBe(false);
+    expect(listenerRegistry('load', LISTENER_REQUEST)).toBe(false);
     expect(console.log).toBe(log);
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    expect(slots()).toEqual([false, false]);
+    delete (document as unknown as { readyState?: string }).readyState;
   });
 });
