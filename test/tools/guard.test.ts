@@ -293,7 +293,7 @@ describe('one question for a program step (#31 after #13): the gate sees the ste
     name: 'click',
     description: 'click',
     parameters: z.object({ ref: z.string() }),
-    readOnly: false,
+    effect: 'changes',
     flow: FLOW.actsOnPage,
     execute: (a) => `clicked ${a.ref}`,
   }) as AnyTool;
