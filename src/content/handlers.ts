@@ -10,7 +10,7 @@ import {
   type FindReply,
   type QueryReply,
   type ReadReply,
-  type SnapshotReply,
+  type SnapshotReplyWire,
   type TextReply,
   type WaitReply,
 } from '../shared/contentMessages.ts';
@@ -24,7 +24,15 @@ import { READER_KEY } from './readerKey.ts';
 import { registry } from './refs.ts';
 import { locatorReply } from './locatorReply.ts';
 import { buildSnapshotSliced, FRAME_BUDGET_MAX, indexInParent } from './snapshot.ts';
-import { ActionError, maybeTarget, resolveLocator, resolveTarget, selectorToRef, type Target } from './targets.ts';
+import {
+  ActionError,
+  maybeTarget,
+  resolveLocator,
+  resolveSelectorTarget,
+  resolveTarget,
+  selectorToRef,
+  type Target,
+} from './targets.ts';
 import { visibleTextSliced } from './text.ts';
 import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';
 import { countElementsUpTo } from './env.ts';
@@ -38,6 +46,7 @@ import { uploadFiles } from './actions/upload.ts';
 import { drag } from './gestures/drag.ts';
 import { clickAt } from './gestures/pointClick.ts';
 import { selectText } from './gestures/selectText.ts';
+import { packOutline } from '../shared/outlineWire.ts';
 import { refBoxes } from './gestures/boxes.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 
@@ -58,7 +67,7 @@ function rootElement(root: string | undefined): Element | undefined {
 /** A walking request's own time limit when the worker gives none: well inside the worker's 30 s request timeout. */
 export const WALK_TIME_MS = 20_000;
 
-async function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>): Promise<SnapshotReply> {
+async function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>): Promise<SnapshotReplyWire> {
   const t0 = performance.now();
   const root = rootElement(req.root);
   // The tree goes to the worker unrendered: it stitches child frames in and renders the tab once.
@@ -72,7 +81,8 @@ async function snapshot(req: Extract<ContentRequest, { type: 'dom.snapshot' }>):
   return {
     url: location.href,
     title: document.title,
-    tree: snap.root.children,
+    // Compact on the wire: the worker puts the empty and default fields back.
+    tree: packOutline(snap.root.children),
     refs: snap.refs,
     newRefs: snap.newRefs,
     frames: snap.frames,
@@ -275,7 +285,7 @@ async function resolveSelectors(req: ContentRequest): Promise<void> {
   for (const f of Array.isArray(t.fields) ? t.fields : []) {
     if (f.ref) continue;
     try {
-      if (f.selector) f.ref = await selectorToRef(f.selector, deadline);
+      if (f.selector) await resolveSelectorTarget(f, deadline);
       else if (own) await resolveLocator(f, deadline);
     } catch {
       continue; // reported per field by fill_form, as before

@@ -19,6 +19,9 @@ export class ActionError extends Error {}
 export function resolveTarget(t: Target): Element {
   if (t.ref) return registry.resolve(t.ref);
   if (t.selector) {
+    // A selector resolveSelectorTarget could not resolve in slices: its error, not a second, synchronous search.
+    const failed = unresolved.get(t);
+    if (failed) throw failed;
     let found: Element[];
     try {
       found = deepQueryAll(t.selector);
@@ -71,7 +74,7 @@ export async function selectorToRef(selector: string, deadline: number): Promise
   return registry.refFor(el);
 }
 
-/** Why a target's locator could not be resolved, for the action that then asks for its element. */
+/** Why a target's selector or locator could not be resolved, for the action that then asks for its element. */
 const unresolved = new WeakMap<Target, Error>();
 
 /**
@@ -83,6 +86,22 @@ export async function resolveLocator(t: Target, deadline: number): Promise<void>
   try {
     t.ref = registry.refFor(await locate(t.locator, deadline));
     delete t.locator;
+  } catch (e) {
+    unresolved.set(t, e instanceof Error ? e : new ActionError(String(e)));
+    throw e;
+  }
+}
+
+/**
+ * A selector target resolved in slices, before the request runs (`selectorToRef`): the target then holds its ref.
+ * When it fails, the error is kept for `resolveTarget` to throw again (a form field's failure is reported with the
+ * field), so no synchronous search of the whole page follows a sliced one that found nothing (#24).
+ */
+export async function resolveSelectorTarget(t: Target, deadline: number): Promise<void> {
+  if (!t.selector || t.ref) return;
+  try {
+    t.ref = await selectorToRef(t.selector, deadline);
+    delete t.selector;
   } catch (e) {
     unresolved.set(t, e instanceof Error ? e : new ActionError(String(e)));
     throw e;

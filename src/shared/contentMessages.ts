@@ -9,6 +9,7 @@
  * where the classic API would cost ~90 KB.
  */
 import { z } from './zodMini.ts';
+import { unpackOutline, type OutlineWireNode } from './outlineWire.ts';
 
 /** A ref as text: optional frame (`f3`), the document's two-letter tag (src/content/refs.ts), `e` and a number. */
 export const REF_SOURCE = '(?:f\\d+)?(?:[a-df-z]{2})?e\\d+';
@@ -284,7 +285,8 @@ function outlineProblem(tree: unknown): string | undefined {
   while (stack.length) {
     const n = stack.pop() as Record<string, unknown> | null;
     if (typeof n !== 'object' || n === null) return 'an outline node is not an object';
-    if (!NODE_KINDS.has(n.kind as string)) return `an outline node has kind ${JSON.stringify(n.kind)}`;
+    if (n.kind !== undefined && !NODE_KINDS.has(n.kind as string))
+      return `an outline node has kind ${JSON.stringify(n.kind)}`;
     for (const k of NODE_STRINGS)
       if (n[k] !== undefined && typeof n[k] !== 'string') return `an outline node's ${k} is not text`;
     if (n.isNew !== undefined && typeof n.isNew !== 'boolean') return "an outline node's isNew is not a boolean";
@@ -293,6 +295,7 @@ function outlineProblem(tree: unknown): string | undefined {
     if (n.states !== undefined && !(Array.isArray(n.states) && n.states.every((s) => typeof s === 'string')))
       return "an outline node's states are not a list of text";
     if (n.frame !== undefined && !Number.isInteger(n.frame)) return "an outline node's frame is not an integer";
+    if (n.children === undefined) continue;
     if (!Array.isArray(n.children)) return "an outline node's children are not a list";
     for (const c of n.children) stack.push(c);
   }
@@ -300,12 +303,16 @@ function outlineProblem(tree: unknown): string | undefined {
 }
 
 /**
- * A frame's outline tree. Checked by hand inside the schema: zod (jitless, as MV3 requires) parses a recursive
+ * A frame's outline tree, sent compact (shared/outlineWire.ts: a node's empty or default fields left out) and made
+ * whole again once checked. Checked by hand inside the schema: zod (jitless, as MV3 requires) parses a recursive
  * object schema at ~40 µs a node, 300-700 ms for the 8,000 nodes of a big page; this check takes a few ms.
  */
-export const OutlineTree = z.custom<OutlineNode[]>((v) => outlineProblem(v) === undefined, {
-  error: (iss) => `invalid outline tree: ${outlineProblem(iss.input) ?? 'malformed'}`,
-});
+export const OutlineTree = z.pipe(
+  z.custom<OutlineWireNode[]>((v) => outlineProblem(v) === undefined, {
+    error: (iss) => `invalid outline tree: ${outlineProblem(iss.input) ?? 'malformed'}`,
+  }),
+  z.transform(unpackOutline),
+);
 
 export const SnapshotReply = z.object({
   url: z.string(),
@@ -325,6 +332,8 @@ export const SnapshotReply = z.object({
   listeners: z.optional(z.enum(['load', 'late', 'none'])),
 });
 export type SnapshotReply = z.infer<typeof SnapshotReply>;
+/** A snapshot reply as a frame sends it: its tree compact (shared/outlineWire.ts). */
+export type SnapshotReplyWire = z.input<typeof SnapshotReply>;
 
 export const FindReply = z.object({
   matches: z.array(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { headOf, linesText, renderOutline, type OutlineNode } from '../../src/shared/outline.ts';
 import { truncateOutline } from '../../src/shared/outlineBudget.ts';
 import { OutlineTree } from '../../src/shared/contentMessages.ts';
+import { packOutline } from '../../src/shared/outlineWire.ts';
 import { wrapUntrusted } from '../../src/shared/untrusted.ts';
 
 const el = (fields: Omit<OutlineNode, 'kind' | 'children'>, children: OutlineNode[] = []): OutlineNode => ({
@@ -147,6 +148,45 @@ describe('rendering the tree', () => {
     expect(OutlineTree.safeParse([{ kind: 'script', children: [] }]).error?.issues[0]?.message).toBe(
       'invalid outline tree: an outline node has kind "script"',
     );
+  });
+});
+
+describe('the outline on the wire', () => {
+  it('leaves out empty and default fields, and the worker gets the same tree back', () => {
+    const tree = [
+      el({ role: 'main' }, [
+        el({ role: 'checkbox', name: 'Pick 1', ref: 'e1', states: [] }),
+        el({ role: 'checkbox', name: 'Pick 2', ref: 'e2', states: ['checked'], nameInferred: false }),
+        txt('Row 1', true),
+        { kind: 'frame', frame: 0, children: [] } as OutlineNode,
+      ]),
+    ];
+    const wire = JSON.stringify(packOutline(tree));
+    expect(wire).toBe(
+      '[{"role":"main","children":[{"role":"checkbox","name":"Pick 1","ref":"e1"},{"role":"checkbox","name":"Pick 2","ref":"e2","states":["checked"]},{"kind":"text","text":"Row 1","isNew":true},{"kind":"frame","frame":0}]}]',
+    );
+    const back = OutlineTree.parse(JSON.parse(wire));
+    expect(linesText(renderOutline(back))).toBe(linesText(renderOutline(tree)));
+    expect(back[0]!.children[0]).toEqual({
+      kind: 'element',
+      role: 'checkbox',
+      name: 'Pick 1',
+      ref: 'e1',
+      children: [],
+    });
+  });
+
+  it('packs and unpacks a nesting thousands of levels deep', () => {
+    let deep: OutlineNode = txt('Deepest text');
+    for (let i = 0; i < 2_000; i++) deep = el({ role: 'group' }, [deep]);
+    let n = OutlineTree.parse(JSON.parse(JSON.stringify(packOutline([deep]))))[0]!;
+    let depth = 0;
+    while (n.children.length) {
+      n = n.children[0]!;
+      depth++;
+    }
+    expect(depth).toBe(2_000);
+    expect(n).toEqual({ kind: 'text', text: 'Deepest text', children: [] });
   });
 });
 
