@@ -39,6 +39,7 @@ import { countElementsUpTo } from './env.ts';
 import { clickElement, hoverElement } from './actions/pointer.ts';
 import { pressKey } from './actions/press.ts';
 import { selectOptions, setChecked } from './actions/forms.ts';
+import { afterNextFrame } from './slices.ts';
 import { scrollPage } from './actions/scroll.ts';
 import { pressEnterToSubmit, resolveEditable, typeText, type TypeResult } from './actions/typing.ts';
 import { waitFor } from './actions/wait.ts';
@@ -172,7 +173,9 @@ async function act(req: ContentRequest): Promise<ActionReply> {
         let failed = 0;
         let last: Element | undefined;
         const deadline = performance.now() + WALK_TIME_MS;
-        for (const f of req.fields) {
+        for (const [i, f] of req.fields.entries()) {
+          // The page renders the last field's change before this one's visibility and click checks read geometry.
+          if (i > 0) await afterNextFrame();
           try {
             const el = resolveTarget(f);
             last = el;

@@ -85,3 +85,19 @@ export async function runSliced<T>(
     slicer.end = Infinity;
   }
 }
+
+/**
+ * Resolves once the page has rendered a frame (the task after its next animation frame), or after `fallbackMs`
+ * where no frame comes (a background tab). An action that wrote to the page waits for this before reading geometry
+ * again, so the layout its write made due is done by the browser's own rendering step, not forced inside Otto's
+ * task (#24: `fill_form` on a 10,000-row table forced the whole table's layout once per field, 1 s of CPU in one task).
+ */
+export function afterNextFrame(fallbackMs = 100): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, fallbackMs);
+    requestAnimationFrame(() => {
+      clearTimeout(t);
+      setTimeout(resolve, 0);
+    });
+  });
+}
