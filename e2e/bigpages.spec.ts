@@ -8,6 +8,7 @@
 import type { Page, Worker } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { call, openTab, refIn, type ActionResult, type Snap } from './page-tools.helpers.ts';
+import { tracingOtto, type OttoTasks } from './bigpages.tasks.ts';
 
 /**
  * How much longer than the page's own longest gap a call's longest gap may be. The issue's goal is no gap over
@@ -30,6 +31,12 @@ const TRIES = 3;
 /** Every walking call must answer well within the worker's 30 s request timeout. */
 const CALL_LIMIT_MS = 25_000;
 
+/**
+ * The issue's absolute bound, on what is Otto's own: no main-thread task running Otto's content script may take more
+ * than this much CPU time (see bigpages.tasks.ts for why CPU time and how a task is known to be Otto's).
+ */
+const OTTO_TASK_MS = 100;
+
 interface Probed<T> {
   value: T;
   ms: number;
@@ -37,37 +44,50 @@ interface Probed<T> {
   gap: number;
   /** Longest gap with the page left alone right after, for as long as the call took. */
   idle: number;
+  /** Otto's longest tasks in the page while the call ran. */
+  otto: OttoTasks;
 }
 
 const probe = (page: Page, op: 'start' | 'stop'): Promise<number> =>
   page.evaluate((o) => (window as unknown as { __probe: Record<string, () => number> }).__probe[o]!(), op);
 
+/** How far a try is from passing (0: it passes): its gap beyond the allowance, and Otto's task beyond its bound. */
+const excess = (p: Probed<unknown>, over: number): number =>
+  Math.max(0, p.gap - p.idle - over) / over + Math.max(0, p.otto.cpu - OTTO_TASK_MS) / OTTO_TASK_MS;
+
 /**
- * Runs a worker call while the page's rAF probe watches the main thread, then watches the idle page as long; up to
- * TRIES times while the call's gap exceeds the idle one by more than `over` (the try with the least excess counts).
+ * Runs a worker call while the page's rAF probe watches the main thread and a trace records Otto's tasks, then
+ * watches the idle page as long; up to TRIES times while the try is over either bound (the try nearest to both
+ * counts).
  */
 async function probed<T>(page: Page, run: () => Promise<T>, over = OVER_IDLE_MS): Promise<Probed<T>> {
   let best: Probed<T> | undefined;
-  for (let i = 0; i < TRIES && (!best || best.gap > best.idle + over); i++) {
+  for (let i = 0; i < TRIES && (!best || excess(best, over) > 0); i++) {
     await probe(page, 'start');
     const t0 = Date.now();
-    const value = await run();
+    const { value, tasks: otto } = await tracingOtto(page.context(), page, run);
     const ms = Date.now() - t0;
     const gap = await probe(page, 'stop');
     await probe(page, 'start');
     await new Promise((r) => setTimeout(r, Math.max(300, Math.min(ms, IDLE_MAX_MS))));
     const idle = await probe(page, 'stop');
-    if (!best || gap - idle < best.gap - best.idle) best = { value, ms, gap, idle };
+    const p = { value, ms, gap, idle, otto };
+    if (!best || excess(p, over) < excess(best, over)) best = p;
   }
   return best!;
 }
 
-/** The call kept the page responsive: its longest gap is at most `over` (plus `extra`) beyond the idle page's. */
+/**
+ * The call kept the page responsive: none of Otto's tasks took over OTTO_TASK_MS of CPU, and its longest frame gap
+ * is at most `over` (plus `extra`) beyond the idle page's.
+ */
 function expectResponsive(p: Probed<unknown>, over = OVER_IDLE_MS, extra = 0): void {
+  expect(p.otto.cpu).toBeLessThanOrEqual(OTTO_TASK_MS);
   expect(p.gap).toBeLessThanOrEqual(p.idle + over + extra);
 }
 
-const fmt = (p: Probed<unknown>): string => `${p.ms} ms (gap ${p.gap}, idle ${p.idle})`;
+const fmt = (p: Probed<unknown>): string =>
+  `${p.ms} ms (gap ${p.gap}, idle ${p.idle}; Otto's longest task ${p.otto.cpu} ms CPU, ${p.otto.wall} ms wall, of ${p.otto.count})`;
 
 /**
  * Waits until the page renders steadily: five frames in a row less than 50 ms apart (its own first layout and paint
@@ -143,6 +163,25 @@ async function keysFormsAndWaits(
   await expect(page.locator('#status')).toHaveText('Closed');
   expectResponsive(select, over);
   await settled(page);
+  // A form's fields each wait for the page to render the last one's change: checking the next field's geometry
+  // right after a write forced the whole table's layout inside Otto's task (10,000 rows: 0.6 s of 0.9 s CPU).
+  const filled = await probed(
+    page,
+    () =>
+      call<ActionResult>(sw, 'act', tabId, {
+        type: 'dom.fill_form',
+        fields: [8, 9].flatMap((i) => [
+          { ref: refIn(outline, `textbox "Note ${i}"`), value: `note ${i}` },
+          { ref: refIn(outline, `checkbox "Pick ${i}"`), value: true },
+        ]),
+      }),
+    over,
+  );
+  expect(filled.value.summary).toBe('filled 4 of 4 fields');
+  await expect(page.getByRole('textbox', { name: 'Note 9', exact: true })).toHaveValue('note 9');
+  await expect(page.getByRole('checkbox', { name: 'Pick 9', exact: true })).toBeChecked();
+  expectResponsive(filled, over);
+  await settled(page);
   const last = `Row ${rows} holds a short sentence`;
   const waited = await probed(
     page,
@@ -168,7 +207,7 @@ async function keysFormsAndWaits(
     readMs = `, read ${fmt(read)}`;
   }
   console.log(
-    `[bigpages] ${rows} rows: Tab ${fmt(tab)}, select ${fmt(select)}, wait_for text at the end ${fmt(waited)}${readMs}`,
+    `[bigpages] ${rows} rows: Tab ${fmt(tab)}, select ${fmt(select)}, fill_form ${fmt(filled)}, wait_for text at the end ${fmt(waited)}${readMs}`,
   );
 }
 
@@ -381,7 +420,22 @@ test.describe('big pages', () => {
     expect(clicked.ms).toBeLessThan(CALL_LIMIT_MS);
     expectResponsive(clicked, over);
     expect(clicked.value.changes.added.join(' ')).toContain('Opened order 3');
-    // Not checked here yet: dom.query over the 2.4 million nodes let the probe see a 1.4 s gap (to be profiled).
+    const queried = await probed(
+      page,
+      () =>
+        call<{ total: number; partial?: boolean; matches: { line: string }[] }>(
+          sw,
+          'query',
+          tabId,
+          'tr input[type=checkbox]',
+          { limit: 5 },
+        ),
+      over,
+    );
+    expect(queried.ms).toBeLessThan(CALL_LIMIT_MS);
+    expectResponsive(queried, over);
+    expect(queried.value.matches[0]!.line).toMatch(/^checkbox "Pick 1" \[ref=[a-df-z]{2}e\d+\]/);
+    if (!queried.value.partial) expect(queried.value.total).toBe(rows);
     const tab = await probed(
       page,
       () =>
@@ -397,7 +451,7 @@ test.describe('big pages', () => {
     );
     expectResponsive(tab, over);
     console.log(
-      `[bigpages] ${rows} rows: load ${await page.evaluate('window.__built')} ms to build; snapshot ${fmt(snap)}, find ${fmt(found)}, text ${fmt(text)}, click ${fmt(clicked)}, Tab ${fmt(tab)}`,
+      `[bigpages] ${rows} rows: load ${await page.evaluate('window.__built')} ms to build; snapshot ${fmt(snap)}, find ${fmt(found)}, text ${fmt(text)}, click ${fmt(clicked)}, dom.query ${fmt(queried)}, Tab ${fmt(tab)}`,
     );
     await page.close();
   });
