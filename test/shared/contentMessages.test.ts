@@ -90,8 +90,13 @@ describe('content messages (zod/mini)', () => {
     expect(() => SnapshotReply.parse(nested)).toThrow(
       "invalid outline tree: an outline node's frame is not an integer",
     );
-    expect(() => SnapshotReply.parse({ ...reply, tree: [{ kind: 'text', text: 'x' }] })).toThrow(
+    expect(() => SnapshotReply.parse({ ...reply, tree: [{ kind: 'text', text: 'x', children: 'y' }] })).toThrow(
       "invalid outline tree: an outline node's children are not a list",
     );
+    // On the wire a node leaves out no children and kind element (shared/outlineWire.ts): the parse puts them back.
+    expect(SnapshotReply.parse({ ...reply, tree: [{ role: 'main' }, { kind: 'text', text: 'x' }] }).tree).toEqual([
+      { kind: 'element', role: 'main', children: [] },
+      { kind: 'text', text: 'x', children: [] },
+    ]);
   });
 });
