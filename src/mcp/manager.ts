@@ -23,7 +23,6 @@ import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { AnyTool } from '../tools/Tool.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { untrustedTag, wrapUntrusted } from '../shared/untrusted.ts';
-import { createToolDefinition } from '../tools/definition.ts';
 import { planDeferral, toolBudget as sharedBudget, type ToolBudget } from '../tools/toolBudget.ts';
 import { originPattern } from '../sdk/deps.ts';
 import type { PermissionsLike } from '../sdk/runtime.ts';
@@ -38,13 +37,12 @@ import {
 } from './client.ts';
 import { fingerprint, serverSpec, type ServerConfig, type ServerSpec } from './config.ts';
 import { EMPTY_RESPONSE, formatCallResult, McpToolError } from './content.ts';
-import { proxyTool } from './proxyTool.ts';
+import { offerTools, type ToolView } from './toolOffer.ts';
 import { CallFault } from './callGuard.ts';
 import { CallLimiter } from './limiter.ts';
-import { describeChange, fingerprintTool, newPinRecord, review, type PinRecord, type ReviewState } from './pins.ts';
+import { fingerprintTool, newPinRecord, review, type PinRecord, type ReviewState } from './pins.ts';
 import { valueRedactor } from './redact.ts';
-import { CAPS, clean, type CleanReport } from './sanitize.ts';
-import { schemaProblem } from './schemaCheck.ts';
+import { CAPS, clean } from './sanitize.ts';
 import { searchTool, SEARCH_PACK } from './searchTool.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 import { originOf } from '../shared/origin.ts';
@@ -70,23 +68,7 @@ export interface ToolCache {
 }
 
 /** One tool of a server as the settings show it. */
-export interface ToolView {
-  name: string;
-  /**
-   * on: offered to the model; off: turned off by the user; changed: differs from what the user approved (off until
-   * reviewed); new: appeared after the server was connected (off until turned on); invalid: its schema cannot be
-   * used (off, with the reason).
-   */
-  state: ReviewState | 'invalid';
-  reason?: string;
-  /** The description exactly as the model receives it. */
-  description: string;
-  /** Where a cap cut the server's text. */
-  cut?: string[];
-  /** For a changed tool: what differs from the approved version. */
-  changes?: string[];
-  readOnly: boolean;
-}
+export type { ToolView } from './toolOffer.ts';
 
 export interface ServerStatus {
   name: string;
@@ -649,87 +631,24 @@ export class McpManager {
     const key = `${toolsKey(tools)}|${JSON.stringify([...states])}`;
     if (pinsChanged) void this.options.cache?.savePins?.(e.name, pins).catch(() => undefined);
     if (key === e.toolsKey) return;
-    const previous = new Map(e.views.map((v) => [v.name, v.state]));
-    const proxies: AnyTool[] = [];
-    const views: ToolView[] = [];
-    const report: CleanReport = { removed: 0, cut: [] };
-    let costChars = 0;
-    const tagHex = this.tagOf(e);
-    for (const info of tools) {
-      const state = states.get(info.name) ?? 'on';
-      const problem = schemaProblem(info.inputSchema);
-      const own: CleanReport = { removed: 0, cut: [] };
-      let proxy: AnyTool | undefined;
-      let reason = problem;
-      let defChars = 0;
-      if (!problem) {
-        try {
-          proxy = proxyTool(e.name, info, (server, tool, args, ctx) => this.call(server, tool, args, ctx), {
-            tagHex,
-            report: own,
-          });
-          // Built (and cloned) here as every request will: if that fails, the tool is off, not every run.
-          defChars = JSON.stringify(createToolDefinition(proxy, `${e.name}__${info.name}`)).length;
-        } catch (error) {
-          proxy = undefined;
-          reason = `it could not be registered: ${errorMessage(error)}`;
-        }
-      }
-      report.removed += own.removed;
-      report.cut.push(...own.cut.map((c) => `${info.name}: ${c}`));
-      const view: ToolView = {
-        name: info.name,
-        state: reason ? 'invalid' : state,
-        description: proxy ? proxy.description : '',
-        readOnly: info.annotations?.readOnlyHint === true,
-      };
-      if (reason) {
-        view.reason = reason;
-        this.log.warn(`MCP server '${e.name}': tool '${info.name}' is off: ${reason}`, { server: e.name });
-      }
-      if (own.cut.length) view.cut = own.cut;
-      if (state === 'changed' && pins?.tools[info.name])
-        view.changes = describeChange(pins.tools[info.name]!.tool, info);
-      views.push(view);
-      if (proxy && view.state === 'on') {
-        proxies.push(proxy);
-        costChars += defChars;
-      }
-      if ((state === 'changed' || state === 'new') && !reason && previous.get(info.name) !== state) {
-        this.log.warn(
-          `MCP server '${e.name}': tool '${info.name}' ${state === 'new' ? 'appeared' : 'changed'}; it is off until reviewed`,
-          {
-            server: e.name,
-          },
-        );
-        this.options.onReview?.(e.name, info.name, state);
-      }
-    }
-    const warnings: string[] = [];
-    if (report.removed)
-      warnings.push(
-        `Removed ${report.removed} invisible character${report.removed === 1 ? '' : 's'} (zero-width, bidi or tag) from its tool descriptions.`,
-      );
-    if (report.cut.length) warnings.push(`Cut to length: ${report.cut.join('; ')}.`);
-    if (e.instructions) {
-      const c = clean(e.instructions, CAPS.instructions);
-      if (c.removed) warnings.push(`Removed ${c.removed} invisible characters from its instructions.`);
-      if (c.cutFrom !== undefined)
-        warnings.push(
-          `Its instructions were cut to ${CAPS.instructions.toLocaleString('en-US')} of ${c.cutFrom.toLocaleString('en-US')} characters.`,
-        );
-    }
-    const invalid = views.filter((v) => v.state === 'invalid').length;
-    if (invalid)
-      warnings.push(
-        `${invalid} tool${invalid === 1 ? ' is' : 's are'} off because ${invalid === 1 ? 'its' : 'their'} definition cannot be used.`,
-      );
+    const offer = offerTools({
+      server: e.name,
+      tools,
+      states,
+      pins,
+      previous: new Map(e.views.map((v) => [v.name, v.state])),
+      tagHex: this.tagOf(e),
+      instructions: e.instructions,
+      call: (server, tool, args, ctx) => this.call(server, tool, args, ctx),
+      log: this.log,
+      onReview: this.options.onReview,
+    });
     e.tools = tools;
     e.toolsKey = key;
-    e.proxies = proxies;
-    e.views = views;
-    e.warnings = warnings;
-    e.costChars = costChars;
+    e.proxies = offer.proxies;
+    e.views = offer.views;
+    e.warnings = offer.warnings;
+    e.costChars = offer.costChars;
     if (notify && this.syncing === 0) this.options.onChange?.();
   }
 
