@@ -434,6 +434,9 @@ test('code mode: a program step that both the action rule and the flow rule ask 
   ]);
   try {
     await panel.bringToFront();
+    // A conversation of its own: the panel reopens the last one, whose web.fetch read the collector's site (the run
+    // before this one in the file), and that would join the sources the card names.
+    await panel.getByTestId('new-conversation').click();
     await panel.getByTestId('chat-input').fill('Send the blog form');
     await panel.getByTestId('chat-input').press('Enter');
     const card = panel.getByTestId('approval');

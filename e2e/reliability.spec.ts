@@ -185,11 +185,35 @@ for (const wire of WIRES) {
 
   test(`the worker stopped at 20 random moments of runs: each resumes and completes, nothing lost or duplicated (${wire})`, async ({
     context,
-    panel,
+    extensionId,
+    panel: firstPanel,
     fakeApi,
   }) => {
-    await connectToFakeApi(panel, fakeApi, { yaml: wireYaml(wire) });
+    await connectToFakeApi(firstPanel, fakeApi, { yaml: wireYaml(wire) });
     let resumed = 0;
+    // Twice in CI rehearsals on a loaded machine the panel tab was gone right after a stop ("Target page, context or
+    // browser has been closed"; Otto closes no extension page). What this test checks lives in the worker's store,
+    // which any panel reads: a lost panel is replaced once, and said; a second loss fails.
+    let panel = firstPanel;
+    let panelsLost = 0;
+    const live = async (): Promise<Page> => {
+      if (!panel.isClosed()) return panel;
+      panelsLost++;
+      expect(panelsLost, 'the panel tab was lost more than once').toBeLessThanOrEqual(1);
+      console.log(`reliability (${wire}): the panel tab was gone after a worker stop; a new one reads the same store`);
+      panel = await context.newPage();
+      await panel.goto(`chrome-extension://${extensionId}/src/sidepanel/index.html`);
+      await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
+      return panel;
+    };
+    const settleLive = async (id: string): Promise<string> => {
+      try {
+        return await settle(await live(), id);
+      } catch (error) {
+        if (!panel.isClosed()) throw error;
+        return settle(await live(), id);
+      }
+    };
     for (let n = 0; n < 20; n++) {
       const tag = `kill-${wire}-${SEED}-${n}`;
       fakeApi.script([
@@ -197,13 +221,13 @@ for (const wire of WIRES) {
         { match: afterTool(tag), text: `Recovered ${tag} fine.`, delayMs: 15, times: 5 },
         { match: firstTurn(tag), calls: [{ name: 'tabs__list', arguments: {} }], delayMs: 15, times: 5 },
       ]);
-      const id = await send(panel, `please do ${tag}`);
+      const id = await send(await live(), `please do ${tag}`);
       await panel.waitForTimeout(Math.floor(random() * 400));
       await stopServiceWorker(context, panel);
-      const status = await settle(panel, id);
+      const status = await settleLive(id);
       if (status !== 'completed') {
         expect(status, tag).toBe('interrupted');
-        await panelRequest(panel, { type: 'chat.resume', conversationId: id });
+        await panelRequest(await live(), { type: 'chat.resume', conversationId: id });
         await expect.poll(() => statusOf(panel, id).then((s) => s?.status), { timeout: 30_000 }).toBe('completed');
         resumed++;
       }
@@ -216,6 +240,7 @@ for (const wire of WIRES) {
     console.log(
       `reliability (${wire}): worker stopped 20 times — ${resumed} runs resumed, ${20 - resumed} had already finished; nothing lost`,
     );
+    if (panel !== firstPanel) await panel.close();
   });
 }
 
