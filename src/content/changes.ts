@@ -9,12 +9,13 @@
  * asked to confirm leaving (beforeunload), and where focus went. The alert/confirm/prompt calls answered meanwhile
  * are added by the worker (page/dialogs.ts), which guards them from the page's world.
  */
-import { countElementsUpTo, deepActiveElement, deepQueryAll, flatChildren, knownRoots, parentOf } from './env.ts';
-import { checkedState, describeElement, isDisabled } from './describe.ts';
+import { deepActiveElement, knownRoots, parentOf } from './env.ts';
+import { describeElement } from './describe.ts';
 import { buildSnapshot, type OutlineNode } from './snapshot.ts';
 import type { PageDialog } from '../shared/contentMessages.ts';
 import { accessibleName, normalize, textOf, truncate } from './names.ts';
 import { hiddenReason, styleOf, withStyleCache } from './visibility.ts';
+import { DIALOG_SELECTOR, isHidden, readAfter, readBefore } from './changeCapture.ts';
 
 export interface Changes {
   /** Same-document URL change (history API or hash). */
@@ -43,10 +44,6 @@ export interface Changes {
 
 /** Shortest watch after an action: late updates (a timer, a resolved fetch, an animation frame) land inside it. */
 export const MIN_WINDOW_MS = 300;
-const STATE_SELECTOR =
-  'input, select, textarea, button, [aria-disabled], [aria-checked], [aria-selected], [aria-expanded], [aria-pressed], [aria-valuenow], [contenteditable="true"], [contenteditable=""]';
-const STATE_MAX = 5000;
-const WALK_MAX = 30_000;
 const LIST_MAX = 8;
 /** Attributes whose changes count as activity (settling waits for them); state itself is compared before/after. */
 const ATTRS = [
@@ -65,7 +62,6 @@ const ATTRS = [
   'disabled',
 ];
 
-const DIALOG_SELECTOR = 'dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]';
 /** Nodes tracked one by one; past this a change is only counted (a page that adds 200,000 rows). */
 const MAX_TRACKED = 20_000;
 /** Added elements whose visibility is checked (each check reads styles and a box). */
@@ -79,24 +75,6 @@ const MAX_ANCESTOR_STEPS = 256;
  */
 const TEXT_BOX_MAX = 2_000;
 const TEXT_BOX_MAX_NODES = 400;
-
-/** Past this many elements a page is not scanned for dialogs around each action (see `dialogsIn`). */
-const BIG_PAGE_ELEMENTS = 20_000;
-
-/**
- * Open dialogs in the document and in the shadow roots walks have seen. Not every shadow root in the page: finding
- * them all is a script walk over every element, twice per action, which froze big pages.
- */
-function visibleDialogs(): Element[] {
-  try {
-    const found: Element[] = Array.from(document.querySelectorAll(DIALOG_SELECTOR));
-    for (const root of knownRoots)
-      if (root.host.isConnected) found.push(...Array.from(root.querySelectorAll(DIALOG_SELECTOR)));
-    return found.filter((d) => !hiddenReason(d));
-  } catch {
-    return [];
-  }
-}
 
 /**
  * Dialogs at or under the given nodes (what an action added, removed or changed attributes of). On big pages this
@@ -142,14 +120,14 @@ export async function observeChanges<T>(
 ): Promise<{ result: T; changes: Changes }> {
   const settleMs = opts.settleMs ?? 150;
   const maxMs = opts.maxMs ?? 2000;
+  // Whole-page comparisons (every control's state, every hidden subtree) only where the page is small enough; read
+  // in slices before the action is performed. What the page adds meanwhile is not the action's doing.
+  const unsettled = new Set<Node>();
+  const before = await readBefore(unsettled);
+  const big = before.big;
   const urlBefore = location.href;
   const focusBefore = deepActiveElement();
-  const big = countElementsUpTo(document, BIG_PAGE_ELEMENTS + 1) > BIG_PAGE_ELEMENTS;
-  const dialogsBefore = big ? [] : withStyleCache(visibleDialogs);
   const changed = new Set<Node>();
-  // Whole-page comparisons (every control's state, every hidden subtree) only where the page is small enough.
-  const statesBefore = big ? new Map<Element, string>() : controlStates();
-  const hiddenBefore = big ? new Set<Element>() : hiddenRoots();
 
   const added = new Set<Node>();
   const removed = new Set<Node>();
@@ -277,6 +255,7 @@ export async function observeChanges<T>(
     window.removeEventListener('pagehide', onUnload, true);
   }
 
+  const after = await readAfter(before, unsettled);
   const changes: Changes = withStyleCache(() => {
     const tops = [...added].filter((n) => n.isConnected && !hasAddedAncestor(n, added)) as Element[];
     // Visibility is checked for the first MAX_CHECKED; the rest are counted as they are.
@@ -296,10 +275,9 @@ export async function observeChanges<T>(
         d.isConnected ? dialogLabel(d) : 'dialog (removed)',
       );
     } else {
-      const dialogsAfter = visibleDialogs();
-      dialogsOpened = dialogsAfter.filter((d) => !dialogsBefore.includes(d)).map(dialogLabel);
-      dialogsClosed = dialogsBefore
-        .filter((d) => !dialogsAfter.includes(d))
+      dialogsOpened = after.dialogs.filter((d) => !before.dialogs.includes(d)).map(dialogLabel);
+      dialogsClosed = before.dialogs
+        .filter((d) => !after.dialogs.includes(d))
         .map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)'));
     }
     const isNewHere = (el: Element): boolean => el !== document.body && hasAddedAncestor(el, added, true);
@@ -324,15 +302,15 @@ export async function observeChanges<T>(
       c.note = c.note ? `${c.note}; ${skip}` : skip;
     }
     // State of controls that existed before (properties change without mutations).
-    const statesAfter = big ? new Map<Element, string>() : controlStates();
-    for (const [el, before] of statesBefore) {
+    for (const [el, was] of before.states) {
       if (c.changed.length >= LIST_MAX) break;
-      const after = statesAfter.get(el);
-      if (after === undefined || after === before || !el.isConnected || hiddenReason(el)) continue;
-      c.changed.push(`${describeElement(el)}: ${diffState(before, after)}`);
+      const now = after.states.get(el);
+      if (now === undefined || now === was || !el.isConnected || hiddenReason(el)) continue;
+      c.changed.push(`${describeElement(el)}: ${diffState(was, now)}`);
     }
-    // Visibility: hidden subtrees before vs after.
-    const hiddenAfter = big ? new Set<Element>() : hiddenRoots();
+    // Visibility: hidden subtrees before vs after (what the page added while they were read is not reported).
+    const hiddenBefore = before.hidden;
+    const hiddenAfter = after.hidden;
     for (const el of hiddenBefore) {
       if (c.shown.length >= LIST_MAX) break;
       if (el.isConnected && !hiddenAfter.has(el) && !isHidden(el) && !hasHiddenAncestor(el, hiddenAfter))
@@ -340,7 +318,12 @@ export async function observeChanges<T>(
     }
     for (const el of hiddenAfter) {
       if (c.hidden.length >= LIST_MAX) break;
-      if (!hiddenBefore.has(el) && !isNewHere(el) && !hasHiddenAncestor(el, hiddenBefore))
+      if (
+        !hiddenBefore.has(el) &&
+        !isNewHere(el) &&
+        !hasHiddenAncestor(el, hiddenBefore) &&
+        !hasAddedAncestor(el, unsettled, true)
+      )
         c.hidden.push(summarize(el, false));
     }
     // Text of elements that existed and stay visible.
@@ -370,36 +353,6 @@ export async function observeChanges<T>(
   return { result, changes };
 }
 
-/** A control's state as a comparable string: `checked|value=...|selected|expanded=...`. */
-function stateOf(el: Element): string {
-  const parts: string[] = [];
-  const c = checkedState(el);
-  if (c !== undefined) parts.push(c === 'mixed' ? 'checked=mixed' : c ? 'checked' : 'not checked');
-  const tag = el.localName;
-  if (tag === 'input' || tag === 'textarea') {
-    const input = el as HTMLInputElement;
-    if (input.type !== 'checkbox' && input.type !== 'radio')
-      parts.push(
-        `value=${JSON.stringify(input.type === 'password' ? '•'.repeat(Math.min(input.value.length, 8)) : truncate(input.value, 60))}`,
-      );
-  } else if (tag === 'select')
-    parts.push(
-      `value=${JSON.stringify(Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.label || o.text).join(', '))}`,
-    );
-  else if ((el as HTMLElement).isContentEditable)
-    parts.push(`value=${JSON.stringify(truncate(normalize(el.textContent ?? ''), 60))}`);
-  const sel = el.getAttribute('aria-selected');
-  if (sel === 'true' || sel === 'false') parts.push(sel === 'true' ? 'selected' : 'not selected');
-  const exp = el.getAttribute('aria-expanded');
-  if (exp === 'true' || exp === 'false') parts.push(exp === 'true' ? 'expanded' : 'collapsed');
-  const pressed = el.getAttribute('aria-pressed');
-  if (pressed === 'true' || pressed === 'false') parts.push(pressed === 'true' ? 'pressed' : 'not pressed');
-  const now = el.getAttribute('aria-valuenow');
-  if (now !== null) parts.push(`value=${JSON.stringify(truncate(now, 40))}`);
-  parts.push(isDisabled(el) ? 'disabled' : 'enabled');
-  return parts.join('|');
-}
-
 /** `checked → not checked`, `value "" → "2026-12-01"`: only the parts that differ. */
 function diffState(before: string, after: string): string {
   const a = before.split('|');
@@ -413,70 +366,6 @@ function diffState(before: string, after: string): string {
     else out.push(`${x || '(none)'} → ${y || '(none)'}`);
   }
   return out.join(', ');
-}
-
-function controlStates(): Map<Element, string> {
-  const out = new Map<Element, string>();
-  let els: Element[];
-  try {
-    els = deepQueryAll(STATE_SELECTOR);
-  } catch {
-    return out;
-  }
-  for (let i = 0; i < els.length && i < STATE_MAX; i++) {
-    const el = els[i]!;
-    if ((el as HTMLInputElement).type === 'hidden') continue;
-    out.set(el, stateOf(el));
-  }
-  return out;
-}
-
-function isHidden(el: Element): boolean {
-  const e = el as Element & { checkVisibility?: (o?: object) => boolean };
-  if (typeof e.checkVisibility === 'function') return !e.checkVisibility({ visibilityProperty: true });
-  return !!hiddenReason(el);
-}
-
-/**
- * The roots of hidden subtrees (hidden elements whose parent shows), document and open/known shadow roots, bounded.
- * Compared before and after an action, they tell which existing parts of the page were shown or hidden.
- */
-function hiddenRoots(): Set<Element> {
-  const out = new Set<Element>();
-  const body = document.body;
-  if (!body) return out;
-  let budget = WALK_MAX;
-  const walk = (node: Node): void => {
-    const kids = flatChildren(node);
-    for (let i = 0; i < kids.length && budget > 0; i++) {
-      const k = kids[i]!;
-      if (k.nodeType === 11) {
-        walk(k);
-        continue;
-      }
-      if (k.nodeType !== 1) continue;
-      budget--;
-      const el = k as Element;
-      const tag = el.localName;
-      if (
-        tag === 'script' ||
-        tag === 'style' ||
-        tag === 'template' ||
-        tag === 'head' ||
-        tag === 'link' ||
-        tag === 'meta'
-      )
-        continue;
-      if (isHidden(el)) {
-        // Empty hidden boxes (spacers, templates' hosts) cannot be "shown" in a way worth reporting.
-        if (el.firstElementChild || /\S/.test(el.textContent ?? '')) out.add(el);
-        continue;
-      }
-      walk(el);
-    }
-  };
-  walk(body);
-  return out;
 }
 
 function hasHiddenAncestor(el: Element, set: Set<Element>): boolean {

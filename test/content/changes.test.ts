@@ -49,3 +49,46 @@ describe('change report: text changes', () => {
     expect(textDiff('2 items left', '1 item left')).toBe('"2 items left" → "1 item left"');
   });
 });
+
+describe('change report: the page read in slices around the action (#24)', () => {
+  it('what the page adds or changes while the "before" read yields is not reported as the action’s doing', async () => {
+    // Enough elements that the walk for hidden parts spends a 12 ms slice and yields at least once.
+    const rows = Array.from(
+      { length: 600 },
+      (_, i) => `<p><input type="checkbox" aria-label="Pick ${i}"> Row ${i}</p>`,
+    );
+    setPage(`<button id="menu" aria-expanded="false">Menu</button><main>${rows.join('')}</main>`);
+    let pageChangedBeforeAction = false;
+    // The page's own task, queued when the read reaches its walk for hidden parts (so after the controls' states were
+    // read): it runs at the read's next yield.
+    const proto = Element.prototype as unknown as { checkVisibility: (o?: object) => boolean };
+    const checkVisibility = proto.checkVisibility;
+    proto.checkVisibility = function (this: Element, o?: object): boolean {
+      proto.checkVisibility = checkVisibility;
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        ch.port1.close();
+        // A hidden panel and a control added where the walk has already been, and a state already read.
+        document.body.insertAdjacentHTML(
+          'afterbegin',
+          '<div id="late" style="display:none"><p>Late panel</p></div><input type="checkbox" id="late-box" aria-label="Late">',
+        );
+        document.getElementById('menu')!.setAttribute('aria-expanded', 'true');
+      };
+      ch.port2.postMessage(0);
+      return checkVisibility.call(this, o);
+    };
+    const { changes } = await observeChanges(() => {
+      pageChangedBeforeAction = document.getElementById('late') !== null;
+      (document.getElementById('late-box') as HTMLInputElement).click();
+      (document.querySelector('input[aria-label="Pick 5"]') as HTMLInputElement).click();
+    });
+    expect(pageChangedBeforeAction).toBe(true);
+    // Only the action's own change: not "Late" (added after its controls were read), not the menu (changed after it
+    // was read), and the hidden panel added during the read is not "hidden" by the action.
+    expect(changes.changed).toEqual(['checkbox "Pick 5" <input>: not checked → checked']);
+    expect(changes.hidden).toEqual([]);
+    expect(changes.shown).toEqual([]);
+    expect(changes.added).toEqual([]);
+  });
+});
