@@ -33,6 +33,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({}, use) => {
       if (!existsSync(path.join(DIST, 'manifest.json')))
         throw new Error('dist/ is missing: run `npm run build` first.');
+      // Playwright reads the body of every response the extension's worker gets (Network.getResponseBody on the
+      // worker, for traces). A worker stopped while such a read is pending crashes Chromium's browser process
+      // (SIGTRAP; reproduced without Otto, see docs/decisions.md "The reliability test's lost panel tab: cause"), which
+      // closes every page: what stopServiceWorker's tests saw as a lost panel tab. Playwright then leaves the worker's
+      // network alone; page traces are unchanged. Read by Playwright each time it attaches to a worker.
+      process.env.PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK = '1';
       const profile = await mkdtemp(path.join(os.tmpdir(), 'otto-e2e-'));
       const context = await chromium.launchPersistentContext(profile, {
         executablePath: chromiumPath(),
@@ -108,9 +114,13 @@ export function panelRequest<T = unknown>(panel: Page, body: Record<string, unkn
 /**
  * Stops the extension's service worker through the DevTools protocol (as Chrome does to an idle worker) and
  * resolves once Chrome reports it stopped. The next extension event starts a fresh one; Playwright's Worker handle
- * then reaches the new instance.
+ * then reaches the new instance. The session is only a way in: `stopAllWorkers` stops workers, never the page.
+ * Safe only while Playwright leaves the worker's network alone (set in `extContext`): otherwise a stop can crash
+ * the browser.
  */
 export async function stopServiceWorker(context: BrowserContext, anyPage: Page): Promise<void> {
+  if (process.env.PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK !== '1')
+    throw new Error('stopServiceWorker: launch through the extContext fixture (a stop can crash a traced browser).');
   const cdp = await context.newCDPSession(anyPage);
   type Versions = { versions: { runningStatus: string; scriptURL: string }[] };
   const stopped = new Promise<void>((resolve) => {
