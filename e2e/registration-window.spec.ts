@@ -6,24 +6,32 @@
  * functions are back and nothing it logged reaches the worker. The watched tab keeps its capture from the start.
  *
  * The watched tab's page is held back by the server for a few seconds, so the window is wide open when the
- * bystander loads the very same path.
+ * bystander loads the very same path. The window is stored (page/registrationWindows.ts): a worker stopped inside it
+ * comes back, still disarms the bystander, and removes the registration it left.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Worker } from '@playwright/test';
-import { test, expect } from './support/fixtures.ts';
+import { test, expect, stopServiceWorker } from './support/fixtures.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
 const HOLD_MS = 4_000;
 
-/** `/win/page.html?slow` is answered after HOLD_MS; every other page at once. Records the paths asked for. */
-async function startSite(): Promise<{ origin: string; hits: string[]; close(): Promise<void> }> {
+/**
+ * `/win/page.html?slow` is answered after HOLD_MS, `?slow-long` after a minute, `?held` once `release()` is
+ * called; every other page at once. Records the paths asked for. Each page's first script notes whether Otto's
+ * console wrapper was there when it ran (`firstSawOtto`): the proof that the page-start script did reach it.
+ */
+async function startSite(): Promise<{ origin: string; hits: string[]; release(): void; close(): Promise<void> }> {
   const hits: string[] = [];
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
   const page = (who: string) =>
     `<!doctype html><html><head><meta charset="utf-8"><title>${who}</title>
-<script>console.log(${JSON.stringify(`${who}: first script`)});</script></head>
+<script>window.firstSawOtto = !Function.prototype.toString.call(console.log).includes('[native code]');
+console.log(${JSON.stringify(`${who}: first script`)});</script></head>
 <body><h1>${who}</h1><button id="b">Press</button>
 <script>document.getElementById('b').addEventListener('click', () => console.log('pressed'));</script></body></html>`;
   const server = http.createServer((req, res) => {
@@ -32,8 +40,14 @@ async function startSite(): Promise<{ origin: string; hits: string[]; close(): P
     const send = () =>
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-        .end(page(url.search === '?slow' ? 'watched page' : url.pathname === '/win/page.html' ? 'bystander' : 'start'));
+        .end(
+          page(
+            url.search.startsWith('?slow') ? 'watched page' : url.pathname === '/win/page.html' ? 'bystander' : 'start',
+          ),
+        );
     if (url.search === '?slow') setTimeout(send, HOLD_MS);
+    else if (url.search === '?slow-long') setTimeout(send, 60_000);
+    else if (url.search === '?held') void held.then(send);
     else send();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,6 +55,7 @@ async function startSite(): Promise<{ origin: string; hits: string[]; close(): P
   return {
     origin: `http://127.0.0.1:${port}`,
     hits,
+    release,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -133,6 +148,7 @@ test('a tab loading the same path while a watched tab loads keeps none of Otto (
     ]);
     // The watched tab's page has not arrived yet: the bystander loaded inside the window.
     expect(watched.url()).toBe(`${site.origin}/win/start.html`);
+    expect(await bystander.evaluate(() => (window as unknown as { firstSawOtto: boolean }).firstSawOtto)).toBe(true);
     await expect.poll(() => hooks(bystander), { timeout: 10_000 }).toEqual(CLEAN);
     await bystander.locator('#b').click(); // the page's own listener, through its native addEventListener
     await waitForStatus(panel, id, 'completed', 60_000);
@@ -155,6 +171,53 @@ test('a tab loading the same path while a watched tab loads keeps none of Otto (
     );
     expect(bystanderLog).not.toContain('bystander: first script');
     expect(bystanderLog).not.toContain('pressed');
+  } finally {
+    await watched.close();
+    await bystander.close();
+    await site.close();
+  }
+});
+
+test('a worker stopped inside the window comes back still knowing it: the bystander that committed meanwhile is disarmed, and the registration left behind is removed', async ({
+  context,
+  panel,
+  fakeApi,
+}) => {
+  test.setTimeout(90_000);
+  const site = await startSite();
+  await connectToFakeApi(panel, fakeApi);
+  const watched = await context.newPage();
+  const bystander = await context.newPage();
+  const registered = () =>
+    panel.evaluate(async () =>
+      (await chrome.scripting.getRegisteredContentScripts()).map((s) => s.id).filter((x) => x.startsWith('otto-dev')),
+    );
+  try {
+    await watched.goto(`${site.origin}/win/start.html`);
+    const tabId = await panel.evaluate(
+      async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
+      watched.url(),
+    );
+    fakeApi.script([
+      { match: 'open the page', calls: [{ name: 'dom__snapshot', arguments: {} }] },
+      { calls: [{ name: 'tabs__navigate', arguments: { url: `${site.origin}/win/page.html?slow-long` } }] },
+      { text: 'Opened.' },
+    ]);
+    await send(panel, 'open the page', { tabId });
+    await expect.poll(() => site.hits.includes('/win/page.html?slow-long'), { timeout: 30_000 }).toBe(true);
+    await expect.poll(registered, { timeout: 10_000 }).toEqual([`otto-devcapture-${tabId}`]);
+    // The bystander asks for the same path; the server holds its answer while the worker is stopped, so it commits
+    // (with the registered script) after the stop, and its commit is the event that starts a fresh worker.
+    const loading = bystander.goto(`${site.origin}/win/page.html?held`);
+    await expect.poll(() => site.hits.includes('/win/page.html?held'), { timeout: 10_000 }).toBe(true);
+    await stopServiceWorker(context, panel);
+    site.release();
+    await loading;
+    expect(await bystander.evaluate(() => (window as unknown as { firstSawOtto: boolean }).firstSawOtto)).toBe(true);
+    await expect.poll(() => hooks(bystander), { timeout: 10_000 }).toEqual(CLEAN);
+    // The fresh worker removed the registration the stopped one left (the watched page has still not arrived).
+    await expect.poll(registered, { timeout: 10_000 }).toEqual([]);
+    expect(watched.url()).toBe(`${site.origin}/win/start.html`);
   } finally {
     await watched.close();
     await bystander.close();

@@ -12,7 +12,8 @@
  *    with a page's inline scripts (measured: a local page's load-time logs were gone). If the registration did not
  *    match (a redirect to another path), the capture is injected at commit as a fallback and says how late it is.
  *    Chrome registers scripts by URL, not by tab: another tab loading the very same path in that window gets the
- *    script too, so a tab that is not watched and commits such a URL is disarmed at once (pageStartDisarm.ts);
+ *    script too, so a tab that is not watched and commits such a URL is disarmed at once (pageStartDisarm.ts; the
+ *    windows are kept in registrationWindows.ts, across worker restarts);
  *  - otherwise the capture is installed when a tool first asks, and says it began late (the browser's resource
  *    timing still lists the page's earlier requests; earlier console messages are lost). Reloading the tab then
  *    captures from the start.
@@ -28,6 +29,7 @@ import { devCapture, devRead, type DevLog } from '../content/devCapture.ts';
 import { pageStartDisarm } from '../content/pageStartDisarm.ts';
 import devCaptureScript from '../content/devCapture.iife.ts?iife';
 import { errorMessage } from '../shared/errorMessage.ts';
+import { closeAllAtStart, closeWindow, inRegistrationWindow, openWindow } from './registrationWindows.ts';
 
 const STORE_KEY = 'otto.devWatch';
 const watched = new Set<number>();
@@ -85,37 +87,8 @@ export function pathPattern(url: string): string | undefined {
   }
 }
 
-/**
- * The registration window (#19/#14): per watched tab, the URL prefix its page-start script is registered for, and
- * until when a commit elsewhere may still carry it (undefined: registered now). A tab Otto is not working on that
- * commits a matching URL in the window is disarmed at once (content/pageStartDisarm.ts). The grace after the
- * registration goes covers a commit whose event reaches the worker after the unregistering.
- */
-const windows = new Map<number, { prefix: string; until?: number }>();
-export const WINDOW_GRACE_MS = 10_000;
-
-/** Whether `url` (any port) falls in a live or just-closed registration window. */
-export function inRegistrationWindow(url: string, now = Date.now()): boolean {
-  let key: string;
-  try {
-    const u = new URL(url);
-    key = `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
-  } catch {
-    return false;
-  }
-  for (const [tabId, w] of windows) {
-    if (w.until !== undefined && w.until < now) {
-      windows.delete(tabId);
-      continue;
-    }
-    if (key.startsWith(w.prefix)) return true;
-  }
-  return false;
-}
-
 async function unregister(tabId: number): Promise<void> {
-  const w = windows.get(tabId);
-  if (w && w.until === undefined) w.until = Date.now() + WINDOW_GRACE_MS;
+  await closeWindow(tabId);
   await chrome.scripting.unregisterContentScripts({ ids: [scriptId(tabId)] }).catch(() => undefined);
 }
 
@@ -125,7 +98,8 @@ export async function onBeforeNavigate(d: { tabId: number; frameId: number; url:
   const matches = pathPattern(d.url);
   if (!matches || !(await isWatched(d.tabId))) return;
   await unregister(d.tabId);
-  windows.set(d.tabId, { prefix: matches.slice(0, -1) });
+  // Stored before the registration exists: a worker that stops right after still knows to disarm (#19).
+  await openWindow(d.tabId, matches.slice(0, -1));
   await chrome.scripting
     .registerContentScripts([
       {
@@ -146,18 +120,22 @@ export function onLoadSettled(d: { tabId: number; frameId: number }): void {
   if (d.frameId === 0) void unregister(d.tabId);
 }
 
-/** At worker start: registrations left by a worker that stopped mid-load. */
+/**
+ * At worker start: registrations left by a worker that stopped mid-load go, and their windows close with the grace
+ * (the stored list keeps disarming what committed with them meanwhile).
+ */
 export async function clearStaleRegistrations(): Promise<void> {
   const all = await chrome.scripting.getRegisteredContentScripts().catch(() => []);
   const ids = all.map((s) => s.id).filter((id) => id.startsWith(SCRIPT_PREFIX));
   if (ids.length) await chrome.scripting.unregisterContentScripts({ ids }).catch(() => undefined);
+  await closeAllAtStart();
 }
 
 /** webNavigation.onCommitted, registered at the worker's top level: the fallback when the registration missed. */
 export async function onCommitted(d: { tabId: number; frameId: number; url: string }): Promise<void> {
   if (d.frameId !== 0 || !/^(https?|file):/i.test(d.url)) return;
   // Another tab loaded a watched tab's registered path meanwhile: take Otto back out of it (the window of #19).
-  if (windows.size && inRegistrationWindow(d.url) && !(await isWatched(d.tabId))) {
+  if ((await inRegistrationWindow(d.url)) && !(await isWatched(d.tabId))) {
     await chrome.scripting
       .executeScript({
         target: { tabId: d.tabId, frameIds: [0] },
