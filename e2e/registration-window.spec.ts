@@ -2,7 +2,8 @@
  * #19/#14, the registration window. While a watched tab loads during a run, Otto registers its page-start script
  * (console/request capture and the listener registry) for that URL's path, so the page is captured from its first
  * script. Chrome registers by URL, not by tab: another tab loading the same path in that window gets the script too.
- * The worker takes Otto back out of such a tab as soon as it commits (content/pageStartDisarm.ts): the page's own
+ * There the script wraps nothing: only the watched tab's responses carry the mark it looks for (page/pageStartMark.ts).
+ * A page that fakes the mark is taken back out as soon as it commits (content/pageStartDisarm.ts): the page's own
  * functions are back and nothing it logged reaches the worker. The watched tab keeps its capture from the start.
  *
  * The watched tab's page is held back by the server for a few seconds, so the window is wide open when the
@@ -21,7 +22,7 @@ const HOLD_MS = 4_000;
 
 /**
  * `/win/page.html?slow` is answered after HOLD_MS, `?slow-long` after a minute, `?held` once `release()` is
- * called; every other page at once. Records the paths asked for. Each page's first script notes whether Otto's
+ * called and with Otto's mark faked (`Server-Timing: otto-page-start`); every other page at once. Records the paths asked for. Each page's first script notes whether Otto's
  * console wrapper was there when it ran (`firstSawOtto`): the proof that the page-start script did reach it.
  */
 async function startSite(): Promise<{ origin: string; hits: string[]; release(): void; close(): Promise<void> }> {
@@ -39,7 +40,11 @@ console.log(${JSON.stringify(`${who}: first script`)});</script></head>
     hits.push(`${url.pathname}${url.search}`);
     const send = () =>
       res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          ...(url.search === '?held' ? { 'server-timing': 'otto-page-start' } : {}),
+        })
         .end(
           page(
             url.search.startsWith('?slow') ? 'watched page' : url.pathname === '/win/page.html' ? 'bystander' : 'start',
@@ -148,11 +153,13 @@ test('a tab loading the same path while a watched tab loads keeps none of Otto (
     ]);
     // The watched tab's page has not arrived yet: the bystander loaded inside the window.
     expect(watched.url()).toBe(`${site.origin}/win/start.html`);
-    expect(await bystander.evaluate(() => (window as unknown as { firstSawOtto: boolean }).firstSawOtto)).toBe(true);
+    // The script reached the bystander (same path) but wrapped nothing: its first script saw the natives.
+    expect(await bystander.evaluate(() => (window as unknown as { firstSawOtto: boolean }).firstSawOtto)).toBe(false);
     await expect.poll(() => hooks(bystander), { timeout: 10_000 }).toEqual(CLEAN);
     await bystander.locator('#b').click(); // the page's own listener, through its native addEventListener
     await waitForStatus(panel, id, 'completed', 60_000);
     expect(watched.url()).toBe(slow);
+    expect(await watched.evaluate(() => (window as unknown as { firstSawOtto: boolean }).firstSawOtto)).toBe(true);
 
     // The watched tab: captured from its first script (the registered script came before it).
     const watchedLog = await tool(sw, 'dom.console', { tab_id: tabId });
@@ -178,7 +185,7 @@ test('a tab loading the same path while a watched tab loads keeps none of Otto (
   }
 });
 
-test('a worker stopped inside the window comes back still knowing it: the bystander that committed meanwhile is disarmed, and the registration left behind is removed', async ({
+test('a worker stopped inside the window comes back still knowing it: a bystander that fakes the mark and committed meanwhile is disarmed, and the registration left behind is removed', async ({
   context,
   panel,
   fakeApi,
@@ -207,7 +214,8 @@ test('a worker stopped inside the window comes back still knowing it: the bystan
     await expect.poll(() => site.hits.includes('/win/page.html?slow-long'), { timeout: 30_000 }).toBe(true);
     await expect.poll(registered, { timeout: 10_000 }).toEqual([`otto-devcapture-${tabId}`]);
     // The bystander asks for the same path; the server holds its answer while the worker is stopped, so it commits
-    // (with the registered script) after the stop, and its commit is the event that starts a fresh worker.
+    // (with the registered script) after the stop, and its commit is the event that starts a fresh worker. Its
+    // response fakes the mark, so the script arms there and only the worker's disarm can take it out.
     const loading = bystander.goto(`${site.origin}/win/page.html?held`);
     await expect.poll(() => site.hits.includes('/win/page.html?held'), { timeout: 10_000 }).toBe(true);
     await stopServiceWorker(context, panel);

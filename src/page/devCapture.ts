@@ -12,8 +12,10 @@
  *    with a page's inline scripts (measured: a local page's load-time logs were gone). If the registration did not
  *    match (a redirect to another path), the capture is injected at commit as a fallback and says how late it is.
  *    Chrome registers scripts by URL, not by tab: another tab loading the very same path in that window gets the
- *    script too, so a tab that is not watched and commits such a URL is disarmed at once (pageStartDisarm.ts; the
- *    windows are kept in registrationWindows.ts, across worker restarts);
+ *    script too. There it wraps nothing: only the watched tabs' responses, while a run goes, carry the mark it
+ *    looks for (pageStartMark.ts). A second guard for a page that fakes the mark: a tab that is not watched and commits such
+ *    a URL is disarmed at once (pageStartDisarm.ts; the windows are kept in registrationWindows.ts, across worker
+ *    restarts);
  *  - otherwise the capture is installed when a tool first asks, and says it began late (the browser's resource
  *    timing still lists the page's earlier requests; earlier console messages are lost). Reloading the tab then
  *    captures from the start.
@@ -30,6 +32,7 @@ import { pageStartDisarm } from '../content/pageStartDisarm.ts';
 import devCaptureScript from '../content/devCapture.iife.ts?iife';
 import { errorMessage } from '../shared/errorMessage.ts';
 import { closeAllAtStart, closeWindow, inRegistrationWindow, openWindow } from './registrationWindows.ts';
+import { clearLoadMarks, markTabLoads, unmarkTabLoads } from './pageStartMark.ts';
 
 const STORE_KEY = 'otto.devWatch';
 const watched = new Set<number>();
@@ -55,6 +58,7 @@ export async function watchTab(tabId: number): Promise<void> {
   if (watched.has(tabId)) return;
   watched.add(tabId);
   save();
+  if (runGoing()) await markTabLoads(tabId);
 }
 
 export async function isWatched(tabId: number): Promise<boolean> {
@@ -64,8 +68,13 @@ export async function isWatched(tabId: number): Promise<boolean> {
 
 /** The agent's run status events: a run going makes watched tabs' loads captured. */
 export function noteRunStatus(conversationId: string, status: string): void {
+  const before = runGoing();
   if (status === 'running') running.add(conversationId);
   else running.delete(conversationId);
+  // The watched tabs' responses carry the page-start mark while a run goes (pageStartMark.ts). Set here, before
+  // any navigation: Chrome settles a request's header rules when it starts, which is before the worker hears of it.
+  if (!before && runGoing()) void load().then(() => Promise.all([...watched].map((id) => markTabLoads(id))));
+  else if (before && !runGoing()) void clearLoadMarks();
 }
 
 export function runGoing(): boolean {
@@ -128,6 +137,7 @@ export async function clearStaleRegistrations(): Promise<void> {
   const all = await chrome.scripting.getRegisteredContentScripts().catch(() => []);
   const ids = all.map((s) => s.id).filter((id) => id.startsWith(SCRIPT_PREFIX));
   if (ids.length) await chrome.scripting.unregisterContentScripts({ ids }).catch(() => undefined);
+  await clearLoadMarks();
   await closeAllAtStart();
 }
 
@@ -160,7 +170,10 @@ export async function onCommitted(d: { tabId: number; frameId: number; url: stri
 }
 
 export function onTabRemoved(tabId: number): void {
-  if (watched.delete(tabId)) save();
+  if (watched.delete(tabId)) {
+    save();
+    void unmarkTabLoads(tabId);
+  }
 }
 
 /** The tab's log: installs the capture (late) if the page has none yet, and watches the tab from now on. */
