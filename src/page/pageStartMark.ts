@@ -19,8 +19,15 @@
  */
 import { PAGE_START_MARK } from '../content/pageStartGate.ts';
 
+/**
+ * The worker-start sweep, once it has begun: a rule set after it (a run that resumed at once) must not be swept
+ * away by its late removal, so marking waits for it.
+ */
+let swept: Promise<void> = Promise.resolve();
+
 /** One rule per watched tab (tab ids are positive integers, as rule ids must be). */
 export async function markTabLoads(tabId: number): Promise<void> {
+  await swept;
   await chrome.declarativeNetRequest
     .updateSessionRules({
       removeRuleIds: [tabId],
@@ -51,11 +58,16 @@ export async function unmarkTabLoads(tabId: number): Promise<void> {
   await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: [tabId] }).catch(() => undefined);
 }
 
-/** At worker start: the rules a stopped worker left. */
-export async function clearLoadMarks(): Promise<void> {
-  const rules = await chrome.declarativeNetRequest.getSessionRules().catch(() => []);
-  if (rules.length)
-    await chrome.declarativeNetRequest
-      .updateSessionRules({ removeRuleIds: rules.map((r) => r.id) })
-      .catch(() => undefined);
+/** At worker start (the rules a stopped worker left), and when no run goes any more. */
+export function clearLoadMarks(): Promise<void> {
+  const sweep = (async () => {
+    await swept;
+    const rules = await chrome.declarativeNetRequest.getSessionRules().catch(() => []);
+    if (rules.length)
+      await chrome.declarativeNetRequest
+        .updateSessionRules({ removeRuleIds: rules.map((r) => r.id) })
+        .catch(() => undefined);
+  })();
+  swept = sweep;
+  return sweep;
 }

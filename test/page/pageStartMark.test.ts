@@ -58,6 +58,14 @@ describe('page-start mark rules', () => {
     expect(updates).toEqual([]);
   });
 
+  it('a tab marked while the sweep is under way keeps its rule (the sweep is not undone by its own late removal)', async () => {
+    await markTabLoads(1);
+    const sweep = clearLoadMarks();
+    const marking = markTabLoads(2);
+    await Promise.all([sweep, marking]);
+    expect(rules.map((r) => r.id)).toEqual([2]);
+  });
+
   it('a failing API call (the tab is gone) is not an error of the run', async () => {
     (chrome.declarativeNetRequest as unknown as { updateSessionRules: () => Promise<void> }).updateSessionRules = () =>
       Promise.reject(new Error('No tab with id: 9'));
