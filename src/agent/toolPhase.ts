@@ -18,6 +18,7 @@ import { type AgentConfigView, type CallResult, type RunSession } from './sessio
 import { round2 } from '../shared/round.ts';
 import type { FlowBlock, NestedFlowCheck } from './toolHost.ts';
 import { approvedNote, deniedFlowOutput, flowFacts } from './flowFacts.ts';
+import { askedSoFar, cardDigest, earlierAnswer, keepAnswer } from './stepAnswers.ts';
 
 type Runnable = {
   call: PendingCall;
@@ -403,8 +404,10 @@ async function invoke(
 
 /**
  * The decision for calls made inside a running call (issue #31, code mode): each one is judged when it runs, on the
- * page as it is then, with the same rules as a top-level call; one that needs the user pauses the program (and its
- * timeout) until the user answers. A denial throws, so the program stops with "the user denied <tool>".
+ * page as it is then, with the same rules as a top-level call — the target rule and the step's own data-flow guard
+ * (#13) — and one that needs the user pauses the program (and its timeout) until the user answers, on one inline
+ * card whichever rule asks. A yes lets exactly that step through; a denial throws, so the program stops with
+ * "the user denied <tool>" (and the flow it was refused, when the guard asked).
  */
 function nestedGate(
   session: RunSession,
@@ -412,24 +415,48 @@ function nestedGate(
   parent: PendingCall,
   clock: { pause(): void; resume(): void },
 ): (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => Promise<void> {
-  let asked = 0;
+  // Card ids go on from an earlier run of the same call (a program the guard stopped runs again after a yes).
+  let asked = askedSoFar(session, parent.callId);
   // Calls inside one program may run concurrently (web.fetch_many's workers): the user is asked one at a time, and
   // each waiting call is judged again when its turn comes (an answer "always on this site" may already cover it).
   let turn: Promise<unknown> = Promise.resolve();
   const decide = async (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => {
     const j = await judge(session, qualifiedName, args);
-    if (j.invalid !== undefined || !j.destructive) return; // invalid: the interceptor reports it
-    if ((await autoApproval(session, cfg, j.origin)).allowed) return;
-    const inline = session.deps.inline;
-    if (!inline) throw new Error(`${qualifiedName} needs the user's approval, which cannot be asked here`);
-    // The target asks. If the data-flow guard would ask too, this one card names both (as for a top-level call):
-    // otherwise the guard would stop the program right after this yes and ask again on ot.run.
+    if (j.invalid !== undefined) return; // the interceptor reports it
+    const targetAsks = j.destructive && !(await autoApproval(session, cfg, j.origin)).allowed;
+    // The guard's question is asked here too, on the same card (#31 after #13): a step only the guard asks about
+    // would otherwise stop the program for a card on ot.run and, after a yes, run it again from the start.
     const flowAsks = flow && cfg.approvals.policy !== 'auto' ? await flow.blocked().catch(() => undefined) : undefined;
-    const callId = `${parent.callId}~${++asked}`;
+    if (!targetAsks && !flowAsks) return;
+    const inline = session.deps.inline;
+    if (!inline) {
+      // Nobody to ask inline: the guard stops a flow-only step, and the enclosing call asks about it.
+      if (!targetAsks) return;
+      throw new Error(`${qualifiedName} needs the user's approval, which cannot be asked here`);
+    }
+    // A flow card describes the element too (the target rule alone looks it up only when it asks itself).
+    const described = flowAsks && !j.target?.element ? await judge(session, qualifiedName, args, true) : j;
+    const shown = described.invalid === undefined ? described : j;
+    const callId = `${parent.callId}~${asked + 1}`;
     const approval: PendingApproval = {
-      ...approvalFor(callId, qualifiedName, j.argsText ?? jsonText(args), j, session.deps.now(), parent.callId),
-      ...(flowAsks ? { flow: plainFlow(flowAsks.block), targetAsks: true } : {}),
+      ...approvalFor(callId, qualifiedName, shown.argsText ?? jsonText(args), shown, session.deps.now(), parent.callId),
+      ...(flowAsks ? { flow: plainFlow(flowAsks.block), ...(targetAsks ? { targetAsks: true } : {}) } : {}),
     };
+    const refused = () =>
+      new Error(
+        flowAsks
+          ? deniedFlowOutput(qualifiedName, flowAsks.block).replace(/^Error: /, '')
+          : `the user denied ${qualifiedName}`,
+      );
+    // The same card in an earlier run of this call: its answer stands (no question is asked twice).
+    const card = await cardDigest(approval);
+    const before = earlierAnswer(session, parent.callId, card);
+    if (before !== undefined) {
+      if (!before) throw refused();
+      if (flowAsks) flow!.allow(flowAsks.pairs);
+      return;
+    }
+    asked++;
     clock.pause();
     try {
       const answer = inline.wait(session.conversationId, callId, session.signal);
@@ -441,8 +468,8 @@ function nestedGate(
       session.emitStatus();
       const got = await answer;
       if (got.allowed && got.scope === 'site') {
-        // "Always" on a card naming both: the target's site and the flow's pairs (the user answered both at once).
-        if (j.origin) await session.deps.sites.allow(j.origin);
+        // "Always": the pairs the card named, and the target's site when the action was asked about too.
+        if (targetAsks && j.origin) await session.deps.sites.allow(j.origin);
         for (const pair of flowAsks?.pairs ?? [])
           for (const from of pair.from) await session.deps.sites.allowFlow(from, pair.to);
       }
@@ -450,14 +477,10 @@ function nestedGate(
       await session.commit((s) => {
         s.status = 'running';
         s.approval = undefined;
+        keepAnswer(s, parent.callId, card, got.allowed);
       });
       session.emitStatus();
-      if (!got.allowed)
-        throw new Error(
-          flowAsks
-            ? deniedFlowOutput(qualifiedName, flowAsks.block).replace(/^Error: /, '')
-            : `the user denied ${qualifiedName}`,
-        );
+      if (!got.allowed) throw refused();
     } finally {
       clock.resume();
     }

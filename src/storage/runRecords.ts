@@ -45,6 +45,12 @@ export interface PendingCall {
   approvedBy?: 'once' | 'site' | 'policy' | 'allowed_origin';
   /** Data flows the user approved once for this call (the data-flow guard lets exactly these through). */
   flowGrants?: { from: string[]; to: string }[];
+  /**
+   * The questions asked inside this call while it ran (a code-mode program's steps) and the user's answers, each
+   * card by its digest (stepAnswers.ts). A program the guard stops runs again from the start after its card's yes:
+   * the same card in that run gets the same answer instead of being asked twice.
+   */
+  stepAnswers?: { card: string; allowed: boolean }[];
   /** Set with `done`. */
   outcome?: 'ok' | 'error' | 'denied' | 'aborted' | 'skipped' | 'interrupted';
   startedAt?: number;

@@ -53,6 +53,7 @@ const pendingCall = z.strictObject({
   status: z.enum(['pending', 'awaiting_approval', 'approved', 'running', 'done']),
   approvedBy: z.enum(['once', 'site', 'policy', 'allowed_origin']).optional(),
   flowGrants: z.array(z.strictObject({ from: z.array(z.string()), to: z.string() })).optional(),
+  stepAnswers: z.array(z.strictObject({ card: z.string(), allowed: z.boolean() })).optional(),
   outcome: z.enum(['ok', 'error', 'denied', 'aborted', 'skipped', 'interrupted']).optional(),
   startedAt: z.number().optional(),
   durationMs: z.number().optional(),

