@@ -413,7 +413,9 @@ describe('a program step only the data-flow guard asks about: one inline card, t
     const paused = await running;
     expect(paused.approval).toMatchObject({ callId: 'prog', name: 'ot.run', flow: { to: EVIL, sentence: SENTENCE } });
     expect(sent).toEqual([]);
-    // Yes on ot.run: the program runs from the start; the two earlier cards get their answers, unasked.
+    // Yes on ot.run (in a restarted worker: the answers come from the stored run): the program runs from the start,
+    // and the two earlier cards get their answers, unasked.
+    h.runner = h.newRunner();
     const done = await h.runner.approve(h.conversationId, 'prog', 'once');
     expect(done.status).toBe('completed');
     expect(h.eventsOf('approval.required').map((e) => e.approval.callId)).toEqual(['prog~1', 'prog~2', 'prog']);
