@@ -16,15 +16,15 @@ export interface ToolRunContext {
    * The decision for a call made *inside* this one (a code-mode program's calls, `web.fetch_many`'s fetches), taken
    * when it runs: resolves when it may run (no approval needed, allowed, or the user said yes), throws when the user
    * denied it. Absent: nested calls are not judged (the panel's own command line, where the user is the author).
-   * `flow`: the nested call's data-flow guard, so that a call both rules ask about gets one question naming both.
+   * `flow`: the nested call's data-flow guard, so that the guard's question is asked here too, on the same card.
    */
   approve?: (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => Promise<void>;
 }
 
 /**
- * The data-flow side of a call inside a program, as the approval decision sees it. When the target rule asks about
- * the call and the guard would ask too, the user gets one card naming both, and a yes lets the call's guard pass
- * exactly the pairs shown (the guard would otherwise stop the program afterwards and ask a second time).
+ * The data-flow side of a call inside a program, as the approval decision sees it. When the guard would ask, the
+ * user gets one inline card (naming the action too when the target rule asks), and a yes lets the call's guard pass
+ * exactly the pairs shown (the guard would otherwise stop the program and ask on the enclosing call).
  */
 export interface NestedFlowCheck {
   /** The flow the guard would ask about (every refused pair, in one card's words), or undefined. */

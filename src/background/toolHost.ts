@@ -113,7 +113,7 @@ function mergedBlock(refused: readonly Blocked[]): FlowBlock {
   return { from, to: first.to, data: first.data, sentence };
 }
 
-/** A nested call's guard, as its approval decision sees it (one card when the target rule asks too). */
+/** A nested call's guard, as its approval decision sees it (the guard's question goes on the step's one card). */
 function nestedFlowCheck(
   guard: FlowGuard,
   tool: AnyTool,
