@@ -18,6 +18,7 @@ import { FlowGuard, type FlowPolicy } from '../src/tools/guard/guard.ts';
 import type { OriginResolver } from '../src/tools/guard/resolver.ts';
 import { transcriptFacts } from '../src/agent/flowFacts.ts';
 import type { ItemRecord } from '../src/storage/records.ts';
+import { toolContext } from '../test/support/toolContext.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'dataflow';
@@ -88,14 +89,7 @@ function transcript(): ItemRecord[] {
 export async function run(): Promise<BenchMetric[]> {
   const logger = new Logger({ capacity: 1000, console: false });
   const interceptor = new ToolInterceptor({ logger, config: DEFAULT_CONFIG.tool_execution });
-  const base: ToolContext = {
-    signal: new AbortController().signal,
-    config: DEFAULT_CONFIG,
-    getSecret: () => undefined,
-    logger,
-    tabId: 1,
-    callTool: () => Promise.reject(new Error('not used')),
-  };
+  const base = toolContext({ logger, tabId: 1 });
   // The run has read a.example and b.example; the call goes to a.example with b.example's data allowed for good.
   const policy: FlowPolicy = {
     origins: ['https://a.example', 'https://b.example'],

@@ -10,13 +10,12 @@
 import { ConfigSchema } from '../src/config/schema.ts';
 import { Logger } from '../src/shared/log.ts';
 import { z } from '../src/shared/zod.ts';
-import type { ToolContext } from '../src/tools/context.ts';
 import { defineTool } from '../src/tools/defineTool.ts';
-import { createToolCaller } from '../src/tools/dispatch.ts';
 import { ToolInterceptor } from '../src/tools/interceptor.ts';
 import { ToolRegistry } from '../src/tools/ToolRegistry.ts';
 import type { AnyTool } from '../src/tools/Tool.ts';
 import { createOtTools, OT_PACK } from '../src/tools/packs/ot/index.ts';
+import { toolContext } from '../test/support/toolContext.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'help';
@@ -79,14 +78,7 @@ export async function run(): Promise<BenchMetric[]> {
   const registry = registryWith2000Tools();
   const logger = new Logger({ capacity: 1000, console: false });
   const interceptor = new ToolInterceptor({ config: cfg.tool_execution, logger });
-  const call = createToolCaller(registry, interceptor);
-  const ctx: ToolContext = {
-    signal: new AbortController().signal,
-    config: cfg,
-    getSecret: () => undefined,
-    logger,
-    callTool: (n, a = {}) => call(n, a, ctx),
-  };
+  const ctx = toolContext({ config: cfg, logger, registry, interceptor });
   const help = (query: string) => ctx.callTool('ot.help', { query });
   const time = async (fn: () => Promise<unknown>): Promise<number> => {
     const t = performance.now();

@@ -6,9 +6,9 @@
 import { DEFAULT_CONFIG } from '../src/config/schema.ts';
 import { Logger } from '../src/shared/log.ts';
 import { z } from '../src/shared/zod.ts';
-import type { ToolContext } from '../src/tools/context.ts';
 import { defineTool } from '../src/tools/defineTool.ts';
 import { ToolInterceptor } from '../src/tools/interceptor.ts';
+import { toolContext } from '../test/support/toolContext.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'interceptor';
@@ -39,13 +39,7 @@ const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 export async function run(): Promise<BenchMetric[]> {
   const logger = new Logger({ capacity: 1000, console: false });
   const interceptor = new ToolInterceptor({ logger, config: DEFAULT_CONFIG.tool_execution });
-  const ctx: ToolContext = {
-    signal: new AbortController().signal,
-    config: DEFAULT_CONFIG,
-    getSecret: () => undefined,
-    logger,
-    callTool: () => Promise.reject(new Error('not used')),
-  };
+  const ctx = toolContext({ logger });
   // Direct calls get already-parsed arguments, as the tool would see them after validation.
   const raw = Array.from({ length: 64 }, (_, i) => ({ ref: `e${i}` }));
   const parsed = raw.map((a) => ({ ...a, button: 'left' as const, clicks: 1 }));

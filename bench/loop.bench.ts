@@ -32,6 +32,7 @@ import { ToolInterceptor } from '../src/tools/interceptor.ts';
 import { defineTool } from '../src/tools/defineTool.ts';
 import { z } from '../src/shared/zod.ts';
 import { Logger } from '../src/shared/log.ts';
+import { toolContext } from '../test/support/toolContext.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'loop';
@@ -59,7 +60,7 @@ const definition = {
 };
 
 /** The same three-turn script for every run: call, call, answer (each turn after `latency`, if given). */
-function script(api: FakeApi, runs: number, latency: Pick<Turn, 'delayMs' | 'headersDelayMs'> = {}) {
+export function script(api: FakeApi, runs: number, latency: Pick<Turn, 'delayMs' | 'headersDelayMs'> = {}) {
   const callCount = (r: RecordedRequest) =>
     Array.isArray(r.body?.input) ? r.body.input.filter((i) => i.type === 'function_call_output').length : 0;
   api.script([
@@ -80,7 +81,7 @@ function script(api: FakeApi, runs: number, latency: Pick<Turn, 'delayMs' | 'hea
 }
 
 /** A minimal loop on the SDK: stream, collect function calls, run them, replay everything, until plain text. */
-async function referenceRun(client: OpenAI): Promise<void> {
+export async function referenceRun(client: OpenAI): Promise<void> {
   const input: Record<string, unknown>[] = [{ role: 'user', content: 'echo twice' }];
   for (;;) {
     const stream = await client.responses.create({
@@ -153,10 +154,14 @@ class MemoryStore {
   }
 }
 
-function ottoRunner(api: FakeApi, memory = false): { runner: AgentRunner; store: Pick<ConversationStore, 'create'> } {
+export function ottoRunner(
+  api: FakeApi,
+  memory = false,
+): { runner: AgentRunner; store: Pick<ConversationStore, 'create'> } {
   const db = openOttoDB(`bench-loop-${Math.random()}`);
   const store = memory ? (new MemoryStore() as unknown as ConversationStore) : new ConversationStore(db);
-  const interceptor = new ToolInterceptor({ logger: new Logger({ console: false }) });
+  const logger = new Logger({ console: false });
+  const interceptor = new ToolInterceptor({ logger });
   const host: AgentToolHost = {
     definitions: () =>
       [echo].map(() => ({
@@ -166,14 +171,8 @@ function ottoRunner(api: FakeApi, memory = false): { runner: AgentRunner; store:
     lookup: (n) => (n === 'bench__echo' ? { qualifiedName: 'bench.echo', readOnly: true } : undefined),
     closest: () => [],
     isDestructive: () => false,
-    run: (_q, args, ctx) =>
-      interceptor.execute(echo, args, {
-        signal: ctx.signal,
-        config: DEFAULT_CONFIG,
-        getSecret: () => undefined,
-        logger: new Logger({ console: false }),
-        callTool: async () => undefined,
-      }),
+    // A context per call, as the worker's tool host builds one.
+    run: (_q, args, ctx) => interceptor.execute(echo, args, toolContext({ signal: ctx.signal, logger })),
   };
   const model = new OpenAIResponsesClient({
     baseURL: api.url,

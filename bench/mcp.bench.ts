@@ -15,9 +15,9 @@ import { McpManager } from '../src/mcp/index.ts';
 import { ToolRegistry } from '../src/tools/ToolRegistry.ts';
 import { ToolInterceptor } from '../src/tools/interceptor.ts';
 import { createToolCaller } from '../src/tools/dispatch.ts';
-import type { ToolContext } from '../src/tools/context.ts';
 import { ToolBudget } from '../src/tools/toolBudget.ts';
 import { buildRegistry } from '../src/background/registry.ts';
+import { toolContext } from '../test/support/toolContext.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'mcp';
@@ -55,14 +55,8 @@ export async function run(): Promise<BenchMetric[]> {
     const all = registry.definitions();
     const sent = budget.filter(all, groupOf);
     const interceptor = new ToolInterceptor({ logger });
-    const ctx = {
-      signal: new AbortController().signal,
-      config,
-      getSecret: () => undefined,
-      logger,
-    } as unknown as ToolContext;
+    const ctx = toolContext({ config, logger, registry, interceptor });
     const call = createToolCaller(registry, interceptor);
-    (ctx as { callTool: ToolContext['callTool'] }).callTool = (n, a = {}) => call(n, a, ctx);
     const s0 = performance.now();
     await call('mcp.search', { query: 'save a note' }, ctx);
     const searchMs = performance.now() - s0;

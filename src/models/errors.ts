@@ -8,6 +8,7 @@ import { redactSecrets } from '../config/redact.ts';
 import type { ModelErrorInfo } from './events.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 import { isRecord } from '../shared/plainObject.ts';
+import { oneLine } from '../shared/oneLine.ts';
 
 export interface ErrorContext {
   model: string;
@@ -24,8 +25,7 @@ const RESPONSES_ENDPOINT = { name: 'the Responses API', request: 'POST /response
 const MAX_SERVER_MESSAGE = 300;
 
 function clip(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > MAX_SERVER_MESSAGE ? `${oneLine.slice(0, MAX_SERVER_MESSAGE)}…` : oneLine;
+  return oneLine(text, MAX_SERVER_MESSAGE);
 }
 
 /** Redacts every text field of an error description (the last line of defence before the user sees it). */

@@ -37,23 +37,3 @@ export function backoffMs(attempt: number, options: BackoffOptions = {}): number
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt));
   return Math.round(ceiling * (1 - 0.25 * random()));
 }
-
-/** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const abortError = () => new DOMException('The wait was aborted.', 'AbortError');
-    if (signal?.aborted) {
-      reject(abortError());
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -9,7 +9,8 @@ import { APIError } from 'openai';
 import { redactSecrets } from '../config/redact.ts';
 import { classifyError, notAStreamInfo, redactErrorInfo, timeoutInfo, type ErrorContext } from './errors.ts';
 import type { ModelErrorInfo, ModelEvent } from './events.ts';
-import { MAX_HONOURED_RETRY_AFTER_MS, backoffMs, retryAfterMs, sleep, type BackoffOptions } from './retry.ts';
+import { MAX_HONOURED_RETRY_AFTER_MS, backoffMs, retryAfterMs, type BackoffOptions } from './retry.ts';
+import { sleep } from '../shared/sleep.ts';
 import { readSseMessages, type SseMessage } from './sse.ts';
 import { isRecord } from '../shared/plainObject.ts';
 

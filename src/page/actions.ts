@@ -15,6 +15,7 @@ import {
   REF_RE,
 } from '../shared/contentMessages.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
+import { sleep } from '../shared/sleep.ts';
 import { frameOfRef, PAGE_ERROR, PageError, prefixFor, requestContent } from './contentRouter.ts';
 import { guardDialogs, takeArmedDialog, type DialogAcceptance } from './dialogs.ts';
 
@@ -30,8 +31,6 @@ export interface ActionResult extends ActionReply {
   /** The page's dialog report could not be read (its frame navigated or closed first). */
   dialogsLost?: boolean;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the tab has finished loading (or the timeout passes). */
 export async function waitForLoad(

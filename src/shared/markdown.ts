@@ -3,6 +3,7 @@
  * and not), links, images, emphasis, inline code and fenced code blocks, blockquotes, tables (GFM), definition
  * lists. Anything else contributes its content. No DOM mutation.
  */
+import { oneLine } from './oneLine.ts';
 
 interface Ctx {
   pre: boolean;
@@ -40,10 +41,6 @@ function inlineCode(text: string): string {
   const fence = text.includes('`') ? '``' : '`';
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s*\n+\s*/g, ' ').trim();
 }
 
 function convert(node: Node, ctx: Ctx): string {

@@ -2,7 +2,8 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { classifyError, type ErrorContext } from '../../src/models/errors.ts';
-import { backoffMs, retryAfterMs, sleep } from '../../src/models/retry.ts';
+import { backoffMs, retryAfterMs } from '../../src/models/retry.ts';
+import { sleep } from '../../src/shared/sleep.ts';
 
 const KEY = 'sk-proj-SECRETSECRETSECRET1234';
 const ctx: ErrorContext = {

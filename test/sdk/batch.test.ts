@@ -1,8 +1,7 @@
 /** docs/specs/004-tool-sdk.md "Batch Execution" and "Item Normalization". */
 import { describe, expect, it } from 'vitest';
 import { batchExecute, batchMap, normalizeItems } from '../../src/sdk/index.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '../../src/shared/sleep.ts';
 
 /** A processor that tracks how many calls run at once. */
 function tracker(delay: (v: string) => number = () => 10) {

@@ -15,9 +15,9 @@ import { nameOf } from '../../src/tools/packs/files/downloads.ts';
 import { captureNote, formatConsole, formatNetwork } from '../../src/tools/packs/dom/devtools.ts';
 import type { DevLog } from '../../src/content/devCapture.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
 import { resolveCallTarget } from '../../src/tools/callTarget.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
+import { toolContext } from '../support/toolContext.ts';
 
 const BANK = 'https://bank.example';
 const EVIL = 'https://evil.example';
@@ -168,9 +168,7 @@ describe('what the model reads', () => {
 describe('files.download: its URL is the call target (#31)', () => {
   const download = createFilesTools({ page: noPage }).find((t) => t.name === 'download') as AnyTool;
   const ctx = (localHosts: string[] = []) =>
-    ({
-      config: { ...DEFAULT_CONFIG, approvals: { ...DEFAULT_CONFIG.approvals, local_hosts: localHosts } },
-    }) as unknown as ToolContext;
+    toolContext({ config: { ...DEFAULT_CONFIG, approvals: { ...DEFAULT_CONFIG.approvals, local_hosts: localHosts } } });
   it("a download from the user's own network is named as such (so it asks first); a web URL is not", async () => {
     const router = await resolveCallTarget(download, { url: 'http://192.168.1.1/backup.cfg' }, ctx());
     expect(router.url).toBe('http://192.168.1.1/backup.cfg');

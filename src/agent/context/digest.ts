@@ -48,7 +48,8 @@ function elidedLine(e: ElisionEntry): string {
   return `[${e.chars.toLocaleString('en-US')} chars${where}${image}; ${back}]`;
 }
 
-function oneLine(text: string): string {
+/** Line breaks shown as ⏎ (the digest keeps one line per step, and a reader still sees where the lines were). */
+function markLineBreaks(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ⏎ ');
 }
 
@@ -85,7 +86,7 @@ export function digestWindow(
       const result = e
         ? elidedLine(e)
         : out
-          ? oneLine(outputText((out as { output?: unknown }).output))
+          ? markLineBreaks(outputText((out as { output?: unknown }).output))
           : '(no output)';
       lines.push(`- ${item.name}${shown} → ${result}`);
     }

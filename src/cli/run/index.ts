@@ -17,6 +17,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { parseCsv } from './csv.ts';
 import { findBrowser, INSTALL_HINT } from '../../../scripts/lib/find-browser.mjs';
 import { errorMessage } from '../../shared/errorMessage.ts';
+import { oneLine } from '../../shared/oneLine.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -87,12 +88,8 @@ export function rowInvocation(task: string, row: Record<string, string>): string
 }
 
 /** One line for a row's result: page-text boundaries dropped, whitespace collapsed, cut to 160 characters. */
-export function oneLine(text: string): string {
-  const s = text
-    .replace(/<\/?external-content-[0-9a-f]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return s.length > 160 ? `${s.slice(0, 159)}…` : s;
+export function resultLine(text: string): string {
+  return oneLine(text.replace(/<\/?external-content-[0-9a-f]+>/g, ' '), 160);
 }
 
 interface Session {
@@ -197,11 +194,11 @@ async function runRow(s: Session, text: string, timeoutMs: number): Promise<{ ok
         request<Reply>(s.panel, { type: 'command.run', text, tabId, runId: `cli-${tabId}` }),
         timer,
       ]);
-      return r.ok ? { ok: true, line: oneLine(r.output) } : { ok: false, line: oneLine(r.error.message) };
+      return r.ok ? { ok: true, line: resultLine(r.output) } : { ok: false, line: resultLine(r.error.message) };
     }
     return await Promise.race([runTask(s, text, tabId), timer]);
   } catch (e) {
-    return { ok: false, line: oneLine(errorMessage(e)) };
+    return { ok: false, line: resultLine(errorMessage(e)) };
   } finally {
     clearTimeout(timeout);
     await s.panel.evaluate((t) => chrome.tabs.remove(t).catch(() => undefined), tabId).catch(() => undefined);
@@ -229,8 +226,8 @@ async function runTask(s: Session, text: string, tabId: number): Promise<{ ok: b
     const said = Array.isArray(answer?.content)
       ? (answer.content as { text?: string }[]).map((p) => p.text ?? '').join(' ')
       : String(answer?.content ?? '');
-    if (status === 'completed') return { ok: true, line: oneLine(said) };
-    return { ok: false, line: oneLine(c.state?.lastError?.message ?? `ended: ${status}`) };
+    if (status === 'completed') return { ok: true, line: resultLine(said) };
+    return { ok: false, line: resultLine(c.state?.lastError?.message ?? `ended: ${status}`) };
   }
 }
 

@@ -17,6 +17,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { sleep } from '../../../src/shared/sleep.ts';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
@@ -164,16 +165,6 @@ export const TEST_TOOLS: Tool[] = [
     annotations: { readOnlyHint: true },
   },
 ];
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(new Error('cancelled'));
-    });
-  });
-}
 
 async function runTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
   switch (name) {
