@@ -10,6 +10,9 @@
  * difference is what persisting every step costs; the rest is the loop's own bookkeeping. Only the first figure is
  * the product (a run that survives a dead worker needs the writes).
  *
+ * Each side's time is also taken as CPU time (`*_cpu_*`): the process's, fake server included (the same work for both
+ * sides), so a core shared with other jobs stretches the wall-time figures but not these.
+ *
  * A server that answers at once is the harshest case, not the usual one: the last pair of figures runs the same
  * script with a model that takes its time (MODEL_LATENCY: a first byte after 300 ms, then 10 ms between events, about
  * what a hosted model streams a short reply at), which is what a user waits on in practice.
@@ -58,6 +61,24 @@ const definition = {
   description: 'Echo the text.',
   parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
 };
+
+/** Wall and CPU time spent by one side, summed over its runs (ms). */
+interface Spent {
+  ms: number;
+  cpu: number;
+}
+const spent = (): Spent => ({ ms: 0, cpu: 0 });
+
+/** Runs `fn`, adding its wall time and the process's CPU time (user + system) to `into`. */
+async function timed<T>(fn: () => Promise<T>, into: Spent): Promise<T> {
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  const out = await fn();
+  into.ms += performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  into.cpu += (used.user + used.system) / 1000;
+  return out;
+}
 
 /** The same three-turn script for every run: call, call, answer (each turn after `latency`, if given). */
 export function script(api: FakeApi, runs: number, latency: Pick<Turn, 'delayMs' | 'headersDelayMs'> = {}) {
@@ -197,40 +218,35 @@ export async function run(): Promise<BenchMetric[]> {
     const sdk = new OpenAI({ apiKey: 'sk-bench-000000', baseURL: api.url, maxRetries: 0 });
     const otto = ottoRunner(api);
     const memory = ottoRunner(api, true);
-    const ottoRun = async (o: typeof otto): Promise<number> => {
+    const ottoRun = async (o: typeof otto, into: Spent): Promise<void> => {
       const id = (await o.store.create()).id;
-      const t = performance.now();
-      const state = await o.runner.send(id, 'echo twice');
-      const ms = performance.now() - t;
+      const state = await timed(() => o.runner.send(id, 'echo twice'), into);
       if (state.status !== 'completed') throw new Error(`bench run ended ${state.status}: ${state.lastError?.message}`);
-      return ms;
     };
     // Warm every path (JIT, connection pool), then alternate so machine noise hits them alike.
     script(api, 6);
     await referenceRun(sdk);
-    await ottoRun(otto);
-    await ottoRun(memory);
-    let refMs = 0;
-    let ottoMs = 0;
-    let memoryMs = 0;
+    await ottoRun(otto, spent());
+    await ottoRun(memory, spent());
+    const ref = spent();
+    const ottoSpent = spent();
+    const memorySpent = spent();
     script(api, RUNS * 3);
     for (let i = 0; i < RUNS; i++) {
-      const t = performance.now();
-      await referenceRun(sdk);
-      refMs += performance.now() - t;
-      ottoMs += await ottoRun(otto);
-      memoryMs += await ottoRun(memory);
+      await timed(() => referenceRun(sdk), ref);
+      await ottoRun(otto, ottoSpent);
+      await ottoRun(memory, memorySpent);
     }
     // The same at model latency (alternated too; the in-memory store adds nothing to learn here).
-    let latentRefMs = 0;
-    let latentOttoMs = 0;
+    const latentRef = spent();
+    const latentOtto = spent();
     script(api, LATENT_RUNS * 2, MODEL_LATENCY);
     for (let i = 0; i < LATENT_RUNS; i++) {
-      const t = performance.now();
-      await referenceRun(sdk);
-      latentRefMs += performance.now() - t;
-      latentOttoMs += await ottoRun(otto);
+      await timed(() => referenceRun(sdk), latentRef);
+      await ottoRun(otto, latentOtto);
     }
+    const [refMs, ottoMs, memoryMs] = [ref.ms, ottoSpent.ms, memorySpent.ms];
+    const [latentRefMs, latentOttoMs] = [latentRef.ms, latentOtto.ms];
     const perTurn = (ms: number) => ms / RUNS / TURNS;
     const latentPerTurn = (ms: number) => ms / LATENT_RUNS / TURNS;
     return [
@@ -242,6 +258,13 @@ export async function run(): Promise<BenchMetric[]> {
       { name: 'otto_without_indexeddb_ms_per_turn', value: perTurn(memoryMs), unit: 'ms' },
       { name: 'ratio_otto_without_indexeddb_vs_reference', value: memoryMs / refMs, unit: '×' },
       { name: 'persistence_ms_per_turn', value: perTurn(ottoMs - memoryMs), unit: 'ms' },
+      // The same three runs in CPU time (the process's, fake server included: the same for every side). What a
+      // loaded machine does to wall time (waiting for a core) does not count here, so these vary less between runs.
+      { name: 'reference_cpu_ms_per_turn', value: perTurn(ref.cpu), unit: 'ms' },
+      { name: 'otto_cpu_ms_per_turn', value: perTurn(ottoSpent.cpu), unit: 'ms' },
+      { name: 'otto_without_indexeddb_cpu_ms_per_turn', value: perTurn(memorySpent.cpu), unit: 'ms' },
+      { name: 'cpu_ratio_otto_vs_reference', value: ottoSpent.cpu / ref.cpu, unit: '×' },
+      { name: 'cpu_ratio_otto_without_indexeddb_vs_reference', value: memorySpent.cpu / ref.cpu, unit: '×' },
       { name: 'latent_reference_ms_per_turn', value: latentPerTurn(latentRefMs), unit: 'ms' },
       { name: 'latent_otto_ms_per_turn', value: latentPerTurn(latentOttoMs), unit: 'ms' },
       { name: 'latent_otto_overhead_ms_per_turn', value: latentPerTurn(latentOttoMs - latentRefMs), unit: 'ms' },
