@@ -58,10 +58,20 @@ export function contextBudget(setting: number | 'auto' | undefined, model: strin
   return Math.floor((knownWindow(model) ?? UNKNOWN_WINDOW) * BUDGET_SHARE);
 }
 
-/** Characters and images of what a request sends (input, instructions, tool definitions). */
+/** Characters of the parts of a request other than its input (instructions: as they are; tool definitions: as JSON). */
+export function extraChars(extra: readonly unknown[]): number {
+  let chars = 0;
+  for (const e of extra) chars += typeof e === 'string' ? e.length : (JSON.stringify(e) ?? '').length;
+  return chars;
+}
+
+/**
+ * Characters and images of what a request sends (input, instructions, tool definitions). `extra` may be given as its
+ * `extraChars`, for a caller that measures the same instructions and tools more than once.
+ */
 export function requestSize(
   input: readonly ResponseItem[],
-  extra: readonly unknown[] = [],
+  extra: readonly unknown[] | number = [],
 ): { chars: number; images: number } {
   let images = 0;
   const json = JSON.stringify(input, (key, value: unknown) => {
@@ -71,9 +81,7 @@ export function requestSize(
     }
     return value;
   });
-  let chars = json.length;
-  for (const e of extra) chars += typeof e === 'string' ? e.length : (JSON.stringify(e) ?? '').length;
-  return { chars, images };
+  return { chars: json.length + (typeof extra === 'number' ? extra : extraChars(extra)), images };
 }
 
 /** Tokens for a size, with the calibrated characters-per-token ratio. */

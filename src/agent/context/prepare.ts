@@ -8,7 +8,7 @@ import type { ItemRecord } from '../../storage/records.ts';
 import type { AgentConfigView, RunSession } from '../session.ts';
 import { isFunctionCallOutput, userMessage } from '../transcript.ts';
 import { abortable } from '../timing.ts';
-import { calibrate, contextBudget, estimateTokens, requestSize } from './budget.ts';
+import { calibrate, contextBudget, estimateTokens, extraChars, requestSize } from './budget.ts';
 import {
   applyElisions,
   elisionCandidates,
@@ -75,13 +75,15 @@ export async function prepareRequest(
   // With a server-side chain the server holds the context: only the new items are sent, and nothing is condensed.
   if (!(cfg.agent.previous_response_id && session.state.chain)) await digestSettled(session, shape);
   const budget = budgetOf(session, cfg);
-  let prepared = await measure(session, cfg, shape, budget);
+  // The instructions and tool definitions (~12,000 characters of JSON) are measured once per request, not per use.
+  const fixedChars = extraChars([shape.instructions ?? '', shape.tools]);
+  let prepared = await measure(session, cfg, shape, budget, fixedChars);
   if (prepared.tokens > budget && !prepared.previousResponseId) {
     const done = await compact(session, cfg, shape, 'budget', budget);
-    if (done.outcome === 'compacted') prepared = await measure(session, cfg, shape, budget);
+    if (done.outcome === 'compacted') prepared = await measure(session, cfg, shape, budget, fixedChars);
     else if (done.outcome === 'futile') await noteOverBudget(session, prepared, done);
   }
-  return { ...prepared, fixed: fixedTokens(shape, session.charsPerToken) };
+  return { ...prepared, fixed: estimateTokens(requestSize([], fixedChars), session.charsPerToken) };
 }
 
 /**
@@ -103,6 +105,7 @@ async function measure(
   cfg: AgentConfigView,
   shape: RequestShape,
   budget: number,
+  fixedChars: number,
 ): Promise<PreparedRequest> {
   const records = await session.transcript();
   const view = contextView(records, {
@@ -110,7 +113,7 @@ async function measure(
     ...(session.state.chain ? { chain: session.state.chain } : {}),
   });
   const input = view.input.map(shape.forModel);
-  const size = requestSize(input, [shape.instructions ?? '', shape.tools]);
+  const size = requestSize(input, fixedChars);
   return {
     input,
     ...(view.previousResponseId ? { previousResponseId: view.previousResponseId } : {}),
