@@ -38,8 +38,11 @@ import {
   onCommitted,
   onLoadSettled,
   onTabRemoved,
+  runGoing,
   watchTab,
+  WINDOW_GRACE_MS,
 } from '../page/devCapture.ts';
+import { navigationListeners } from './navigationListeners.ts';
 import { runOrigin, runTab } from './runTabs.ts';
 import { TabScope } from './tabScope.ts';
 import { callTargets } from './tabTargets.ts';
@@ -62,6 +65,18 @@ import { ResultStore } from '../storage/results.ts';
 import { StatsStore, toolCallRecorder } from '../storage/stats.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
+
+// #19's page-start capture listens to navigations only while a run goes: a top-level webNavigation listener would
+// start an idle Otto's stopped worker for every frame of every page the user loads (#26; navigationListeners.ts).
+const navigation = navigationListeners(
+  {
+    onBeforeNavigate: (d) => void onBeforeNavigate(d).catch(() => undefined),
+    onCommitted: (d) => void onCommitted(d).catch(() => undefined),
+    onLoadSettled,
+    onDetached: () => void clearStaleRegistrations(),
+  },
+  { events: chrome.webNavigation, graceMs: 2 * WINDOW_GRACE_MS },
+);
 const startedAt = Date.now();
 
 // Statistics and the large-result store share the one database; stats follow `stats.enabled`.
@@ -150,6 +165,7 @@ const runnerOptions = {
     if (event.type === 'run.status') {
       void tabScope.status(event.conversationId, event.status).catch(() => undefined);
       noteRunStatus(event.conversationId, event.status);
+      navigation.update(runGoing());
     }
     if (event.type === 'turn.completed' && event.usage) {
       void stats
@@ -254,10 +270,6 @@ chrome.runtime.onMessage.addListener((_msg, sender) => {
 
 // Console and request capture (#19): a tab a run works on is captured from its next page's start, while a run goes.
 observeInjections((tabId) => void watchTab(tabId).catch(() => undefined));
-chrome.webNavigation.onBeforeNavigate.addListener((d) => void onBeforeNavigate(d).catch(() => undefined));
-chrome.webNavigation.onCommitted.addListener((d) => void onCommitted(d).catch(() => undefined));
-chrome.webNavigation.onDOMContentLoaded.addListener(onLoadSettled);
-chrome.webNavigation.onErrorOccurred.addListener(onLoadSettled);
 void clearStaleRegistrations();
 chrome.tabs.onRemoved.addListener((tabId) => onTabRemoved(tabId));
 

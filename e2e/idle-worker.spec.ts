@@ -1,0 +1,67 @@
+/**
+ * #26: installed and idle, Otto runs nothing for the pages a user browses — not even in its own worker. A stopped
+ * worker (Chrome stops it after 30 s without events) stays stopped while a tab loads, reloads and navigates pages
+ * with same- and cross-origin frames: no listener of Otto's is woken by a navigation it is not working on
+ * (src/background/navigationListeners.ts). Before, every frame's navigation started the whole worker again.
+ */
+import type { BrowserContext, CDPSession, Page } from '@playwright/test';
+import { test, expect, stopServiceWorker } from './support/fixtures.ts';
+
+/** Counts starts of the extension's worker, as the DevTools protocol reports them. */
+async function watchWorkerStarts(
+  context: BrowserContext,
+  page: Page,
+): Promise<{ starts: () => number; cdp: CDPSession }> {
+  const cdp = await context.newCDPSession(page);
+  let starts = 0;
+  let running = true;
+  cdp.on('ServiceWorker.workerVersionUpdated', (e: { versions: { runningStatus: string; scriptURL: string }[] }) => {
+    for (const v of e.versions) {
+      if (!v.scriptURL.startsWith('chrome-extension://')) continue;
+      const now = v.runningStatus === 'starting' || v.runningStatus === 'running';
+      if (now && !running) starts++;
+      running = now;
+    }
+  });
+  await cdp.send('ServiceWorker.enable');
+  return { starts: () => starts, cdp };
+}
+
+test('an idle Otto’s stopped worker stays stopped while a tab loads, reloads and navigates framed pages', async ({
+  context,
+  extensionId,
+  pages,
+  otherOrigin,
+}) => {
+  const page = await context.newPage();
+  const framed = (n: number) => `${pages.origin}/frames.html?cross=${otherOrigin.port}&n=${n}`;
+  await page.goto(framed(1));
+  // Watching from before the stop, so the watch knows the worker's state rather than assuming it.
+  const { starts, cdp } = await watchWorkerStarts(context, page);
+  await stopServiceWorker(context, page);
+  const before = starts();
+
+  await page.goto(framed(2));
+  await expect(page.frameLocator('#cross').locator('p')).toHaveText('I am a child frame.');
+  await page.reload();
+  await expect(page.frameLocator('#cross').locator('p')).toHaveText('I am a child frame.');
+  // A frame navigating on its own, and a same-document navigation.
+  await page.evaluate(
+    (url) => void ((document.getElementById('same') as HTMLIFrameElement).src = url),
+    `${pages.origin}/child.html?name=moved`,
+  );
+  await expect(page.frameLocator('#same').locator('p')).toHaveText('I am a child frame.');
+  await page.evaluate(() => history.pushState(null, '', '#next'));
+  // Long enough for a worker start to be reported (one is under 1 s on this machine, even loaded).
+  await page.waitForTimeout(3000);
+  expect(starts() - before).toBe(0);
+
+  // The watch does see a start: an extension page talking to the worker starts it.
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extensionId}/src/sidepanel/index.html`);
+  await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
+  await expect.poll(() => starts() - before).toBe(1);
+  await cdp.detach().catch(() => undefined);
+  await panel.close();
+  await page.close();
+});
