@@ -14,7 +14,7 @@
  * What the figures mean (docs/decisions.md, "Page-load overhead: what the figure measures"):
  *   - `_overhead`: the median over loads of (Otto's load time / the plain browser's, loaded right before or after) − 1.
  *     On this shared 2-core machine two identical browsers differ by more than the 2 % goal: the A/A figure swung
- *     from −14 % to +31 % between runs, and the old single-pair figure (7.48 % once, −4 % the next run of the same
+ *     from −32 % to +31 % between runs, and the old single-pair figure (7.48 % once, −4 % the next run of the same
  *     build) was that noise. So it is never read alone:
  *   - `_aa`: the same figure between `control` and `plain`, two browsers without Otto, in the same loads;
  *   - `_overhead_net` = (1 + overhead) / (1 + aa) − 1, what the bias between browsers does not explain. Still noise
