@@ -36,6 +36,14 @@ test('an idle Otto’s stopped worker stays stopped while a tab loads, reloads a
   const page = await context.newPage();
   const framed = (n: number) => `${pages.origin}/frames.html?cross=${otherOrigin.port}&n=${n}`;
   await page.goto(framed(1));
+  // A fresh worker holds its navigation listeners for a moment (an event that woke it is delivered), then lets go;
+  // after an earlier test's run they stay for the grace (20 s).
+  test.setTimeout(120_000);
+  const listening = async () => {
+    const sw = context.serviceWorkers().at(-1) ?? (await context.waitForEvent('serviceworker'));
+    return sw.evaluate(() => chrome.webNavigation.onCommitted.hasListeners());
+  };
+  await expect.poll(listening, { timeout: 30_000 }).toBe(false);
   // Watching from before the stop, so the watch knows the worker's state rather than assuming it.
   const { starts, cdp } = await watchWorkerStarts(context, page);
   await stopServiceWorker(context, page);

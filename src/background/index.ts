@@ -40,8 +40,8 @@ import {
   onTabRemoved,
   runGoing,
   watchTab,
-  WINDOW_GRACE_MS,
 } from '../page/devCapture.ts';
+import { WINDOW_GRACE_MS } from '../page/registrationWindows.ts';
 import { navigationListeners } from './navigationListeners.ts';
 import { runOrigin, runTab } from './runTabs.ts';
 import { TabScope } from './tabScope.ts';
@@ -78,6 +78,8 @@ const navigation = navigationListeners(
   { events: chrome.webNavigation, graceMs: 2 * WINDOW_GRACE_MS },
 );
 const startedAt = Date.now();
+/** How long a fresh worker keeps its navigation listeners with nothing to watch: the event that woke it comes first. */
+const START_SETTLE_MS = 1_000;
 
 // Statistics and the large-result store share the one database; stats follow `stats.enabled`.
 let statsEnabled = DEFAULT_CONFIG.stats.enabled;
@@ -270,7 +272,12 @@ chrome.runtime.onMessage.addListener((_msg, sender) => {
 
 // Console and request capture (#19): a tab a run works on is captured from its next page's start, while a run goes.
 observeInjections((tabId) => void watchTab(tabId).catch(() => undefined));
-void clearStaleRegistrations();
+// The navigation listeners went on synchronously at start (navigationListeners.ts); they come off once no run goes
+// and the windows a stopped worker left have ended, or after a short settle when there are none.
+navigation.update(true);
+void clearStaleRegistrations()
+  .catch(() => undefined)
+  .then((end) => navigation.update(runGoing(), Math.max(START_SETTLE_MS, (end ?? 0) - Date.now())));
 chrome.tabs.onRemoved.addListener((tabId) => onTabRemoved(tabId));
 
 // A tab a page opens from Otto's group is not shared by that (see TabScope.onCreated).

@@ -11,8 +11,10 @@
  * The handlers (page/devCapture.ts, #19) only act while a run is going: the page-start capture of a watched tab, its
  * unregistering once the DOM is loaded, and disarming another tab inside a registration's window. So they are
  * attached when a run starts and detached once none is going and the window's grace is over. A worker that stops
- * and restarts mid-run starts with no run going (the handlers were no-ops there before too) and attaches them again
- * when a run resumes.
+ * and restarts attaches them at once, synchronously (a navigation that woke it is delivered only to listeners
+ * present when its script has run), and takes them off again once it knows no run goes and no registration window is
+ * open: Chrome keeps waking a worker for a listener it last saw attached, so leaving them off at start would not
+ * stop the wake-ups, only lose the events.
  */
 
 interface NavEvent<T> {
@@ -39,8 +41,8 @@ export interface NavigationHandlers {
 }
 
 export interface NavigationListeners {
-  /** Whether a run is going now: attaches at once; detaches `graceMs` after the last run ended. */
-  update(runGoing: boolean): void;
+  /** Whether a run is going now: attaches at once; detaches `graceMs` (or `afterMs`) after the last run ended. */
+  update(runGoing: boolean, afterMs?: number): void;
   attached(): boolean;
 }
 
@@ -68,7 +70,7 @@ export function navigationListeners(
   };
 
   return {
-    update(runGoing) {
+    update(runGoing, afterMs) {
       if (runGoing) {
         if (timer !== undefined) clearTimeout(timer);
         timer = undefined;
@@ -76,7 +78,7 @@ export function navigationListeners(
         on = true;
       } else if (on && timer === undefined) {
         // The grace covers a navigation the run started that settles after it ended, and the registration window.
-        timer = setTimeout(detach, graceMs);
+        timer = setTimeout(detach, afterMs ?? graceMs);
       }
     },
     attached: () => on,

@@ -31,7 +31,7 @@ import { devCapture, devRead, type DevLog } from '../content/devCapture.ts';
 import { pageStartDisarm } from '../content/pageStartDisarm.ts';
 import devCaptureScript from '../content/devCapture.iife.ts?iife';
 import { errorMessage } from '../shared/errorMessage.ts';
-import { closeAllAtStart, closeWindow, inRegistrationWindow, openWindow } from './registrationWindows.ts';
+import { closeAllAtStart, closeWindow, inRegistrationWindow, openWindow, windowsEnd } from './registrationWindows.ts';
 import { clearLoadMarks, markTabLoads, unmarkTabLoads } from './pageStartMark.ts';
 
 const STORE_KEY = 'otto.devWatch';
@@ -131,14 +131,15 @@ export function onLoadSettled(d: { tabId: number; frameId: number }): void {
 
 /**
  * At worker start: registrations left by a worker that stopped mid-load go, and their windows close with the grace
- * (the stored list keeps disarming what committed with them meanwhile).
+ * (the stored list keeps disarming what committed with them meanwhile). Resolves to when the last window ends.
  */
-export async function clearStaleRegistrations(): Promise<void> {
+export async function clearStaleRegistrations(): Promise<number | undefined> {
   const all = await chrome.scripting.getRegisteredContentScripts().catch(() => []);
   const ids = all.map((s) => s.id).filter((id) => id.startsWith(SCRIPT_PREFIX));
   if (ids.length) await chrome.scripting.unregisterContentScripts({ ids }).catch(() => undefined);
   await clearLoadMarks();
   await closeAllAtStart();
+  return windowsEnd();
 }
 
 /** webNavigation.onCommitted, registered at the worker's top level: the fallback when the registration missed. */

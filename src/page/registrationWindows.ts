@@ -77,6 +77,14 @@ export async function closeAllAtStart(now = Date.now()): Promise<void> {
   if (changed) await save();
 }
 
+/** When the last window that is open or in its grace ends (undefined: none). */
+export async function windowsEnd(): Promise<number | undefined> {
+  await loadWindows();
+  let end: number | undefined;
+  for (const w of windows.values()) end = Math.max(end ?? 0, w.until ?? Infinity);
+  return end;
+}
+
 /** Whether `url` (any port) falls in a live or just-closed registration window; drops the windows that ended. */
 export async function inRegistrationWindow(url: string, now = Date.now()): Promise<boolean> {
   await loadWindows();
