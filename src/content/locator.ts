@@ -14,6 +14,7 @@ import { registry } from './refs.ts';
 import { buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
 import { isElementVisible } from './visibility.ts';
+import { runSliced, Slicer } from './slices.ts';
 
 export interface Locator {
   role?: string | undefined;
@@ -76,6 +77,8 @@ const DESCRIBE_CHARS = 150_000;
 const DESCRIBE_MS = 400;
 /** Resolving a locator (a replayed step) may search as long as a walking tool does. */
 const LOCATE_MS = 20_000;
+/** Counting an element's siblings for its CSS path. */
+const CSS_PATH_MS = 2_000;
 
 function collect(snap: SnapshotResult): Candidates {
   const all: Candidate[] = [];
@@ -196,8 +199,48 @@ function names(l: Locator, el: Element, all: Candidate[]): boolean {
   return hits.length === 1 && registry.resolve(hits[0]!.ref) === el;
 }
 
-/** A CSS path as the last resort: an id when it is unique, else tag:nth-of-type steps from the nearest id. */
-function cssPath(el: Element): string {
+/**
+ * An element's step in a CSS path: its tag, with its place among siblings of the same tag when it has any. The
+ * siblings are counted by stepping outward both ways at once, and the place is counted from the nearer end
+ * (`:nth-last-of-type` near the end), so a row of a 50,000-row table costs its distance to an end of its table,
+ * not a copy of all its siblings (that copy, once per ancestor, was one 290 ms task before every action on the
+ * 50k-row page, #24). Null past the slicer's deadline.
+ */
+function* pathStep(n: Element, slicer: Slicer): Generator<void, string | null, void> {
+  const tag = n.localName;
+  let prev = n.previousElementSibling;
+  let next = n.nextElementSibling;
+  let before = 0;
+  let after = 0;
+  while (prev && next) {
+    if (prev.localName === tag) before++;
+    if (next.localName === tag) after++;
+    prev = prev.previousElementSibling;
+    next = next.nextElementSibling;
+    if (slicer.due()) yield;
+    if (slicer.overtime) return null;
+  }
+  // One end is reached: the place counts from it. With no same-tag sibling seen yet, look on until one shows.
+  const fromStart = !prev;
+  let rest = fromStart ? next : prev;
+  while (rest && before + after === 0) {
+    if (rest.localName === tag) {
+      if (fromStart) after++;
+      else before++;
+    }
+    rest = fromStart ? rest.nextElementSibling : rest.previousElementSibling;
+    if (slicer.due()) yield;
+    if (slicer.overtime) return null;
+  }
+  if (before + after === 0) return tag;
+  return fromStart ? `${tag}:nth-of-type(${before + 1})` : `${tag}:nth-last-of-type(${after + 1})`;
+}
+
+/**
+ * A CSS path as the last resort: an id when it is unique, else tag:nth-of-type steps from the nearest id; empty when
+ * the deadline passed first.
+ */
+function* cssPath(el: Element, slicer: Slicer): Generator<void, string, void> {
   const id = el.getAttribute('id');
   if (id && /^[A-Za-z][\w-]*$/.test(id) && document.querySelectorAll(`#${id}`).length === 1) return `#${id}`;
   const steps: string[] = [];
@@ -207,8 +250,9 @@ function cssPath(el: Element): string {
       steps.unshift(`#${nid}`);
       break;
     }
-    const same = n.parentElement ? [...n.parentElement.children].filter((c) => c.localName === n!.localName) : [];
-    steps.unshift(same.length > 1 ? `${n.localName}:nth-of-type(${same.indexOf(n) + 1})` : n.localName);
+    const step = n.parentElement ? yield* pathStep(n, slicer) : n.localName;
+    if (step === null) return '';
+    steps.unshift(step);
   }
   return steps.join(' > ');
 }
@@ -233,6 +277,8 @@ export async function locatorFor(el: Element): Promise<Locator | undefined> {
     }
     for (const t of tries) if (names(t, el, c.all)) return t;
   }
-  const selector = cssPath(el);
+  // Past the deadline (siblings by the hundred thousand) there is no locator: the action goes on without one.
+  const slicer = new Slicer(performance.now() + CSS_PATH_MS);
+  const selector = await runSliced(cssPath(el, slicer), slicer, { what: 'CSS path' });
   return selector ? { selector } : undefined;
 }

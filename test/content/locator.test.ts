@@ -63,6 +63,11 @@ describe('locator', () => {
     const l = (await locatorFor(target))!;
     expect(l).toEqual({ selector: '#t > tr:nth-of-type(4) > td:nth-of-type(1) > button' });
     expect(await locate(l)).toBe(target);
+    // Near the end of the table the place counts from the end (the walk stops at the nearer end, #24).
+    const late = document.querySelectorAll('button')[1997]!;
+    const lateL = (await locatorFor(late))!;
+    expect(lateL).toEqual({ selector: '#t > tr:nth-last-of-type(3) > td:nth-of-type(1) > button' });
+    expect(await locate(lateL)).toBe(late);
     // A small page still gets the readable locator for the same button.
     setPage(`<table><tbody id="t">${rows.split('</tr>').slice(0, 10).join('</tr>')}</tr></tbody></table>`);
     expect(await locatorFor(document.querySelectorAll('button')[3]!)).toEqual({ role: 'button', name: 'Open 3' });
