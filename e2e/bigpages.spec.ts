@@ -8,7 +8,7 @@
 import type { Page, Worker } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { call, openTab, refIn, type ActionResult, type Snap } from './page-tools.helpers.ts';
-import { tracingOtto, type OttoTasks } from './bigpages.tasks.ts';
+import { tracingOtto, tracingPageCall, type OttoTasks } from './bigpages.tasks.ts';
 
 /**
  * How much longer than the page's own longest gap a call's longest gap may be. The issue's goal is no gap over
@@ -51,18 +51,21 @@ interface Probed<T> {
 const probe = (page: Page, op: 'start' | 'stop'): Promise<number> =>
   page.evaluate((o) => (window as unknown as { __probe: Record<string, () => number> }).__probe[o]!(), op);
 
-/** How far a try is from passing (0: it passes): its gap beyond the allowance, and Otto's task beyond its bound. */
-const excess = (p: Probed<unknown>, over: number): number =>
-  Math.max(0, p.gap - p.idle - over) / over + Math.max(0, p.otto.cpu - OTTO_TASK_MS) / OTTO_TASK_MS;
+/**
+ * How far a try is from passing (0: it passes): its gap beyond the allowance, and Otto's task beyond its bound (plus
+ * `native`: Chrome's own work in a call that the page's same call costs as much, see `nativeFocusCpu`).
+ */
+const excess = (p: Probed<unknown>, over: number, native = 0): number =>
+  Math.max(0, p.gap - p.idle - over) / over + Math.max(0, p.otto.cpu - OTTO_TASK_MS - native) / OTTO_TASK_MS;
 
 /**
  * Runs a worker call while the page's rAF probe watches the main thread and a trace records Otto's tasks, then
  * watches the idle page as long; up to TRIES times while the try is over either bound (the try nearest to both
  * counts).
  */
-async function probed<T>(page: Page, run: () => Promise<T>, over = OVER_IDLE_MS): Promise<Probed<T>> {
+async function probed<T>(page: Page, run: () => Promise<T>, over = OVER_IDLE_MS, native = 0): Promise<Probed<T>> {
   let best: Probed<T> | undefined;
-  for (let i = 0; i < TRIES && (!best || excess(best, over) > 0); i++) {
+  for (let i = 0; i < TRIES && (!best || excess(best, over, native) > 0); i++) {
     await probe(page, 'start');
     const t0 = Date.now();
     const { value, tasks: otto } = await tracingOtto(page.context(), page, run);
@@ -72,7 +75,7 @@ async function probed<T>(page: Page, run: () => Promise<T>, over = OVER_IDLE_MS)
     await new Promise((r) => setTimeout(r, Math.max(300, Math.min(ms, IDLE_MAX_MS))));
     const idle = await probe(page, 'stop');
     const p = { value, ms, gap, idle, otto };
-    if (!best || excess(p, over) < excess(best, over)) best = p;
+    if (!best || excess(p, over, native) < excess(best, over, native)) best = p;
   }
   return best!;
 }
@@ -81,10 +84,8 @@ async function probed<T>(page: Page, run: () => Promise<T>, over = OVER_IDLE_MS)
  * The call kept the page responsive: none of Otto's tasks took over OTTO_TASK_MS of CPU, and its longest frame gap
  * is at most `over` (plus `extra`) beyond the idle page's.
  */
-function expectResponsive(p: Probed<unknown>, over = OVER_IDLE_MS, extra = 0): void {
-  // Open (#24): on the 50k and 200k pages Tab, select and wait_for text each showed an Otto task of 106-157 ms CPU
-  // in some runs; there the figure is logged, not yet asserted.
-  if (over < OVER_IDLE_HUGE_MS) expect(p.otto.cpu).toBeLessThanOrEqual(OTTO_TASK_MS);
+function expectResponsive(p: Probed<unknown>, over = OVER_IDLE_MS, extra = 0, native = 0): void {
+  expect(p.otto.cpu).toBeLessThanOrEqual(OTTO_TASK_MS + native);
   expect(p.gap).toBeLessThanOrEqual(p.idle + over + extra);
 }
 
@@ -130,6 +131,27 @@ async function openBig(
 }
 
 /**
+ * Chrome's own CPU for the page focusing one of its text fields (they sit outside any form): Chrome then scans the
+ * page's form controls, in the focusing task, ~100 ms on the 50k table, and as much when Otto focuses one (Tab,
+ * fill_form). Otto cannot shorten that work (it runs the focus in a task of its own), so those calls' bound adds it.
+ * The median of three, on fields Otto does not touch.
+ */
+async function nativeFocusCpu(page: Page): Promise<number> {
+  const cpu: number[] = [];
+  for (const row of [20, 21, 22])
+    cpu.push(
+      await tracingPageCall(page.context(), page, () =>
+        page.evaluate((r) => {
+          const box = document.querySelector(`input[aria-label="Note ${r}"]`) as HTMLInputElement;
+          box.focus({ preventScroll: true });
+          box.blur();
+        }, row),
+      ),
+    );
+  return cpu.sort((a, b) => a - b)[1]!;
+}
+
+/**
  * The other walks an action may do (#24): Tab's search for the next stop, a combobox's options shown elsewhere, a
  * wait for text at the end of the page, and dom.read on a page too big for the article reader.
  */
@@ -141,16 +163,18 @@ async function keysFormsAndWaits(
   rows: number,
   over: number,
 ): Promise<void> {
+  const focusCpu = await nativeFocusCpu(page);
   const tab = await probed(
     page,
     () =>
       call<ActionResult>(sw, 'act', tabId, { type: 'dom.press', ref: refIn(outline, 'checkbox "Pick 2"'), key: 'Tab' }),
     over,
+    focusCpu,
   );
   expect(tab.value.summary).toMatch(
     /^pressed Tab on checkbox "Pick 2" \[ref=[a-z\d]+\]: focus moved to textbox "Note 2" \[ref=[a-z\d]+\]$/,
   );
-  expectResponsive(tab, over);
+  expectResponsive(tab, over, 0, focusCpu);
   const select = await probed(
     page,
     () =>
@@ -165,10 +189,9 @@ async function keysFormsAndWaits(
   await expect(page.locator('#status')).toHaveText('Closed');
   expectResponsive(select, over);
   await settled(page);
-  // Up to 10,000 rows: on the 50k page a try still saw one Otto task of 106 ms CPU here (not profiled yet; the
-  // frame the fields wait for may come after the 100 ms fallback there).
+  // Every table size of the loop above, the 50k page included.
   let fillMs = '';
-  if (rows <= 10_000) {
+  if (rows <= 50_000) {
     // A form's fields each wait for the page to render the last one's change: checking the next field's geometry
     // right after a write forced the whole table's layout inside Otto's task (10,000 rows: 0.6 s of 0.9 s CPU). The
     // page still lays the table out after each edit, as after a person's: a native edit is the baseline for that gap.
@@ -195,11 +218,12 @@ async function keysFormsAndWaits(
           ]),
         }),
       over,
+      focusCpu,
     );
     expect(filled.value.summary).toBe('filled 4 of 4 fields');
     await expect(page.getByRole('textbox', { name: 'Note 9', exact: true })).toHaveValue('note 9');
     await expect(page.getByRole('checkbox', { name: 'Pick 9', exact: true })).toBeChecked();
-    expectResponsive(filled, over, Math.max(0, edited.gap - edited.idle));
+    expectResponsive(filled, over, Math.max(0, edited.gap - edited.idle), focusCpu);
     await settled(page);
     fillMs = `, native edit ${fmt(edited)}, fill_form ${fmt(filled)}`;
   }
@@ -212,10 +236,7 @@ async function keysFormsAndWaits(
   expect(waited.value.summary).toBe(
     `text "${last}" was already present — matched cell "Row ${rows} holds a short sentence about order ${rows}." <td> <td>: "Row ${rows} holds a short sentence about order ${rows}."`,
   );
-  // Open (#24): on the 50k page one of Otto's tasks in this wait took 157 ms CPU in each of three tries (not yet
-  // profiled); there only the relative gap is checked, and the figure is logged.
-  if (rows >= 50_000) expect(waited.gap).toBeLessThanOrEqual(waited.idle + over);
-  else expectResponsive(waited, over);
+  expectResponsive(waited, over);
   let readMs = '';
   if (rows >= 10_000) {
     const read = await probed(
@@ -231,7 +252,7 @@ async function keysFormsAndWaits(
     readMs = `, read ${fmt(read)}`;
   }
   console.log(
-    `[bigpages] ${rows} rows: Tab ${fmt(tab)}, select ${fmt(select)}${fillMs}, wait_for text at the end ${fmt(waited)}${readMs}`,
+    `[bigpages] ${rows} rows: a text field's native focus ${focusCpu} ms CPU; Tab ${fmt(tab)}, select ${fmt(select)}${fillMs}, wait_for text at the end ${fmt(waited)}${readMs}`,
   );
 }
 
@@ -460,6 +481,7 @@ test.describe('big pages', () => {
     expectResponsive(queried, over);
     expect(queried.value.matches[0]!.line).toMatch(/^checkbox "Pick 1" \[ref=[a-df-z]{2}e\d+\]/);
     if (!queried.value.partial) expect(queried.value.total).toBe(rows);
+    const focusCpu = await nativeFocusCpu(page);
     const tab = await probed(
       page,
       () =>
@@ -469,13 +491,14 @@ test.describe('big pages', () => {
           key: 'Tab',
         }),
       over,
+      focusCpu,
     );
     expect(tab.value.summary).toMatch(
       /^pressed Tab on checkbox "Pick 2" \[ref=[a-z\d]+\]: focus moved to textbox "Note 2" \[ref=[a-z\d]+\]$/,
     );
-    expectResponsive(tab, over);
+    expectResponsive(tab, over, 0, focusCpu);
     console.log(
-      `[bigpages] ${rows} rows: load ${await page.evaluate('window.__built')} ms to build; snapshot ${fmt(snap)}, find ${fmt(found)}, text ${fmt(text)}, click ${fmt(clicked)}, dom.query ${fmt(queried)}, Tab ${fmt(tab)}`,
+      `[bigpages] ${rows} rows: load ${await page.evaluate('window.__built')} ms to build; snapshot ${fmt(snap)}, find ${fmt(found)}, text ${fmt(text)}, click ${fmt(clicked)}, dom.query ${fmt(queried)}, a text field's native focus ${focusCpu} ms CPU, Tab ${fmt(tab)}`,
     );
     await page.close();
   });
