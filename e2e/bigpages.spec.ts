@@ -81,8 +81,9 @@ async function probed<T>(page: Page, run: () => Promise<T>, over = OVER_IDLE_MS,
 }
 
 /**
- * The call kept the page responsive: none of Otto's tasks took over OTTO_TASK_MS of CPU, and its longest frame gap
- * is at most `over` (plus `extra`) beyond the idle page's.
+ * The call kept the page responsive: none of Otto's tasks took over OTTO_TASK_MS of CPU (plus `native`, Chrome's own
+ * work inside it, see nativeFocusCpu), and its longest frame gap is at most `over` (plus `extra`) beyond the idle
+ * page's.
  */
 function expectResponsive(p: Probed<unknown>, over = OVER_IDLE_MS, extra = 0, native = 0): void {
   expect(p.otto.cpu).toBeLessThanOrEqual(OTTO_TASK_MS + native);
