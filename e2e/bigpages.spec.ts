@@ -7,7 +7,7 @@
  */
 import type { Page, Worker } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { call, openTab, refIn, type ActionResult, type Snap } from './page-tools.helpers.ts';
+import { call, openTab, refIn, tool, type ActionResult, type Snap } from './page-tools.helpers.ts';
 import { tracingOtto, tracingPageCall, type OttoTasks } from './bigpages.tasks.ts';
 
 /**
@@ -242,7 +242,7 @@ async function keysFormsAndWaits(
   // of it a V8 scavenge of the wrappers the walk made): there only the relative gap is checked, and the figure logged.
   if (rows >= 50_000) expect(waited.gap).toBeLessThanOrEqual(waited.idle + over);
   else expectResponsive(waited, over);
-  let readMs = '';
+  let readMs: string;
   if (rows >= 10_000) {
     const read = await probed(
       page,
@@ -253,6 +253,13 @@ async function keysFormsAndWaits(
       'the page has more than 25,000 elements, too many for the article reader without freezing it, so this is its visible text',
     );
     expect(read.value.markdown).toContain('Row 1 holds a short sentence about order 1.');
+    expectResponsive(read, over);
+    readMs = `, read ${fmt(read)}`;
+  } else {
+    // #24: Readability on the 1k table (~8,000 elements) was one task of 186-325 ms CPU in the page; its HTML is
+    // read in the offscreen document now. The tool as the model runs it (the worker gives it the offscreen reader).
+    const read = await probed(page, () => tool(sw, 'dom.read', { tab_id: tabId, max_chars: 2000 }), over);
+    expect(read.value).toContain('Row 1 holds a short sentence about order 1.');
     expectResponsive(read, over);
     readMs = `, read ${fmt(read)}`;
   }

@@ -34,6 +34,7 @@ import {
   type Target,
 } from './targets.ts';
 import { visibleTextSliced } from './text.ts';
+import { pageHtml, READER_IN_PAGE_MAX } from './pageHtml.ts';
 import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';
 import { countElementsUpTo } from './env.ts';
 import { clickElement, hoverElement } from './actions/pointer.ts';
@@ -334,12 +335,16 @@ export async function handle(req: ContentRequest): Promise<unknown> {
       return r;
     }
     case 'dom.read': {
-      // Too big for the article reader: the visible text, read here in slices (the reader's own fallback is one piece).
-      if (countElementsUpTo(document, READER_MAX_ELEMENTS + 1) > READER_MAX_ELEMENTS)
+      const elements = countElementsUpTo(document, READER_MAX_ELEMENTS + 1);
+      // Too big for the article reader, or no article in it: the visible text, read here in slices (the reader's own
+      // fallback is one piece).
+      if (elements > READER_MAX_ELEMENTS || req.textOnly)
         return textArticle(
           await visibleTextSliced(textRoot(), req.maxChars ?? 50_000, performance.now() + WALK_TIME_MS),
-          true,
+          elements > READER_MAX_ELEMENTS,
         );
+      // Too big to read here in one task: the HTML, for the worker's offscreen document to read (#24).
+      if (req.offPage && elements > READER_IN_PAGE_MAX) return pageHtml();
       const reader = (globalThis as unknown as Record<symbol, ((max: number) => Article) | undefined>)[READER_KEY];
       if (!reader) throw new CodedError('The article reader is not loaded in this frame.', 'reader-missing');
       const r: ReadReply = reader(req.maxChars ?? 50_000);

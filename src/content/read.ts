@@ -7,7 +7,7 @@
  * into the frame on the first `dom.read`, which registers `readArticle` here under READER_KEY.
  */
 import { countElementsUpTo } from './env.ts';
-import { articleMarkdown, readable, type Readable } from './readable.ts';
+import { articleReply, readable, type Readable } from './readable.ts';
 import { visibleText } from './text.ts';
 import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';
 
@@ -33,19 +33,6 @@ export interface Article {
 export function readArticle(maxChars: number): Article {
   const tooBig = countElementsUpTo(document, READER_MAX_ELEMENTS + 1) > READER_MAX_ELEMENTS;
   const article: Readable | null = tooBig ? null : readable(document.cloneNode(true) as Document);
-  if (article) {
-    const full = articleMarkdown(article);
-    return {
-      title: article.title,
-      byline: article.byline,
-      siteName: article.siteName,
-      excerpt: article.excerpt,
-      lang: article.lang,
-      markdown: full.length > maxChars ? full.slice(0, maxChars) : full,
-      readerable: true,
-      truncated: full.length > maxChars,
-      chars: full.length,
-    };
-  }
+  if (article) return articleReply(article, maxChars);
   return textArticle(visibleText(textRoot(), maxChars), tooBig);
 }

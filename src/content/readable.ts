@@ -6,6 +6,7 @@
  * Readability changes the document it reads: callers pass a document they own (a clone, or a freshly parsed one).
  */
 import { Readability } from '@mozilla/readability';
+import type { ReadReply } from '../shared/contentMessages.ts';
 import { htmlToMarkdown } from '../shared/markdown.ts';
 
 export interface Readable {
@@ -46,4 +47,20 @@ export function articleMarkdown(article: Pick<Readable, 'title' | 'root'>): stri
   const md = htmlToMarkdown(article.root);
   const title = article.title.trim();
   return md.startsWith('# ') || !title ? md : `# ${title}\n\n${md}`;
+}
+
+/** dom.read's reply for an article found, cut to `maxChars` (in the page, read.ts, or off it, offscreen/pageArticle.ts). */
+export function articleReply(article: Readable, maxChars: number): ReadReply {
+  const full = articleMarkdown(article);
+  return {
+    title: article.title,
+    byline: article.byline,
+    siteName: article.siteName,
+    excerpt: article.excerpt,
+    lang: article.lang,
+    markdown: full.length > maxChars ? full.slice(0, maxChars) : full,
+    readerable: true,
+    truncated: full.length > maxChars,
+    chars: full.length,
+  };
 }

@@ -9,6 +9,7 @@ import {
   FindReply,
   QueryReply,
   REF_RE,
+  PageHtml,
   ReadReply,
   SnapshotReply,
   TextReply,
@@ -375,15 +376,33 @@ export async function pageText(
   );
 }
 
-/** The main article as Markdown (Readability), loading the reader into the frame on first use. */
-export async function readPage(tabId: number, opts: { maxChars?: number; frameId?: number } = {}): Promise<ReadReply> {
+/**
+ * Reads the article off the page's thread (#24): the tool pack's offscreen reader on the page's HTML. Null: the page
+ * has no article, and gives its visible text instead.
+ */
+export type OffPageReader = (page: PageHtml, maxChars: number) => Promise<ReadReply | null>;
+
+/**
+ * The main article as Markdown (Readability), loading the reader into the frame on first use. With `offPage`, a page
+ * too big to run the reader in one task of its own sends its HTML, read there instead.
+ */
+export async function readPage(
+  tabId: number,
+  opts: { maxChars?: number; frameId?: number; offPage?: OffPageReader } = {},
+): Promise<ReadReply> {
   const frameId = opts.frameId ?? 0;
-  const req: ContentRequest = { type: 'dom.read', maxChars: opts.maxChars ?? 50_000 };
+  const maxChars = opts.maxChars ?? 50_000;
+  const req: ContentRequest = { type: 'dom.read', maxChars, ...(opts.offPage ? { offPage: true } : {}) };
+  let raw: unknown;
   try {
-    return ReadReply.parse(await requestContent(tabId, frameId, req));
+    raw = await requestContent(tabId, frameId, req);
   } catch (e) {
     if (!(e instanceof PageError) || e.code !== PAGE_ERROR.readerMissing) throw e;
+    await ensureReader(tabId, frameId);
+    raw = await requestContent(tabId, frameId, req);
   }
-  await ensureReader(tabId, frameId);
-  return ReadReply.parse(await requestContent(tabId, frameId, req));
+  const html = PageHtml.safeParse(raw);
+  if (!html.success || !opts.offPage) return ReadReply.parse(raw);
+  const article = await opts.offPage(html.data, maxChars);
+  return article ?? ReadReply.parse(await requestContent(tabId, frameId, { ...req, textOnly: true }));
 }

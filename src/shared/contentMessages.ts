@@ -85,7 +85,14 @@ export const ContentRequest = z.discriminatedUnion('type', [
     maxChars: z.optional(int(100, 1_000_000)),
     timeMs: z.optional(int(100, 120_000)),
   }),
-  z.object({ type: z.literal('dom.read'), maxChars: z.optional(int(100, 1_000_000)) }),
+  z.object({
+    type: z.literal('dom.read'),
+    maxChars: z.optional(int(100, 1_000_000)),
+    /** The worker can read the article off the page's thread: a page past READER_IN_PAGE_MAX sends its HTML (#24). */
+    offPage: z.optional(z.boolean()),
+    /** The page's visible text only (the offscreen reader found no article in its HTML). */
+    textOnly: z.optional(z.boolean()),
+  }),
   z
     .object({
       type: z.literal('dom.click'),
@@ -395,6 +402,15 @@ export const ReadReply = z.object({
   note: z.optional(z.string()),
 });
 export type ReadReply = z.infer<typeof ReadReply>;
+
+/** dom.read's other answer (#24): the page's HTML, for the worker to read the article from off the page's thread. */
+export const PageHtml = z.object({
+  html: z.string(),
+  /** The document's URL and base URL (they differ with a `<base href>`): links resolve as the page resolves them. */
+  url: z.string(),
+  baseUrl: z.string(),
+});
+export type PageHtml = z.infer<typeof PageHtml>;
 
 export const PageDialog = z.object({
   type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),

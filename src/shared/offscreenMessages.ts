@@ -4,6 +4,7 @@
  * request with `chrome.runtime.sendMessage`; the document answers with the reply of that request's type. Both sides
  * validate: the document the request, the worker the reply (`OFFSCREEN_REPLIES[type]`).
  */
+import { PageHtml, ReadReply } from './contentMessages.ts';
 import { z } from './zod.ts';
 
 export const OFFSCREEN_TARGET = 'otto-offscreen';
@@ -29,7 +30,16 @@ export const ArticleRequest = z.object({
 });
 export type ArticleRequest = z.infer<typeof ArticleRequest>;
 
-export const OffscreenRequest = z.discriminatedUnion('type', [PdfRequest, ArticleRequest]);
+/** dom.read's article of an open page too big to read in its own thread (#24): the same reply as in the page. */
+export const PageArticleRequest = z.object({
+  target: z.literal(OFFSCREEN_TARGET),
+  type: z.literal('page.article'),
+  page: PageHtml,
+  maxChars: z.number().int().min(100).max(1_000_000),
+});
+export type PageArticleRequest = z.infer<typeof PageArticleRequest>;
+
+export const OffscreenRequest = z.discriminatedUnion('type', [PdfRequest, ArticleRequest, PageArticleRequest]);
 export type OffscreenRequest = z.infer<typeof OffscreenRequest>;
 
 const Failed = z.object({ ok: z.literal(false), error: z.string() });
@@ -69,9 +79,17 @@ export type Article = z.infer<typeof Article>;
 export const ArticleReply = z.discriminatedUnion('ok', [Article.extend({ ok: z.literal(true) }), Failed]);
 export type ArticleReply = z.infer<typeof ArticleReply>;
 
+/** `article: null`: Readability found none; the page then gives its visible text (it needs the live layout). */
+export const PageArticleReply = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), article: z.nullable(ReadReply) }),
+  Failed,
+]);
+export type PageArticleReply = z.infer<typeof PageArticleReply>;
+
 /** The reply schema of each request type: the worker validates what comes back with it. */
 export const OFFSCREEN_REPLIES = {
   'pdf.text': PdfReply,
   'html.article': ArticleReply,
+  'page.article': PageArticleReply,
 } as const;
 export type OffscreenReplies = { [K in OffscreenRequest['type']]: z.infer<(typeof OFFSCREEN_REPLIES)[K]> };

@@ -25,6 +25,7 @@ import {
 } from './destructive.ts';
 import { readTabPdf } from '../files/tabPdf.ts';
 import { createDevTools } from './devtools.ts';
+import { readOffPage } from './readOffPage.ts';
 import { formatDialogs, formatFind, formatQuery, formatRead, formatText, formatWait } from './format.ts';
 
 export const DOM_PACK: PackSpec = {
@@ -272,7 +273,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       // A PDF in Chrome's viewer has no page text: its file is read instead (#19).
       const pdf = await readTabPdf(t, { maxChars: args.max_chars });
       if (pdf !== undefined) return pdf;
-      return formatRead(await page().read(t, { maxChars: args.max_chars }));
+      return formatRead(await page().read(t, { maxChars: args.max_chars, offPage: readOffPage }));
     },
   });
 
