@@ -16,6 +16,7 @@ import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import type { ActionRequest, ContentRequest, WaitReply } from '../../src/shared/contentMessages.ts';
 import type { ActionResult } from '../../src/page/actions.ts';
 import type { PageSnapshot } from '../../src/page/snapshot.ts';
+import { readOffPage } from '../../src/tools/packs/dom/readOffPage.ts';
 import { makeCtx } from '../tools/helpers.ts';
 
 const PAGE_URL = 'http://127.0.0.1:4000/login.html';
@@ -273,7 +274,8 @@ describe('dom pack: arguments → router', () => {
     expect(t.match(/<\/external-content-[0-9a-f]{8}>/g)).toHaveLength(1);
 
     const r = await run('read', {});
-    expect(api.read).toHaveBeenCalledWith(7, { maxChars: 50_000 });
+    // #24: the tool gives the page layer its offscreen reader for pages too big to read in their own thread.
+    expect(api.read).toHaveBeenCalledWith(7, { maxChars: 50_000, offPage: readOffPage });
     expect(r).toMatch(BOUNDARY);
     expect(r).toContain('# Story\nby Ada');
   });
