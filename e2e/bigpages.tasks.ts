@@ -85,10 +85,21 @@ export async function tracingOtto<T>(
   page: Page,
   run: () => Promise<T>,
 ): Promise<{ value: T; tasks: OttoTasks }> {
+  const { value, events } = await traced(context, page, 'toplevel,devtools.timeline,v8', run);
+  return { value, tasks: ottoTasksIn(events) };
+}
+
+/** Runs `run` while a renderer trace of `categories` records; the trace's events with its value. */
+async function traced<T>(
+  context: BrowserContext,
+  page: Page,
+  categories: string,
+  run: () => Promise<T>,
+): Promise<{ value: T; events: TraceEvent[] }> {
   const cdp: CDPSession = await context.newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,v8', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
   let value: T;
   try {
     value = await run();
@@ -101,7 +112,7 @@ export async function tracingOtto<T>(
       .catch(() => undefined);
     await cdp.detach().catch(() => undefined);
   }
-  return { value, tasks: ottoTasksIn(events) };
+  return { value, events };
 }
 
 /**
@@ -115,20 +126,7 @@ export async function tracingPageCall(
   page: Page,
   run: () => Promise<unknown>,
 ): Promise<number> {
-  const cdp: CDPSession = await context.newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', { categories: 'toplevel,devtools', transferMode: 'ReportEvents' });
-  try {
-    await run();
-  } finally {
-    const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-    await cdp
-      .send('Tracing.end')
-      .then(() => done)
-      .catch(() => undefined);
-    await cdp.detach().catch(() => undefined);
-  }
+  const { events } = await traced(context, page, 'toplevel,devtools', run);
   const key = (e: TraceEvent): string => `${e.pid}:${e.tid}`;
   const calls = events.filter((e) => e.name === 'api_call' && e.args?.method_name === 'Runtime.callFunctionOn');
   const tasks = events.filter((e) => e.ph === 'X' && TASKS.has(e.name));
