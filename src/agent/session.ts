@@ -293,6 +293,8 @@ export class RunSession {
           pc.status = 'done';
           pc.outcome = result.outcome;
           pc.durationMs = result.durationMs;
+          // Its program will not run again (stepJournal.ts): its steps' results need not be stored any more.
+          delete pc.stepJournal;
         }
         // The output enters the model's context in this write: so do its origins.
         if (result.labels?.length) s.origins = [...new Set([...(s.origins ?? []), ...result.labels])].sort();

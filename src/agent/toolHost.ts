@@ -19,6 +19,21 @@ export interface ToolRunContext {
    * `flow`: the nested call's data-flow guard, so that the guard's question is asked here too, on the same card.
    */
   approve?: (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => Promise<void>;
+  /**
+   * The steps this call's program completed in an earlier run (agent/stepJournal.ts): a program that runs again takes
+   * their results instead of running them twice. The interpreter asks it before each step of its outermost program.
+   */
+  journal?: ProgramJournal;
+}
+
+/** A program step as the call's journal answers for it: its earlier result, or a way to keep this run's. */
+export type JournalStep =
+  | { kept: true; value: unknown; labels: readonly string[] }
+  | { kept: false; record(value: unknown, labels: readonly string[], readOnly: boolean): void };
+
+/** The steps of a call's program, by their place in its run (see ToolRunContext.journal). */
+export interface ProgramJournal {
+  step(index: number, name: string, args: Record<string, unknown>, line: number): Promise<JournalStep>;
 }
 
 /**

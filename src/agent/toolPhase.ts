@@ -19,6 +19,7 @@ import { round2 } from '../shared/round.ts';
 import type { FlowBlock, NestedFlowCheck } from './toolHost.ts';
 import { approvedNote, deniedFlowOutput, flowFacts } from './flowFacts.ts';
 import { askedSoFar, cardDigest, earlierAnswer, keepAnswer } from './stepAnswers.ts';
+import { journalNote, stepJournal } from './stepJournal.ts';
 
 type Runnable = {
   call: PendingCall;
@@ -358,7 +359,8 @@ async function invoke(
   const flow = deps.tools.checkFlow
     ? await flowFacts(session, call, (l) => (labels = mergeLabels(labels, l)), cfg.approvals.policy === 'auto')
     : undefined;
-  const note = approvedNote(approvedBy ?? call.approvedBy);
+  // A program that ran before (stopped for a card on this call) takes its completed steps from here (stepJournal.ts).
+  const journal = stepJournal(session, call.callId);
   const withLabels = (r: CallResult): CallResult => (labels?.length ? { ...r, labels } : r);
   try {
     const result = await raceAbort(
@@ -369,10 +371,13 @@ async function invoke(
           callId: call.callId,
           ...(flow ? { flow } : {}),
           approve: nestedGate(session, cfg, call, child),
+          journal,
         }),
       ),
       child.signal,
     );
+    // The model is told which of its steps were not run again (they had acted before the approval).
+    const note = [approvedNote(approvedBy ?? call.approvedBy), journalNote(journal.use)].filter(Boolean).join('\n');
     const parts = outputParts(result);
     if (parts) {
       const all = note ? [{ type: 'input_text' as const, text: note }, ...parts] : parts;
@@ -396,7 +401,10 @@ async function invoke(
         durationMs,
       };
     }
-    return withLabels({ output: errorOutput(err), status: 'error', outcome: 'error', durationMs });
+    // An error stays the output's first line; what was not run again follows it.
+    const said = journalNote(journal.use);
+    const output = said ? `${errorOutput(err)}\n${said}` : errorOutput(err);
+    return withLabels({ output, status: 'error', outcome: 'error', durationMs });
   } finally {
     child.dispose();
   }

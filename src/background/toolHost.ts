@@ -10,7 +10,7 @@ import type { OriginResolver } from '../tools/guard/resolver.ts';
 import { flowOf } from '../tools/guard/flow.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { ToolInterceptor } from '../tools/interceptor.ts';
-import type { ToolContext } from '../tools/context.ts';
+import type { ProgramJournal, ToolContext } from '../tools/context.ts';
 import { createToolCaller } from '../tools/dispatch.ts';
 import { callNeedsApproval, fixedApproval, qualifiedNameOf, readsOnly } from '../tools/Tool.ts';
 import { describeElementOf, hasTarget, resolveCallTarget } from '../tools/callTarget.ts';
@@ -150,7 +150,7 @@ async function contextAndGate(
   deps: ContextDeps,
   conversationId: string | undefined,
   signal: AbortSignal,
-  where: { tabId?: number; run?: boolean; flow?: FlowGuard },
+  where: { tabId?: number; run?: boolean; flow?: FlowGuard; journal?: ProgramJournal },
   approve?: (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => Promise<void>,
 ): Promise<{ ctx: ToolContext; options: ExecuteOptions | undefined }> {
   const { config, secrets, problems = [], warnings = [], version = CONFIG_VERSION } = await deps.settings();
@@ -206,6 +206,8 @@ async function contextAndGate(
       // Programs inside programs (a snippet running ot.run …) carry their depth and the run's step budget.
       ...(program ? { program } : {}),
       withProgram: (scope: ProgramScope) => build(flow, scope),
+      // The agent's record of the call's completed program steps (a program that runs again does not act twice).
+      ...(where.journal ? { journal: where.journal } : {}),
     };
     return ctx;
   };
@@ -290,13 +292,13 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
       if (destructive || describe) target = await describeElementOf(tool, input, ctx, target);
       return { destructive, target, args: input };
     },
-    async run(qualifiedName, args, { signal, conversationId, flow, approve }) {
+    async run(qualifiedName, args, { signal, conversationId, flow, approve, journal }) {
       const guard = flow && resolver ? guardFor(flow, resolver) : undefined;
       const { ctx, options } = await contextAndGate(
         deps,
         conversationId,
         signal,
-        { run: true, ...(guard ? { flow: guard } : {}) },
+        { run: true, ...(guard ? { flow: guard } : {}), ...(journal ? { journal } : {}) },
         approve,
       );
       const tool = deps.registry().get(qualifiedName);

@@ -51,10 +51,32 @@ export interface PendingCall {
    * the same card in that run gets the same answer instead of being asked twice.
    */
   stepAnswers?: { card: string; allowed: boolean }[];
+  /**
+   * The steps this call's program completed, with their results (agent/stepJournal.ts): a program that runs again
+   * from the start (after the card on `ot.run`) takes these instead of running them again, so a click or a submit it
+   * already made is not made twice. Dropped when the call is done.
+   */
+  stepJournal?: StepRecord[];
   /** Set with `done`. */
   outcome?: 'ok' | 'error' | 'denied' | 'aborted' | 'skipped' | 'interrupted';
   startedAt?: number;
   durationMs?: number;
+}
+
+/** One completed step of a program (code mode), as its call keeps it. */
+export interface StepRecord {
+  /** The step's place in the program's run: 0 for the first call the program made. */
+  step: number;
+  /** SHA-256 (hex) of the tool's name and the arguments the step was called with. */
+  key: string;
+  /** The tool, for what the model is told. */
+  name: string;
+  /** The program's line the call is on. */
+  line: number;
+  /** The step's value as JSON text (absent: it returned nothing). */
+  value?: string;
+  /** The data-flow labels of what the step read. */
+  labels: string[];
 }
 
 export interface PendingApproval {

@@ -54,6 +54,18 @@ const pendingCall = z.strictObject({
   approvedBy: z.enum(['once', 'site', 'policy', 'allowed_origin']).optional(),
   flowGrants: z.array(z.strictObject({ from: z.array(z.string()), to: z.string() })).optional(),
   stepAnswers: z.array(z.strictObject({ card: z.string(), allowed: z.boolean() })).optional(),
+  stepJournal: z
+    .array(
+      z.strictObject({
+        step: z.number().int().nonnegative(),
+        key: z.string().regex(/^[0-9a-f]{64}$/),
+        name: z.string(),
+        line: z.number().int().positive(),
+        value: z.string().optional(),
+        labels: z.array(z.string()),
+      }),
+    )
+    .optional(),
   outcome: z.enum(['ok', 'error', 'denied', 'aborted', 'skipped', 'interrupted']).optional(),
   startedAt: z.number().optional(),
   durationMs: z.number().optional(),

@@ -62,4 +62,19 @@ export interface ToolContext {
   readonly program?: ProgramScope;
   /** The same context inside `scope`, its `callTool` (and `withFlow`) keeping it, so nested programs see it. */
   readonly withProgram?: (scope: ProgramScope) => ToolContext;
+  /**
+   * The steps an earlier run of this call's program completed (code mode, kept by the agent with the call): the
+   * program runs again from the start after an approval, and a step done before is not done twice.
+   */
+  readonly journal?: ProgramJournal;
+}
+
+/** A program step as the journal answers for it: its earlier result, or a way to keep this run's. */
+export type JournalStep =
+  | { kept: true; value: unknown; labels: readonly string[] }
+  | { kept: false; record(value: unknown, labels: readonly string[], readOnly: boolean): void };
+
+/** The steps of the program a call runs, by their place in its run (0: the first call it made). */
+export interface ProgramJournal {
+  step(index: number, name: string, args: Record<string, unknown>, line: number): Promise<JournalStep>;
 }

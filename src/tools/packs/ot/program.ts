@@ -8,6 +8,9 @@
  *   passed on it would only leak into the next tool's input); the final value loses it too.
  * - The value of the last statement is the result, formatted by the one formatter (YAML flow / JSON per config).
  * - The characters every call produced are counted, so code mode can say how much stayed out of the model's context.
+ * - Under an agent call (`ctx.journal`), each step of the outermost program asks the call's journal first: a step the
+ *   program completed in an earlier run of the same call (it ran again after an approval) gives back its result from
+ *   then instead of acting twice (agent/stepJournal.ts).
  */
 import {
   commandSource,
@@ -21,7 +24,8 @@ import {
   type ValueLabels,
 } from '../../../command/index.ts';
 import { formatOutput } from '../../../shared/format.ts';
-import type { ToolContext } from '../../context.ts';
+import type { ProgramJournal, ToolContext } from '../../context.ts';
+import { readsOnly } from '../../Tool.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 
 export interface ProgramOutcome {
@@ -95,8 +99,10 @@ export async function runCommandText(
   const scope = enterProgram(outer, programName(text, outerCtx, opts.label));
   const ctx = outerCtx.withProgram ? outerCtx.withProgram(scope) : outerCtx;
   if (!outerCtx.withProgram) scopesBySignal.set(outerCtx.signal, scope);
+  // Only the outermost program keeps its steps in the call's journal: a program inside it is one of its steps.
+  const journal = outer ? undefined : outerCtx.journal;
   try {
-    return await runScoped(text, ctx, opts, scope, started);
+    return await runScoped(text, ctx, opts, scope, started, journal);
   } finally {
     if (!outerCtx.withProgram) {
       if (outer) scopesBySignal.set(outerCtx.signal, outer);
@@ -111,25 +117,41 @@ async function runScoped(
   opts: RunTextOptions,
   scope: ProgramScope,
   started: number,
+  journal: ProgramJournal | undefined,
 ): Promise<ProgramOutcome> {
   const call = opts.call ?? ((name: string, args: Record<string, unknown>) => ctx.callTool(name, args));
   let callChars = 0;
+  let steps = 0;
   // Under the data-flow guard (code mode), each call gets a guard of its own that knows the exact labels of its
   // arguments; what the call read comes back as its value's labels. Literals carry the labels of the model's
   // context when it wrote the program (the run's origin set): it may have copied anything it had read.
   const flow = opts.call ? undefined : ctx.flow;
   let read: ValueLabels = [];
   const running = runCommandInput(text, {
-    call: async (name, args, _pos, labels) => {
+    call: async (name, args, pos, labels) => {
+      // A step the program completed in an earlier run of this call gives back its result and is not run again.
+      const step = journal ? await journal.step(steps++, name, args, pos.line) : undefined;
+      if (step?.kept) {
+        callChars += textLength(step.value);
+        if (!flow) return step.value;
+        read = joinLabels(read, step.labels);
+        return new Labelled(step.value, step.labels);
+      }
+      const readOnly = (tool: string) => {
+        const t = opts.registry.resolve(tool);
+        return !!t && readsOnly(t);
+      };
       if (!flow || !ctx.withFlow) {
         const value = stripMetadata(await call(name, args));
         callChars += textLength(value);
+        step?.record(value, [], readOnly(name));
         return value;
       }
       const guard = flow.child(labels);
       try {
         const value = stripMetadata(await ctx.withFlow(guard).callTool(name, args));
         callChars += textLength(value);
+        step?.record(value, guard.collected, readOnly(name));
         return new Labelled(value, guard.collected);
       } finally {
         read = joinLabels(read, guard.collected);

@@ -1,0 +1,201 @@
+/**
+ * Code mode: a program that runs again (the guard stopped a step after its own yes, the user said yes on ot.run)
+ * takes the steps it completed before from the call's journal (src/agent/stepJournal.ts) instead of acting twice.
+ * The programs run in the real interpreter (runCommandText) over real tools; the agent loop is the real one.
+ */
+import { describe, expect, it } from 'vitest';
+import { calls, say } from '../support/scriptedModel.ts';
+import { FakeHost, outputOf, setup } from './helpers.ts';
+import type { FlowBlock, ToolRunContext } from '../../src/agent/toolHost.ts';
+import { blockedFlowOf, FlowBlockedError, flowSentence } from '../../src/tools/guard/guard.ts';
+import { defineTool } from '../../src/tools/defineTool.ts';
+import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
+import type { AnyTool } from '../../src/tools/Tool.ts';
+import { runCommandText } from '../../src/tools/packs/ot/program.ts';
+import { fromStored, toStored } from '../../src/storage/runStateSchema.ts';
+import { KEEP_READ_MAX_CHARS } from '../../src/agent/stepJournal.ts';
+import { toolContext } from '../support/toolContext.ts';
+import { z } from '../../src/shared/zod.ts';
+
+const BANK = 'https://bank.example';
+const EVIL = 'https://evil.example';
+
+/** The page's side: what each tool did, counted. */
+interface World {
+  clicks: string[];
+  reads: number;
+  sends: string[];
+  /** web.send is refused by the guard this many more times (the page changed after the step's yes). */
+  refusals: number;
+}
+
+function registryFor(world: World): ToolRegistry {
+  const registry = new ToolRegistry();
+  const tools = [
+    defineTool({
+      pack: 'page',
+      name: 'click',
+      description: 'click',
+      parameters: z.object({ ref: z.string(), why: z.string().optional() }),
+      effect: 'changes',
+      execute: (a) => {
+        world.clicks.push(a.ref);
+        return { clicked: a.ref, count: world.clicks.filter((r) => r === a.ref).length };
+      },
+    }),
+    defineTool({
+      pack: 'page',
+      name: 'read',
+      description: 'read',
+      parameters: z.object({ big: z.boolean().optional() }),
+      effect: 'reads',
+      // A big read is over the journal's limit; each read says how many reads there were, so a fresh one differs.
+      execute: (a) => `read ${++world.reads}${a.big ? ' '.repeat(KEEP_READ_MAX_CHARS) : ''}`,
+    }),
+    defineTool({
+      pack: 'web',
+      name: 'send',
+      description: 'send',
+      parameters: z.object({ text: z.string() }),
+      effect: 'changes',
+      execute: (a) => {
+        if (world.refusals-- > 0)
+          throw new FlowBlockedError('web.send', { ok: false, from: [BANK], to: EVIL, data: a.text, kind: 'url' });
+        world.sends.push(a.text);
+        return `sent ${a.text}`;
+      },
+    }),
+  ];
+  for (const t of tools) registry.register(t as AnyTool);
+  return registry;
+}
+
+/** A host whose ot.run runs the real interpreter, with the journal the agent hands the call. */
+class ProgramHost extends FakeHost {
+  constructor(world: World) {
+    super();
+    const registry = registryFor(world);
+    this.define('ot.run', {
+      readOnly: false,
+      schema: z.object({ code: z.string() }),
+      impl: async (a, run: ToolRunContext) => {
+        const ctx = toolContext({ registry, signal: run.signal, ...(run.journal ? { journal: run.journal } : {}) });
+        return (await runCommandText(String(a.code), ctx, { registry, label: 'ot.run' })).output;
+      },
+    });
+  }
+  async checkFlow(): Promise<FlowBlock | undefined> {
+    return undefined; // ot.run itself sends nothing
+  }
+  blockedFlow(error: unknown): FlowBlock | undefined {
+    const b = blockedFlowOf(error);
+    return b ? { ...b.flow, sentence: flowSentence(b.flow.from, b.flow.to) } : undefined;
+  }
+}
+
+async function programRun(code: string, world: World) {
+  const h = await setup({
+    origin: BANK,
+    turns: [calls([{ name: 'ot__run', args: { code }, callId: 'prog' }]), say('ok')],
+  });
+  h.host = new ProgramHost(world);
+  h.runner = h.newRunner();
+  return h;
+}
+
+describe('a program that runs again after the card on ot.run', () => {
+  it('does not repeat the steps it completed: their results come from the call’s journal, kept across a worker restart', async () => {
+    const world: World = { clicks: [], reads: 0, sends: [], refusals: 1 };
+    const h = await programRun('c = page.click(ref="inc")\nt = page.read()\nweb.send(text=t)', world);
+    const paused = await h.runner.send(h.conversationId, 'run it');
+    expect(paused.approval).toMatchObject({ callId: 'prog', name: 'ot.run', flow: { to: EVIL } });
+    expect(world).toEqual({ clicks: ['inc'], reads: 1, sends: [], refusals: 0 });
+    // The two completed steps are stored with the call, and the stored state reads back through its schema.
+    const stored = await h.store.getRun(h.conversationId);
+    const journal = stored!.pendingCalls[0]!.stepJournal!;
+    expect(journal.map((r) => [r.step, r.name, r.line, r.value])).toEqual([
+      [0, 'page.click', 1, '{"clicked":"inc","count":1}'],
+      [1, 'page.read', 2, '"read 1"'],
+    ]);
+    expect(journal[0]!.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(fromStored(toStored(stored!)).pendingCalls[0]!.stepJournal).toEqual(journal);
+
+    // Yes on ot.run, in a restarted worker: the program runs from the start; the click is not made again.
+    h.runner = h.newRunner();
+    const done = await h.runner.approve(h.conversationId, 'prog', 'once');
+    expect(done.status).toBe('completed');
+    expect(world).toEqual({ clicks: ['inc'], reads: 1, sends: ['read 1'], refusals: -1 });
+    expect(outputOf(await h.items(), 'prog')).toBe(
+      '[The user approved this call.]\n' +
+        '[Steps 1–2 of this program (page.click on line 1, page.read on line 2) were not run again: they had completed in its earlier run, before the approval, and their results from then were used.]\n' +
+        'sent read 1',
+    );
+    expect((await h.state())!.pendingCalls).toEqual([]);
+  });
+
+  it('a step whose arguments differ runs again, and nothing kept after it is used; a read over the limit is read again', async () => {
+    const world: World = { clicks: [], reads: 0, sends: [], refusals: 1 };
+    const program = [
+      'page.click(ref="inc")',
+      'b = page.read(big=True)',
+      'page.click(ref="other", why=b)',
+      'page.read()',
+      'web.send(text="x")',
+    ].join('\n');
+    const h = await programRun(program, world);
+    await h.runner.send(h.conversationId, 'run it');
+    expect(world.clicks).toEqual(['inc', 'other']);
+    // The big read is not kept: steps 1, 3 and 4 are.
+    const kept = (await h.store.getRun(h.conversationId))!.pendingCalls[0]!.stepJournal!;
+    expect(kept.map((r) => r.step)).toEqual([0, 2, 3]);
+    const done = await h.runner.approve(h.conversationId, 'prog', 'once');
+    expect(done.status).toBe('completed');
+    // Read again, the big read differs ("read 3"): the click that took it runs again, and so does the read after it.
+    expect(world.clicks).toEqual(['inc', 'other', 'other']);
+    expect(world.reads).toBe(4);
+    expect(world.sends).toEqual(['x']);
+    expect(outputOf(await h.items(), 'prog')).toBe(
+      '[The user approved this call.]\n' +
+        '[Step 1 of this program (page.click on line 1) was not run again: it had completed in its earlier run, before the approval, and its result from then was used.]\n' +
+        '[Step 3 (page.click on line 3) differed from the earlier run, so it and the steps after it ran: nothing of that run was used for them.]\n' +
+        'sent x',
+    );
+  });
+
+  it('a program that fails after a reuse says so after its error', async () => {
+    const world: World = { clicks: [], reads: 0, sends: [], refusals: 1 };
+    const h = await programRun('page.click(ref="inc")\nweb.send(text="x")\nweb.send(text=5)', world);
+    await h.runner.send(h.conversationId, 'run it');
+    await h.runner.approve(h.conversationId, 'prog', 'once');
+    expect(world.clicks).toEqual(['inc']);
+    const out = outputOf(await h.items(), 'prog')!;
+    expect(out.split('\n')[0]).toMatch(/^Error: ot\.run, line 3, column 1: web\.send failed: /);
+    expect(out.split('\n').at(-1)).toBe(
+      '[Step 1 of this program (page.click on line 1) was not run again: it had completed in its earlier run, before the approval, and its result from then was used.]',
+    );
+  });
+
+  it('a stored journal that does not match the schema is refused when read', () => {
+    const state = {
+      conversationId: 'c',
+      runId: 'r',
+      status: 'awaiting_approval',
+      phase: 'tools',
+      turn: 1,
+      pendingCalls: [
+        {
+          callId: 'prog',
+          name: 'ot__run',
+          arguments: '{}',
+          status: 'awaiting_approval',
+          stepJournal: [{ step: 0, key: 'not a digest', name: 'page.click', line: 1, labels: [] }],
+        },
+      ],
+      usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, responses: 0 },
+      startedAt: 1,
+      updatedAt: 1,
+      heartbeatAt: 1,
+    };
+    expect(() => fromStored(state)).toThrow(/pendingCalls\.0\.stepJournal\.0\.key/);
+  });
+});
