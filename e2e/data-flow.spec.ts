@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import { test, expect, panelRequest } from './support/fixtures.ts';
+import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
 import { connectToFakeApi, conversation, E2E_LOCAL_HOSTS, events, send, waitForStatus } from './support/agent.ts';
 import { refIn } from './page-tools.helpers.ts';
 import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
@@ -605,7 +605,8 @@ test('code mode: a program step only the flow rule asks about gets ONE inline ca
   }
 });
 
-test('code mode: a program that runs again after the card on ot.run does not repeat its completed steps — the order is placed once, and the model reads that step 1 was not run again', async ({
+test('code mode: a program that runs again after the card on ot.run (in a restarted worker) does not repeat its completed steps — the order is placed once, and the model reads that step 1 was not run again', async ({
+  context,
   panel,
   fakeApi,
 }) => {
@@ -656,8 +657,10 @@ test('code mode: a program that runs again after the card on ot.run does not rep
       `Data read from ${secret.host} may be sent to ${collector.host}`,
     ]);
     expect([placedOrders(), landed()]).toEqual([1, 0]);
-    await panel.getByTestId('approval-approve').click();
+    // The worker stops while the card waits: the yes reaches a fresh one, which has only what was stored.
     const id = (await events(panel)).find((e) => e.type === 'approval.required')!.conversationId;
+    await stopServiceWorker(context, panel);
+    await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: onRun.callId });
     await waitForStatus(panel, id, 'completed');
 
     // 3. The program ran from the start, but the order is placed once: step 1's result came from the earlier run.
