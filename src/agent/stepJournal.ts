@@ -11,7 +11,8 @@
  *
  * Every completed step is kept, reads included — a later action's arguments were computed from them, and a fresh
  * read could change those arguments and make the action run again — except a read whose result is over
- * KEEP_READ_MAX_CHARS characters: it runs again. An action's result is always kept.
+ * KEEP_READ_MAX_CHARS characters, or that would take the call's records past KEEP_TOTAL_MAX_CHARS: it runs again. An
+ * action's result is always kept.
  *
  * The records ride on the run's next write (`stage`): the pause for the card is one, so a worker that restarts while
  * the card waits finds them. A worker that dies while the program runs leaves the call `running`, which is never run
@@ -23,6 +24,11 @@ import type { JournalStep, ProgramJournal } from './toolHost.ts';
 
 /** A read whose result is longer than this (as JSON) is not kept: it runs again (a snapshot is ~40,000). */
 export const KEEP_READ_MAX_CHARS = 100_000;
+/**
+ * Nor is a read that would take the call's records past this: every write of the run while the program goes on
+ * (an inline question, the keep-alive's) carries them.
+ */
+export const KEEP_TOTAL_MAX_CHARS = 1_000_000;
 
 /** What one run of the call made of the journal: the steps it took from it, and where it left it. */
 export interface JournalUse {
@@ -41,6 +47,12 @@ export async function stepKey(name: string, args: Record<string, unknown>): Prom
 
 function recordsOf(session: RunSession, callId: string): StepRecord[] {
   return session.state.pendingCalls.find((c) => c.callId === callId)?.stepJournal ?? [];
+}
+
+function keptChars(session: RunSession, callId: string): number {
+  let n = 0;
+  for (const r of recordsOf(session, callId)) n += r.value?.length ?? 0;
+  return n;
 }
 
 /** Replaces the call's records (on the next write). Records are replaced, never changed in place: snapshots share them. */
@@ -83,7 +95,9 @@ export function stepJournal(session: RunSession, callId: string): ProgramJournal
           } catch {
             return; // not JSON (a cycle): nothing to give back, so it runs again
           }
-          if (readOnly && (value?.length ?? 0) > KEEP_READ_MAX_CHARS) return;
+          const size = value?.length ?? 0;
+          if (readOnly && (size > KEEP_READ_MAX_CHARS || size + keptChars(session, callId) > KEEP_TOTAL_MAX_CHARS))
+            return;
           const record: StepRecord = {
             step: index,
             key,

@@ -13,7 +13,7 @@ import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
 import { runCommandText } from '../../src/tools/packs/ot/program.ts';
 import { fromStored, toStored } from '../../src/storage/runStateSchema.ts';
-import { KEEP_READ_MAX_CHARS } from '../../src/agent/stepJournal.ts';
+import { KEEP_READ_MAX_CHARS, KEEP_TOTAL_MAX_CHARS } from '../../src/agent/stepJournal.ts';
 import { toolContext } from '../support/toolContext.ts';
 import { z } from '../../src/shared/zod.ts';
 
@@ -47,10 +47,10 @@ function registryFor(world: World): ToolRegistry {
       pack: 'page',
       name: 'read',
       description: 'read',
-      parameters: z.object({ big: z.boolean().optional() }),
+      parameters: z.object({ big: z.boolean().optional(), pad: z.number().optional() }),
       effect: 'reads',
       // A big read is over the journal's limit; each read says how many reads there were, so a fresh one differs.
-      execute: (a) => `read ${++world.reads}${a.big ? ' '.repeat(KEEP_READ_MAX_CHARS) : ''}`,
+      execute: (a) => `read ${++world.reads}${' '.repeat(a.big ? KEEP_READ_MAX_CHARS : (a.pad ?? 0))}`,
     }),
     defineTool({
       pack: 'web',
@@ -160,6 +160,17 @@ describe('a program that runs again after the card on ot.run', () => {
         '[Step 3 (page.click on line 3) differed from the earlier run, so it and the steps after it ran: nothing of that run was used for them.]\n' +
         'sent x',
     );
+  });
+
+  it('reads stop being kept once the call’s records would pass their total limit; actions are kept still', async () => {
+    const world: World = { clicks: [], reads: 0, sends: [], refusals: 1 };
+    const pad = Math.floor(KEEP_TOTAL_MAX_CHARS / 10) - 20;
+    const reads = Array.from({ length: 11 }, () => `page.read(pad=${pad})`);
+    const h = await programRun([...reads, 'page.click(ref="inc")', 'web.send(text="x")'].join('\n'), world);
+    await h.runner.send(h.conversationId, 'run it');
+    const kept = (await h.store.getRun(h.conversationId))!.pendingCalls[0]!.stepJournal!;
+    expect(kept.map((r) => r.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
+    expect(kept.reduce((n, r) => n + (r.value?.length ?? 0), 0)).toBeLessThanOrEqual(KEEP_TOTAL_MAX_CHARS);
   });
 
   it('a program that fails after a reuse says so after its error', async () => {
