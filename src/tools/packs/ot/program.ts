@@ -127,6 +127,11 @@ async function runScoped(
   // context when it wrote the program (the run's origin set): it may have copied anything it had read.
   const flow = opts.call ? undefined : ctx.flow;
   let read: ValueLabels = [];
+  // The journal keeps an action's result whatever its size; a read's only up to a limit.
+  const readOnly = (name: string) => {
+    const tool = opts.registry.resolve(name);
+    return !!tool && readsOnly(tool);
+  };
   const running = runCommandInput(text, {
     call: async (name, args, pos, labels) => {
       // A step the program completed in an earlier run of this call gives back its result and is not run again.
@@ -137,10 +142,6 @@ async function runScoped(
         read = joinLabels(read, step.labels);
         return new Labelled(step.value, step.labels);
       }
-      const readOnly = (tool: string) => {
-        const t = opts.registry.resolve(tool);
-        return !!t && readsOnly(t);
-      };
       if (!flow || !ctx.withFlow) {
         const value = stripMetadata(await call(name, args));
         callChars += textLength(value);
