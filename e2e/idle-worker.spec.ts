@@ -5,7 +5,7 @@
  * (src/background/navigationListeners.ts). Before, every frame's navigation started the whole worker again.
  */
 import type { BrowserContext, CDPSession, Page } from '@playwright/test';
-import { test, expect, stopServiceWorker } from './support/fixtures.ts';
+import { test, expect, currentServiceWorker, stopServiceWorker } from './support/fixtures.ts';
 
 /** Counts starts of the extension's worker, as the DevTools protocol reports them. */
 async function watchWorkerStarts(
@@ -65,6 +65,56 @@ test('an idle Otto’s stopped worker stays stopped while a tab loads, reloads a
   expect(starts() - before).toBe(0);
 
   // The watch does see a start: an extension page talking to the worker starts it.
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extensionId}/src/sidepanel/index.html`);
+  await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
+  await expect.poll(() => starts() - before).toBe(1);
+  await cdp.detach().catch(() => undefined);
+  await panel.close();
+  await page.close();
+});
+
+test('an idle Otto’s stopped worker stays stopped while tabs open and close, a page’s popup included', async ({
+  context,
+  extensionId,
+  pages,
+}) => {
+  test.setTimeout(120_000);
+  const page = await context.newPage();
+  await page.goto(`${pages.origin}/blog.html`);
+  const worker = async () => {
+    const sw = await currentServiceWorker(context, extensionId);
+    // An Otto group an earlier test left would keep the popup rule listening (its tabs' popups are still judged):
+    // take its tabs out, then open a tab so the worker looks again.
+    await sw.evaluate(async () => {
+      const grouped = (await chrome.tabs.query({})).filter((t) => t.groupId !== -1 && t.id !== undefined);
+      if (grouped.length) await chrome.tabs.ungroup(grouped.map((t) => t.id!) as [number, ...number[]]);
+    });
+    return sw;
+  };
+  await worker();
+  await (await context.newPage()).close();
+  // The tab listeners come off once the worker knows no run goes and no Otto group is there to watch.
+  const listening = async () =>
+    (await worker()).evaluate(() => chrome.tabs.onCreated.hasListeners() || chrome.tabs.onRemoved.hasListeners());
+  await expect.poll(listening, { timeout: 30_000 }).toBe(false);
+  const { starts, cdp } = await watchWorkerStarts(context, page);
+  await stopServiceWorker(context, page);
+  const before = starts();
+
+  // The user opens a tab and loads a page in it; a page opens one (target=_blank); both are closed.
+  const opened = await context.newPage();
+  await opened.goto(`${pages.origin}/child.html?name=opened`);
+  const popupSeen = context.waitForEvent('page');
+  await page.evaluate((u) => void window.open(u, '_blank'), `${pages.origin}/child.html?name=popup`);
+  const popup = await popupSeen;
+  await popup.waitForLoadState();
+  await opened.close();
+  await popup.close();
+  await page.waitForTimeout(3000);
+  expect(starts() - before).toBe(0);
+
+  // The same watch sees a start: an extension page talking to the worker starts it.
   const panel = await context.newPage();
   await panel.goto(`chrome-extension://${extensionId}/src/sidepanel/index.html`);
   await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();

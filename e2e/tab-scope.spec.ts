@@ -456,3 +456,36 @@ test('a tab a page opens from Otto’s group is not shared by that: Chrome group
   await bankPage.close();
   await blog.page.close();
 });
+
+test('between runs, a stopped worker is still woken by a popup of Otto’s group and takes it back out', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  otherOrigin,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  fakeApi.script([{ match: 'hello', text: 'Hi.' }]);
+  const id = await send(panel, 'hello', { tabId: blog.tabId });
+  await waitForStatus(panel, id, 'completed');
+  const group = (await groupOf(panel, blog.tabId))!;
+  // No run goes, but Otto's group is there: its popups must still be judged, by a worker Chrome starts for them.
+  await stopServiceWorker(context, panel);
+
+  const popup = context.waitForEvent('page');
+  await blog.page.evaluate((u) => void window.open(u, '_blank'), `${otherOrigin.origin}/bank.html`);
+  const bankPage = await popup;
+  await bankPage.waitForLoadState();
+  const bankId = await panel.evaluate(
+    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
+    bankPage.url(),
+  );
+  await expect.poll(async () => (await groupOf(panel, bankId))?.groupId ?? -1).not.toBe(group.groupId);
+  // Out for good, not only before Chrome grouped it.
+  await panel.waitForTimeout(2000);
+  expect((await groupOf(panel, bankId))?.groupId ?? -1).not.toBe(group.groupId);
+  expect((await groupOf(panel, blog.tabId))?.groupId).toBe(group.groupId);
+  await bankPage.close();
+  await blog.page.close();
+});

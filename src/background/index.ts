@@ -1,6 +1,7 @@
 /**
  * Otto's service worker: the composition root. Every listener is registered synchronously at the top level, as MV3
- * requires, so events that wake a stopped worker find their handler. Wiring only; logic lives in the layer folders.
+ * requires, so events that wake a stopped worker find their handler; those an idle Otto does not need come off again
+ * (navigationListeners.ts, tabListeners.ts). Wiring only; logic lives in the layer folders.
  */
 import '../shared/zod.ts';
 import { acceptPanelPort, type Handlers } from './panelPort.ts';
@@ -43,6 +44,7 @@ import {
 } from '../page/devCapture.ts';
 import { WINDOW_GRACE_MS } from '../page/registrationWindows.ts';
 import { navigationListeners } from './navigationListeners.ts';
+import { tabListeners } from './tabListeners.ts';
 import { runOrigin, runTab } from './runTabs.ts';
 import { TabScope } from './tabScope.ts';
 import { callTargets } from './tabTargets.ts';
@@ -139,6 +141,7 @@ const tabScope = new TabScope({
   sites: sharedSites,
   targets: async (name, args) => callTargets(registry, (await settings()).config, name, args),
   runTab,
+  onGroupsChanged: () => updateTabListeners(),
 });
 const toolHost = createToolHost({
   registry: () => registry,
@@ -168,6 +171,7 @@ const runnerOptions = {
       void tabScope.status(event.conversationId, event.status).catch(() => undefined);
       noteRunStatus(event.conversationId, event.status);
       navigation.update(runGoing());
+      updateTabListeners();
     }
     if (event.type === 'turn.completed' && event.usage) {
       void stats
@@ -278,10 +282,34 @@ navigation.update(true);
 void clearStaleRegistrations()
   .catch(() => undefined)
   .then((end) => navigation.update(runGoing(), Math.max(START_SETTLE_MS, (end ?? 0) - Date.now())));
-chrome.tabs.onRemoved.addListener((tabId) => onTabRemoved(tabId));
 
-// A tab a page opens from Otto's group is not shared by that (see TabScope.onCreated).
-chrome.tabs.onCreated.addListener((tab) => void tabScope.onCreated(tab).catch(() => undefined));
+// Opening or closing a tab starts a stopped worker only while something needs to hear it (#26; tabListeners.ts): a tab
+// a page opens from Otto's group is not shared by that (TabScope.onCreated), while any Otto group exists; a watched
+// tab's capture is forgotten when it closes, while a run goes. Both go on synchronously at start, as above.
+const tabEvents = tabListeners(
+  {
+    onCreated: (tab) =>
+      void tabScope
+        .onCreated(tab)
+        .catch(() => undefined)
+        // The last of Otto's tabs may have gone meanwhile (nothing else tells an idle worker): look again.
+        .then(updateTabListeners),
+    onRemoved: (tabId) => onTabRemoved(tabId),
+  },
+  chrome.tabs,
+);
+tabEvents.set({ created: true, removed: true });
+let tabCheck = 0;
+function updateTabListeners(): void {
+  const check = ++tabCheck;
+  void tabScope
+    .hasGroups()
+    .catch(() => true) // unknown: keep judging popups
+    .then((groups) => {
+      if (check === tabCheck) tabEvents.set({ created: runGoing() || groups, removed: runGoing() });
+    });
+}
+setTimeout(updateTabListeners, START_SETTLE_MS);
 
 chrome.runtime.onInstalled.addListener(() => {
   void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true });

@@ -65,6 +65,8 @@ export interface TabScopeDeps {
   /** The tab the conversation's run acts on by default. */
   runTab: (conversationId: string) => Promise<chrome.tabs.Tab | undefined>;
   storage?: chrome.storage.StorageArea;
+  /** A group was made or a conversation's groups forgotten: whether any Otto group exists may have changed. */
+  onGroupsChanged?: () => void;
 }
 
 export class TabScope implements TabAccess {
@@ -116,6 +118,16 @@ export class TabScope implements TabAccess {
       await this.#save();
     }
     return live;
+  }
+
+  /**
+   * Whether any conversation has an Otto group with tabs in it: while one does, a page in it can open tabs that
+   * Chrome puts into it, so the worker must hear of new tabs even between runs (onCreated; tabListeners.ts).
+   */
+  async hasGroups(): Promise<boolean> {
+    const state = await this.#load();
+    for (const conversationId of Object.keys(state.groups)) if ((await this.groups(conversationId)).length) return true;
+    return false;
   }
 
   /** A predicate over tabs: in the run's reach under the current scope. */
@@ -175,6 +187,7 @@ export class TabScope implements TabAccess {
     const state = await this.#load();
     state.groups[conversationId] = [...(state.groups[conversationId] ?? []), groupId];
     await this.#save();
+    this.#deps.onGroupsChanged?.();
     await chrome.tabGroups.update(groupId, { title: groupTitle(this.#status.get(conversationId)), color: GROUP_COLOR });
   }
 
@@ -276,6 +289,7 @@ export class TabScope implements TabAccess {
       delete state.loose[conversationId];
       this.#status.delete(conversationId);
       await this.#save();
+      this.#deps.onGroupsChanged?.();
     });
   }
 

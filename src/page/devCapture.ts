@@ -4,7 +4,8 @@
  * working on, so there is no capture "for every page from its start". Instead:
  *
  *  - a tab is **watched** once a run works on it (the content router injects Otto's content script into it, or a
- *    run calls dom.console / dom.network on it); closing the tab forgets it;
+ *    run calls dom.console / dom.network on it); closing the tab forgets it (at once while a run goes, else when the
+ *    next run starts);
  *  - while a run is going (any conversation's status is `running`), a watched tab's next page gets the capture
  *    before its own scripts: when the tab starts a navigation (`webNavigation.onBeforeNavigate`), a content script
  *    (content/devCapture.iife.ts, MAIN world, `document_start`) is registered for that URL's path only, and removed
@@ -73,7 +74,10 @@ export function noteRunStatus(conversationId: string, status: string): void {
   else running.delete(conversationId);
   // The watched tabs' responses carry the page-start mark while a run goes (pageStartMark.ts). Set here, before
   // any navigation: Chrome settles a request's header rules when it starts, which is before the worker hears of it.
-  if (!before && runGoing()) void load().then(() => Promise.all([...watched].map((id) => markTabLoads(id))));
+  if (!before && runGoing())
+    void load()
+      .then(forgetClosedTabs)
+      .then(() => Promise.all([...watched].map((id) => markTabLoads(id))));
   else if (before && !runGoing()) void clearLoadMarks();
 }
 
@@ -168,6 +172,23 @@ export async function onCommitted(d: { tabId: number; frameId: number; url: stri
       files: [devCaptureScript],
     })
     .catch(() => undefined);
+}
+
+/**
+ * Tabs closed while no run went: the worker hears tabs.onRemoved only during runs (background/tabListeners.ts, #26),
+ * so those are forgotten when the next run starts. Tab ids are not reused within a browser session.
+ */
+async function forgetClosedTabs(): Promise<void> {
+  const open = await chrome.tabs.query({}).catch(() => undefined);
+  if (!open) return;
+  const ids = new Set(open.map((t) => t.id));
+  let dropped = false;
+  for (const id of watched)
+    if (!ids.has(id)) {
+      watched.delete(id);
+      dropped = true;
+    }
+  if (dropped) save();
 }
 
 export function onTabRemoved(tabId: number): void {

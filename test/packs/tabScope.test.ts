@@ -246,6 +246,34 @@ describe('TabScope', () => {
     expect((await make().visibleTabs('c1')).tabs).toEqual([]);
   });
 
+  it('hasGroups: true while an Otto group has tabs, told when a group is made or forgotten (#26 tab listeners)', async () => {
+    let changed = 0;
+    const s = new TabScope({
+      scope: async () => scope,
+      sites,
+      targets: (name, args) => targets(name, args),
+      runTab: async () => tabs.find((t) => t.id === runTabId) as chrome.tabs.Tab | undefined,
+      storage,
+      onGroupsChanged: () => changed++,
+    });
+    expect(await s.hasGroups()).toBe(false);
+    await s.begin('c1');
+    expect(changed).toBe(1);
+    expect(await s.hasGroups()).toBe(true);
+    // Joining the group that exists makes none.
+    await s.share('c1', 2, 'once');
+    expect(changed).toBe(1);
+    // The user takes every tab out: the group is gone, and so is the need to watch its popups.
+    await fake.chromeStub.tabs.ungroup([1, 2]);
+    expect(await s.hasGroups()).toBe(false);
+    await s.begin('c2');
+    expect(changed).toBe(2);
+    expect(await make().hasGroups()).toBe(true);
+    await s.forget('c2');
+    expect(changed).toBe(3);
+    expect(await s.hasGroups()).toBe(false);
+  });
+
   it('tabs.list says how many tabs are not shared', () => {
     expect(othersLine(14)).toBe('and 14 other tabs, not shared');
     expect(othersLine(1)).toBe('and 1 other tab, not shared');
