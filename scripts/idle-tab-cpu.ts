@@ -3,7 +3,10 @@
  * worker: tab events"): per operation, the worker starts the DevTools protocol reports and the CPU time of the
  * extension's processes (its service worker), read from /proc. Each operation starts from a stopped worker.
  *
- *   npm run build && npx tsx scripts/idle-tab-cpu.ts [distDir] [rounds]
+ *   npm run build && npx tsx scripts/idle-tab-cpu.ts [distDir] [rounds] [--group]
+ *
+ * `--group` first puts the probe's own tab into an Otto group (as a run does with the tab the user asked from), whose
+ * popups the worker must still judge between runs.
  *
  * CPU time, not wall time: the machine is shared, and CPU time does not count waiting for a core.
  */
@@ -13,8 +16,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { DIST, chromiumPath, extensionArgs } from '../e2e/support/browser.ts';
 
-const dist = path.resolve(process.argv[2] ?? DIST);
-const rounds = Number(process.argv[3] ?? 5);
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const dist = path.resolve(args[0] ?? DIST);
+const rounds = Number(args[1] ?? 5);
+const withGroup = process.argv.includes('--group');
 /** Kernel clock ticks are 10 ms (USER_HZ 100). */
 const MS_PER_TICK = 10;
 
@@ -91,6 +96,15 @@ async function main(): Promise<void> {
     const page = await context.newPage();
     await page.goto('about:blank');
     await page.waitForTimeout(3000); // the fresh worker's start-up and its listeners' settle
+    if (withGroup) {
+      await sw.evaluate(async () => {
+        const tab = (await chrome.tabs.query({})).find((t) => t.url === 'about:blank')!;
+        const o = (globalThis as unknown as { otto: { tabScope: { join(c: string, id: number): Promise<unknown> } } })
+          .otto;
+        await o.tabScope.join('idle-probe', tab.id!);
+      });
+      await page.waitForTimeout(1000);
+    }
     const watch = await watchStarts(context, page);
     const cost: Record<'open' | 'close', { cpu: number[]; starts: number[] }> = {
       open: { cpu: [], starts: [] },
