@@ -7,7 +7,8 @@
  * Playwright's `ariaSnapshot()` on the same pages in the same run as the reference (capped at BIGPAGES_PW_TIMEOUT_MS;
  * a page it cannot finish in that time reports the cap).
  *
- * The calls, each BIGPAGES_REPS times per size (3; `--quick` 1): dom.snapshot, dom.find (a button by role and name),
+ * The calls, each BIGPAGES_REPS times per size (3; `--quick` 1): dom.snapshot, dom.find (a button by role and name,
+ * which stops soon after its 20 matches) and `find_none` (a text found nowhere: the search walks its whole budget),
  * dom.text (5,000 characters), the dom.read tool (2,000; its Readability runs in the offscreen document past 1,000
  * elements), dom.query (a CSS selector that matches every row), a click's change
  * report (dom.click on a row's button, whose handler adds a line) and a Tab press (dom.press from a row's checkbox).
@@ -22,7 +23,7 @@
  *
  * Ratios of the largest size up to 50k to 1k (`--quick`: 10k/1k), of the round trip (`<call>_ratio_…`) and of
  * Otto's total CPU (`<call>_cpu_ratio_…`, the one the load does not blur), for the calls whose output a budget bounds
- * and which so should cost about the same on any page (the goal: under 2): snapshot, find, text, click and Tab. Not
+ * and which so should cost about the same on any page (the goal: under 2): snapshot, both finds, text, click and Tab. Not
  * for dom.query, which counts every match on the page by design, nor dom.read, which takes the article reader below
  * 25,000 elements and the visible text above.
  *
@@ -54,9 +55,9 @@ const IDLE_MS = 2_000;
 const GAP_BUDGET_MS = 100;
 const OTTO_TASK_BUDGET_MS = 100;
 /** The calls whose output a budget bounds: their time should not grow with the page. */
-const BOUNDED = ['snapshot', 'find', 'text', 'click', 'tab'] as const;
+const BOUNDED = ['snapshot', 'find', 'find_none', 'text', 'click', 'tab'] as const;
 
-type CallName = 'snapshot' | 'find' | 'text' | 'read' | 'query' | 'click' | 'tab';
+type CallName = 'snapshot' | 'find' | 'find_none' | 'text' | 'read' | 'query' | 'click' | 'tab';
 
 interface Measured {
   ms: number[];
@@ -151,6 +152,15 @@ async function callsOn(
       page,
       () => call<{ matches: { line: string }[] }>(sw, 'find', tabId, { role: 'button', name: 'Open 7' }),
       (f) => expectThat(!!f.matches[0]?.line.startsWith('button "Open 7"'), `find: ${JSON.stringify(f)}`),
+    ),
+  );
+  // A search that matches nothing walks its whole budget (find above stops soon after its 20 matches): its worst case.
+  out.set(
+    'find_none',
+    await measure(
+      page,
+      () => call<{ total: number }>(sw, 'find', tabId, { text: 'No such order' }),
+      (f) => expectThat(f.total === 0, `find_none: ${JSON.stringify(f)}`),
     ),
   );
   out.set(

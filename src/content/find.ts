@@ -8,7 +8,7 @@ import { flatChildren, parentOf } from './env.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
 import { registry } from './refs.ts';
 import { interactiveRole, roleOf } from './roles.ts';
-import { buildSnapshot, buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
+import { buildSnapshot, buildSnapshotSliced, type OutlineNode, type SnapshotResult, where } from './snapshot.ts';
 import { closeWalkCache, hiddenReason, openWalkCache, styleOf, withStyleCache } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
 import { describeElement, hrefText, quote, stateTokens, tagHint, valueText } from './describe.ts';
@@ -51,10 +51,12 @@ export interface FindResult {
 }
 
 /**
- * The search's own budget: the outline it filters is at most this many characters (≈ 2,500 rows of a five-control
- * table), so a search costs what that holds, not what the page holds.
+ * The search's own budget: the outline it filters is at most this many characters (≈ 1,400 rows of a five-control
+ * table, 7.5 snapshots' worth), so a search costs what that holds, not what the page holds. A search that finds what
+ * it shows stops sooner (FIND_LOOKAHEAD_CHARS); this bounds the one that finds little or nothing (#24: 600,000
+ * before, which made such a search cost ~0.7-1.5 s CPU on a 10,000-row table; docs/decisions.md).
  */
-export const FIND_OUTLINE_CHARS = 600_000;
+export const FIND_OUTLINE_CHARS = 300_000;
 
 /** Searches the whole frame in one go (unit tests). */
 export function find(opts: FindOptions): FindResult {
@@ -63,8 +65,24 @@ export function find(opts: FindOptions): FindResult {
   );
 }
 
-/** Searches in slices that yield to the page, within the search budget and `deadline`; says when it covered less. */
-export async function findSliced(opts: FindOptions & { deadline?: number; maxChars?: number }): Promise<FindResult> {
+/**
+ * After its `limit`-th match a search walks this many characters more, to count what follows, and stops: a search
+ * with many matches costs what it shows, not what the page holds (#24). A snapshot's default budget.
+ */
+export const FIND_LOOKAHEAD_CHARS = 40_000;
+
+/**
+ * Searches in slices that yield to the page, within the search budget and `deadline`, and stops soon after it has
+ * `limit` matches; says when it covered less than the frame.
+ */
+export async function findSliced(
+  opts: FindOptions & { deadline?: number; maxChars?: number; lookahead?: number },
+): Promise<FindResult> {
+  const isMatch = matcher(opts);
+  const limit = opts.limit ?? 20;
+  const lookahead = opts.lookahead ?? FIND_LOOKAHEAD_CHARS;
+  let found = 0;
+  let at = -1;
   const snap = await buildSnapshotSliced({
     root: opts.root,
     commit: false,
@@ -73,71 +91,98 @@ export async function findSliced(opts: FindOptions & { deadline?: number; maxCha
     maxChars: opts.maxChars ?? FIND_OUTLINE_CHARS,
     deadline: opts.deadline,
     lane: 'find',
-    hint: 'Narrow the search with a root, or scroll and search again.',
+    hint: FIND_HINT,
+    enough: (node, used) => {
+      if (at < 0) {
+        if (isMatch(node) && ++found >= limit) at = used;
+        return false;
+      }
+      return used - at >= lookahead;
+    },
   });
   const slicer = new Slicer();
   const r = await runSliced(matchOutline(snap, opts, slicer), slicer, { lane: 'find', what: 'search' });
-  if (snap.stopped)
+  // Stopped with nothing left to walk: the search covered the whole frame after all.
+  if (snap.stopped === 'enough' && snap.stopAt)
+    r.note = `Stopped soon after the first ${limit === 1 ? 'match' : `${limit} matches`}, at ${where(snap.stopAt ?? null)}, so more matches may follow (the total counts the part searched). Raise limit (up to 200) to see more, or narrow the search.`;
+  else if (snap.stopped && snap.stopped !== 'enough')
     r.note =
       `Searched part of the page only, so more matches may exist (the total counts the searched part). ${snap.notes.at(-1) ?? ''}`.trim();
   return r;
 }
 
-/** Filters the outline tree (a generator so a big tree is matched in slices too). */
-function* matchOutline(snap: SnapshotResult, opts: FindOptions, slicer: Slicer): Generator<void, FindResult, void> {
+/**
+ * What the model can do about the part a search left out. `dom.find` has no root, and walks from the top whatever
+ * the scroll, so the part past the budget is reached by the tools that do take one.
+ */
+const FIND_HINT =
+  'To search past it, snapshot that part with dom.snapshot(root=<ref or CSS selector>), or match it by CSS with dom.query.';
+
+/** The search's test of one outline node (a text match is against the line the model would read). */
+function matcher(opts: FindOptions): (node: OutlineNode) => boolean {
   const text = opts.text?.toLowerCase();
   const name = opts.name?.toLowerCase();
   const role = opts.role?.toLowerCase();
+  return (node) => {
+    if (!text && !name && !role) return false;
+    if (node.kind === 'frame') return false;
+    if (role && node.role?.toLowerCase() !== role) return false;
+    if (name && !(node.name ?? '').toLowerCase().includes(name)) return false;
+    if (text && !node.head.toLowerCase().includes(text)) return false;
+    return true;
+  };
+}
+
+/** Filters the outline tree (a generator so a big tree is matched in slices too). */
+function* matchOutline(snap: SnapshotResult, opts: FindOptions, slicer: Slicer): Generator<void, FindResult, void> {
+  const isMatch = matcher(opts);
   const limit = opts.limit ?? 20;
   const matches: FindMatch[] = [];
   let total = 0;
-
-  // Document-order list of nodes with refs, to point text matches at the nearest actionable element.
-  const order: { node: OutlineNode; path: OutlineNode[] }[] = [];
-  const walk = function* (nodes: OutlineNode[], path: OutlineNode[]): Generator<void, void, void> {
-    for (const n of nodes) {
-      if (slicer.due()) yield;
-      order.push({ node: n, path });
-      if (n.children.length) yield* walk(n.children, [...path, n]);
-    }
-  };
-  yield* walk(snap.root.children, []);
-
   let lastHeading: OutlineNode | undefined;
-  for (let i = 0; i < order.length; i++) {
-    if (slicer.due()) yield;
-    const { node, path } = order[i]!;
-    if (node.role === 'heading') lastHeading = node;
-    if (role && node.role?.toLowerCase() !== role) continue;
-    if (name && !(node.name ?? '').toLowerCase().includes(name)) continue;
-    if (text && !node.head.toLowerCase().includes(text)) continue;
-    if (!text && !name && !role) continue;
-    if (node.kind === 'frame') continue;
-    total++;
-    if (matches.length >= limit) continue;
-    const context = contextOf(path, lastHeading !== node ? lastHeading : undefined);
-    const line = node.kind === 'text' ? `text: ${node.head}` : node.head;
-    const m: FindMatch = { line, context };
-    if (node.ref) m.ref = node.ref;
-    else {
-      // Only the element that holds the text, or the row it sits in, is "its" element: a neighbour in document
-      // order may be another item's control (the bug this replaced pointed "Buy milk" at the previous todo's box).
-      const inside = [...path].reverse().find((p) => p.ref);
-      if (inside?.ref) m.inside = inside.ref;
-      else {
-        const row = [...path].reverse().find((p) => p.role && ROW_ROLES.has(p.role));
-        const controls = row ? refsIn(row).slice(0, 4) : [];
-        if (controls.length) m.row = controls.map((c) => `${c.ref} ${upToRef(c)}`);
+  // Document order, with the path to each node on one stack (no copy of it per node).
+  const path: OutlineNode[] = [];
+  const walk = function* (nodes: OutlineNode[]): Generator<void, void, void> {
+    for (const node of nodes) {
+      if (slicer.due()) yield;
+      if (node.role === 'heading') lastHeading = node;
+      if (isMatch(node)) {
+        total++;
+        if (matches.length < limit) matches.push(matchOf(node, path, lastHeading !== node ? lastHeading : undefined));
+      }
+      if (node.children.length) {
+        path.push(node);
+        yield* walk(node.children);
+        path.pop();
       }
     }
-    matches.push(m);
-  }
+  };
+  yield* walk(snap.root.children);
   const out: FindResult = { matches, total };
   if (opts.text) {
-    const hidden = yield* hiddenTextMatches(opts.text, opts.root ?? document.body, slicer);
+    const hidden = yield* hiddenTextMatches(opts.text, opts.root ?? document.body, slicer, snap.stopAt);
     if (hidden.count) out.hidden = hidden;
   }
   return out;
+}
+
+function matchOf(node: OutlineNode, path: OutlineNode[], lastHeading: OutlineNode | undefined): FindMatch {
+  const context = contextOf(path, lastHeading);
+  const line = node.kind === 'text' ? `text: ${node.head}` : node.head;
+  const m: FindMatch = { line, context };
+  if (node.ref) m.ref = node.ref;
+  else {
+    // Only the element that holds the text, or the row it sits in, is "its" element: a neighbour in document
+    // order may be another item's control (the bug this replaced pointed "Buy milk" at the previous todo's box).
+    const inside = path.findLast((p) => p.ref);
+    if (inside?.ref) m.inside = inside.ref;
+    else {
+      const row = path.findLast((p) => p.role && ROW_ROLES.has(p.role));
+      const controls = row ? refsIn(row).slice(0, 4) : [];
+      if (controls.length) m.row = controls.map((c) => `${c.ref} ${upToRef(c)}`);
+    }
+  }
+  return m;
 }
 
 function refsIn(node: OutlineNode): OutlineNode[] {
@@ -178,6 +223,7 @@ function* hiddenTextMatches(
   text: string,
   root: Element | null,
   slicer: Slicer,
+  stopAt: Node | undefined,
   budget = 200_000,
 ): Generator<void, HiddenMatches, void> {
   if (!root) return { count: 0, where: [] };
@@ -187,11 +233,14 @@ function* hiddenTextMatches(
     const groups = new Map<Element, { n: number; reason: string }>();
     let count = 0;
     let seen = 0;
+    // Where the outline's walk stopped, this one stops too: the count covers the part searched, at its cost.
+    let done = false;
     const walk = function* (node: Node): Generator<void, void, void> {
       const kids = flatChildren(node);
       for (let i = 0; i < kids.length; i++) {
         const child = kids[i]!;
-        if (++seen > budget || slicer.overtime) return;
+        if (child === stopAt) done = true;
+        if (done || ++seen > budget || slicer.overtime) return;
         if (slicer.due()) yield;
         if (child.nodeType === 3) {
           const v = child.nodeValue;

@@ -9,7 +9,6 @@
  * that says so (with the candidates), never a guess.
  */
 import { deepQuerySliced } from './deepQuery.ts';
-import { FIND_OUTLINE_CHARS } from './find.ts';
 import { registry } from './refs.ts';
 import { buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
@@ -67,8 +66,11 @@ interface Candidates {
   complete: boolean;
 }
 
-/** The same budget a search has, so a locator on a huge page costs what dom.find costs. */
-const LOCATE_CHARS = FIND_OUTLINE_CHARS;
+/**
+ * A locator's walk budget: what dom.find's was before #24 halved it. A replayed step must find its one element and
+ * has no note to hand a model, so it keeps the wider reach (its deadline, LOCATE_MS, still bounds it).
+ */
+const LOCATE_CHARS = 600_000;
 /**
  * Describing an action's target happens before every action, so it gets a smaller budget: a page past it gets a CSS
  * path, since a readable locator cannot be shown to name one element without seeing the whole page.

@@ -86,8 +86,10 @@ export interface SnapshotResult {
   frames: FrameSlot[];
   /** What the walk left out (budget, time, the part above the viewport), in the model's words; empty when nothing. */
   notes: string[];
-  /** Why the walk stopped early, if it did. */
-  stopped?: 'budget' | 'time';
+  /** Why the walk stopped early, if it did ('enough': the caller's `enough` said so). */
+  stopped?: 'budget' | 'time' | 'enough';
+  /** The first node the walk did not enter once it stopped (none when what was left held nothing to walk). */
+  stopAt?: Node;
 }
 
 export interface SnapshotOptions {
@@ -107,6 +109,11 @@ export interface SnapshotOptions {
   hint?: string;
   /** Render the tree to text (default true; a search reads the tree and skips it). */
   render?: boolean;
+  /**
+   * Told of each node as the walk adds it, with the characters gathered so far; true stops the walk there as a full
+   * budget would, without a note of its own (a search that has found what it needs says so itself, #24).
+   */
+  enough?: (node: OutlineNode, used: number) => boolean;
 }
 
 export interface SlicedOptions extends SnapshotOptions {
@@ -210,10 +217,11 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
 
   // Budget: characters the rendered lines will take (text lines counted as the worker will shorten them).
   const maxChars = options.maxChars ?? Infinity;
+  const enough = options.enough;
   let used = 0;
   let usedNonText = 0;
   let full = false;
-  let stopped: 'budget' | 'time' | undefined;
+  let stopped: 'budget' | 'time' | 'enough' | undefined;
   let stopAt: Node | null = null;
   let visited = 0;
   const charge = (n: OutlineNode, depth: number): void => {
@@ -224,6 +232,10 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     if (!full && (usedNonText > maxChars || used > GATHER_FACTOR * maxChars)) {
       full = true;
       stopped = 'budget';
+    }
+    if (!full && enough?.(n, used)) {
+      full = true;
+      stopped = 'enough';
     }
   };
   /** Called where a node would be walked: false once the budget is full or time is up (the first such node is kept). */
@@ -565,7 +577,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     notes.push(
       `The page is larger than the budget and is scrolled, so long lists start near the viewport: ${skippedAbove.toLocaleString('en-US')} items above it were left out (first in ${skippedIn}); scroll up or snapshot with root=<ref or selector> to see them.`,
     );
-  if (stopped)
+  if (stopped && stopped !== 'enough')
     notes.push(
       stopNote(stopped, stopAt, estLeft, visited, refs, performance.now() - t0, maxChars) +
         ' ' +
@@ -584,6 +596,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       '\n- text: [frame outline cut at 1,000,000 characters]';
   const result: SnapshotResult = { root: top, text, refs, newRefs, lines: lines.length, frames, notes };
   if (stopped) result.stopped = stopped;
+  if (stopAt) result.stopAt = stopAt;
   return result;
 }
 
@@ -617,7 +630,8 @@ function firstNearViewport(kids: ArrayLike<Node>, maxChars: number): number {
   return lo * perChild >= maxChars / 2 ? lo : 0;
 }
 
-function where(node: Node | null): string {
+/** Where a walk stopped, for its note: `button "Open 7"`, `<tr> "Order 7 …"`, or a text's start (page text). */
+export function where(node: Node | null): string {
   if (!node) return 'the end of the walked part';
   if (node.nodeType !== 1) return `text ${quote(truncate(normalize(node.nodeValue ?? ''), 60))}`;
   const el = node as Element;

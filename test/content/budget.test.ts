@@ -94,3 +94,51 @@ describe('budget-bounded snapshot', () => {
     expect(t.note).toMatch(/^\[outline truncated to 2000 chars/);
   });
 });
+
+describe('a search bounded by what it shows (#24)', () => {
+  it('stops soon after `limit` matches, says where, and its total is the part searched', async () => {
+    setPage(table(120));
+    const r = await findSliced({ role: 'button', name: 'open', limit: 5, lookahead: 5000 });
+    expect(r.matches.map((m) => m.line.replace(/ \[ref=.*/, ''))).toEqual([
+      'button "Open 1"',
+      'button "Open 2"',
+      'button "Open 3"',
+      'button "Open 4"',
+      'button "Open 5"',
+    ]);
+    // The look-ahead (5,000 characters of outline here, ~25 rows) counted more, but far from all 120.
+    expect(r.total).toBeGreaterThan(15);
+    expect(r.total).toBeLessThan(60);
+    expect(r.note).toMatch(
+      /^Stopped soon after the first 5 matches, at (row|cell) "[^"]+", so more matches may follow \(the total counts the part searched\)\. Raise limit \(up to 200\) to see more, or narrow the search\.$/,
+    );
+  });
+
+  it('a page the look-ahead covers is searched whole: exact total, no note', async () => {
+    setPage(table(20));
+    const r = await findSliced({ role: 'button', name: 'open', limit: 5, lookahead: 5000 });
+    expect(r.matches).toHaveLength(5);
+    expect(r.total).toBe(20);
+    expect(r.note).toBeUndefined();
+  });
+
+  it('hidden text is counted only in the part searched (its walk stops where the outline stopped)', async () => {
+    setPage(`${table(120)}<div style="display:none"><p>Open sesame</p></div>`);
+    const early = await findSliced({ text: 'open', limit: 5, lookahead: 5000 });
+    expect(early.note).toMatch(/^Stopped soon after the first 5 matches/);
+    expect(early.hidden).toBeUndefined();
+    const whole = await findSliced({ text: 'open sesame' });
+    expect(whole.note).toBeUndefined();
+    expect(whole.hidden?.count).toBe(1);
+  });
+
+  it('a search that finds little walks its budget and says how to look past it', async () => {
+    setPage(table(300));
+    const r = await findSliced({ text: 'no such words', maxChars: 5000 });
+    expect(r.total).toBe(0);
+    expect(r.note).toMatch(/^Searched part of the page only, so more matches may exist/);
+    expect(r.note).toMatch(
+      /To search past it, snapshot that part with dom\.snapshot\(root=<ref or CSS selector>\), or match it by CSS with dom\.query\.$/,
+    );
+  });
+});

@@ -259,6 +259,21 @@ describe('dom pack: arguments → router', () => {
     expect(out).not.toContain('nearest ref');
   });
 
+  it('a find that stopped early says its total is a lower bound, with the note inside the boundary (#24)', async () => {
+    const { api, run } = setup();
+    api.find.mockResolvedValueOnce({
+      matches: [{ ref: 'e5', line: 'button "Open 7" [ref=e5]', context: 'in row' }],
+      total: 111,
+      skipped: [],
+      notes: ['Stopped soon after the first match, at row "Order 839", so more matches may follow.'],
+    } as never);
+    const out = await run('find', { role: 'button', name: 'Open 7', limit: 1 });
+    expect(out.split('\n')[0]).toBe(
+      'At least 111 matches for role button, name "Open 7" (showing 1 of at least 111; narrow the search or raise limit) — PARTIAL search, see the note. Refs: e5.',
+    );
+    expect(out).toMatch(/<external-content-[0-9a-f]{8}>\nStopped soon after the first match, at row "Order 839"/);
+  });
+
   it('query, text and read wrap what came from the page; a forged closing tag stays inside', async () => {
     const { api, run } = setup();
     const q = await run('query', { selector: 'button' });

@@ -45,8 +45,13 @@ export function formatFind(
       return `No visible match for ${what}${part}${skipped}. ${hidden}\n${wrapUntrusted(hiddenLines.join('\n'))}${partial}`;
     return `No match for ${what}${part}${skipped}. Try other words, a role (button, link, textbox), or take a snapshot (dom.snapshot).${partial}`;
   }
+  // A search that stopped early (enough matches, or its budget) counted only the part it searched: a lower bound.
+  const partialSearch = !!r.notes?.length;
+  const count = partialSearch ? `At least ${r.total}` : String(r.total);
   const more =
-    r.total > r.matches.length ? ` (showing ${r.matches.length} of ${r.total}; narrow the search or raise limit)` : '';
+    r.total > r.matches.length
+      ? ` (showing ${r.matches.length} of ${count.toLowerCase()}; narrow the search or raise limit)`
+      : '';
   const lines = r.matches.map((m) => {
     // Which element a text match belongs to, in Otto's words: its own ref, the control it is part of, the controls
     // of its row, or plainly none — never a neighbour that merely comes next in the page.
@@ -62,7 +67,7 @@ export function formatFind(
   });
   const skipped = r.skipped?.length ? `\nNot searched: ${r.skipped.length} frame(s) did not answer.` : '';
   return (
-    `${r.total} match${r.total === 1 ? '' : 'es'} for ${what}${more}${r.notes?.length ? ' — PARTIAL search, see the note' : ''}. Refs: ${refList(r.matches.map((m) => m.ref ?? m.inside))}.` +
+    `${count} match${r.total === 1 ? '' : 'es'} for ${what}${more}${partialSearch ? ' — PARTIAL search, see the note' : ''}. Refs: ${refList(r.matches.map((m) => m.ref ?? m.inside))}.` +
     `${hidden ? ' ' + hidden : ''}${skipped}\n` +
     wrapUntrusted([...lines, ...hiddenLines].join('\n')) +
     partial
