@@ -81,7 +81,7 @@ export async function findSliced(
   const isMatch = matcher(opts);
   const limit = opts.limit ?? 20;
   const lookahead = opts.lookahead ?? FIND_LOOKAHEAD_CHARS;
-  let found = 0;
+  const counted = new Set<OutlineNode>();
   let at = -1;
   const snap = await buildSnapshotSliced({
     root: opts.root,
@@ -92,12 +92,16 @@ export async function findSliced(
     deadline: opts.deadline,
     lane: 'find',
     hint: FIND_HINT,
-    enough: (node, used) => {
-      if (at < 0) {
-        if (isMatch(node) && ++found >= limit) at = used;
-        return false;
+    enough: (node, used, parent) => {
+      if (at >= 0) return used - at >= lookahead;
+      // Counted once, and not a clickable's text, which may fold into its name (the clickable is counted then):
+      // counting either twice would stop the search before it has `limit` matches to show.
+      if (node.kind === 'text' && parent.role === 'clickable') return false;
+      if (isMatch(node) && !counted.has(node)) {
+        counted.add(node);
+        if (counted.size >= limit) at = used;
       }
-      return used - at >= lookahead;
+      return false;
     },
   });
   const slicer = new Slicer();

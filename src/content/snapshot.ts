@@ -110,10 +110,12 @@ export interface SnapshotOptions {
   /** Render the tree to text (default true; a search reads the tree and skips it). */
   render?: boolean;
   /**
-   * Told of each node as the walk adds it, with the characters gathered so far; true stops the walk there as a full
-   * budget would, without a note of its own (a search that has found what it needs says so itself, #24).
+   * Told of each node as the walk adds it (with the characters gathered so far and the node it is added to); true
+   * stops the walk there as a full budget would, without a note of its own (a search that has found what it needs
+   * says so itself, #24). A node may be told twice (a list item's one child moves up), and a clickable's short text
+   * lines are later folded into its name.
    */
-  enough?: (node: OutlineNode, used: number) => boolean;
+  enough?: (node: OutlineNode, used: number, parent: OutlineNode) => boolean;
 }
 
 export interface SlicedOptions extends SnapshotOptions {
@@ -224,7 +226,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
   let stopped: 'budget' | 'time' | 'enough' | undefined;
   let stopAt: Node | null = null;
   let visited = 0;
-  const charge = (n: OutlineNode, depth: number): void => {
+  const charge = (n: OutlineNode, depth: number, parent: OutlineNode): void => {
     const head = headOf(n);
     const size = 2 * depth + 4 + (n.kind === 'text' ? 6 + Math.min(head.length, 121) : head.length);
     used += size;
@@ -233,7 +235,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       full = true;
       stopped = 'budget';
     }
-    if (!full && enough?.(n, used)) {
+    if (!full && enough?.(n, used, parent)) {
       full = true;
       stopped = 'enough';
     }
@@ -275,7 +277,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     if (owner) shown.push(owner);
     const node = new WalkNode({ kind: 'text', text: truncate(defuseRefTokens(cleaned), TEXT_LINE_MAX) }, isNew);
     p.node.children.push(node);
-    charge(node, p.depth);
+    charge(node, p.depth, p.node);
   };
 
   const pushText = (p: Parent, ctx: Ctx, text: string, owner: Node | null): void => {
@@ -291,7 +293,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
   const append = (p: Parent, child: OutlineNode): void => {
     flush(p);
     p.node.children.push(child);
-    charge(child, p.depth);
+    charge(child, p.depth, p.node);
   };
 
   const walkChildren = function* (node: Node, p: Parent, ctx: Ctx): Generator<void, void, void> {

@@ -114,6 +114,19 @@ describe('a search bounded by what it shows (#24)', () => {
     );
   });
 
+  it('a match told twice (a list item folds into its one button) is counted once: `limit` matches are shown', async () => {
+    setPage(`<ul>${Array.from({ length: 30 }, (_, i) => `<li><button>Item ${i + 1}</button></li>`).join('')}</ul>`);
+    const r = await findSliced({ role: 'button', name: 'item', limit: 5, lookahead: 1 });
+    expect(r.matches.map((m) => m.line.replace(/ \[ref=.*/, ''))).toEqual([
+      'button "Item 1"',
+      'button "Item 2"',
+      'button "Item 3"',
+      'button "Item 4"',
+      'button "Item 5"',
+    ]);
+    expect(r.note).toMatch(/^Stopped soon after the first 5 matches, at /);
+  });
+
   it('a page the look-ahead covers is searched whole: exact total, no note', async () => {
     setPage(table(20));
     const r = await findSliced({ role: 'button', name: 'open', limit: 5, lookahead: 5000 });
