@@ -106,9 +106,9 @@ export async function findSliced(
   });
   const slicer = new Slicer();
   const r = await runSliced(matchOutline(snap, opts, slicer), slicer, { lane: 'find', what: 'search' });
-  // Stopped with nothing left to walk: the search covered the whole frame after all.
+  // An early stop with nothing left to walk (no stopAt) covered the whole frame after all: no note then.
   if (snap.stopped === 'enough' && snap.stopAt)
-    r.note = `Stopped soon after the first ${limit === 1 ? 'match' : `${limit} matches`}, at ${where(snap.stopAt ?? null)}, so more matches may follow (the total counts the part searched). Raise limit (up to 200) to see more, or narrow the search.`;
+    r.note = `Stopped soon after the first ${limit === 1 ? 'match' : `${limit} matches`}, at ${where(snap.stopAt)}, so more matches may follow (the total counts the part searched). Raise limit (up to 200) to see more, or narrow the search.`;
   else if (snap.stopped && snap.stopped !== 'enough')
     r.note =
       `Searched part of the page only, so more matches may exist (the total counts the searched part). ${snap.notes.at(-1) ?? ''}`.trim();
