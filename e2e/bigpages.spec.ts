@@ -238,10 +238,8 @@ async function keysFormsAndWaits(
   expect(waited.value.summary).toBe(
     `text "${last}" was already present — matched cell "Row ${rows} holds a short sentence about order ${rows}." <td> <td>: "Row ${rows} holds a short sentence about order ${rows}."`,
   );
-  // Open (#24): on the 50k page this walk's longest Otto task was 123-212 ms CPU under load (56 ms on a quiet run, 33
-  // of it a V8 scavenge of the wrappers the walk made): there only the relative gap is checked, and the figure logged.
-  if (rows >= 50_000) expect(waited.gap).toBeLessThanOrEqual(waited.idle + over);
-  else expectResponsive(waited, over);
+  // #24: on the 50k page the walk's longest Otto task is a slice plus a V8 scavenge of the wrappers it made (30-45 ms).
+  expectResponsive(waited, over);
   let readMs: string;
   if (rows >= 10_000) {
     const read = await probed(
@@ -502,8 +500,9 @@ test.describe('big pages', () => {
       over,
     );
     expect(queried.ms).toBeLessThan(CALL_LIMIT_MS);
-    // Open (#24): this walk over 2.4 million nodes had one Otto task of 326 ms CPU (best of three) at a load of ~30
-    // (13 ms on a quiet run): its figure is logged and the relative gap checked.
+    // Open (#24): this walk over 2.4 million nodes had one Otto task of 292 ms CPU (best of three, load ~7; 326 at ~30,
+    // 13 on a quiet run). A trace shows slices of 63-271 ms CPU with no GC event in them and one 900 ms scavenge
+    // (docs/decisions.md, "#24 fewer allocations in page walks"): its figure is logged and the relative gap checked.
     expect(queried.gap).toBeLessThanOrEqual(queried.idle + over);
     expect(queried.value.matches[0]!.line).toMatch(/^checkbox "Pick 1" \[ref=[a-df-z]{2}e\d+\]/);
     if (!queried.value.partial) expect(queried.value.total).toBe(rows);
