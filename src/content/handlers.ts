@@ -40,7 +40,7 @@ import { countElementsUpTo } from './env.ts';
 import { clickElement, hoverElement } from './actions/pointer.ts';
 import { pressKey } from './actions/press.ts';
 import { selectOptions, setChecked } from './actions/forms.ts';
-import { afterNextFrame } from './slices.ts';
+import { fieldSettle } from './actions/fieldSettle.ts';
 import { scrollPage } from './actions/scroll.ts';
 import { pressEnterToSubmit, resolveEditable, typeText, type TypeResult } from './actions/typing.ts';
 import { waitFor } from './actions/wait.ts';
@@ -174,14 +174,20 @@ async function act(req: ContentRequest): Promise<ActionReply> {
         let failed = 0;
         let last: Element | undefined;
         const deadline = performance.now() + WALK_TIME_MS;
+        // The page renders the last field's change before this one's visibility and click checks read geometry
+        // (fieldSettle: not after a checkbox or radio click that changed nothing else).
+        const settle = fieldSettle();
+        let checked = false;
         for (const [i, f] of req.fields.entries()) {
-          // The page renders the last field's change before this one's visibility and click checks read geometry.
-          if (i > 0) await afterNextFrame();
+          if (i > 0) await settle.next(checked);
+          checked = false;
           try {
             const el = resolveTarget(f);
             last = el;
-            if (typeof f.value === 'boolean') results.push(setChecked(el, f.value).summary);
-            else if (
+            if (typeof f.value === 'boolean') {
+              results.push(setChecked(el, f.value).summary);
+              checked = true;
+            } else if (
               Array.isArray(f.value) ||
               el.localName === 'select' ||
               (el.localName !== 'input' && el.getAttribute('role') === 'listbox')
@@ -190,15 +196,20 @@ async function act(req: ContentRequest): Promise<ActionReply> {
               results.push((await selectOptions(el, values, deadline)).summary);
             } else {
               const editable = resolveEditable(el);
-              if (editable.localName === 'input' && ['checkbox', 'radio'].includes((editable as HTMLInputElement).type))
+              if (
+                editable.localName === 'input' &&
+                ['checkbox', 'radio'].includes((editable as HTMLInputElement).type)
+              ) {
                 results.push(setChecked(editable, f.value === 'true' || f.value === 'on').summary);
-              else results.push(typeSummary(editable, f.value, typeText(editable, f.value, { clear: true })));
+                checked = true;
+              } else results.push(typeSummary(editable, f.value, typeText(editable, f.value, { clear: true })));
             }
           } catch (e) {
             failed++;
             results.push(`${f.selector ?? f.ref}: FAILED — ${errorMessage(e)}`);
           }
         }
+        settle.stop();
         if (req.submit && last && !failed) {
           const s = pressEnterToSubmit(last);
           results.push(s.submitted ? 'submitted the form' : `not submitted: ${s.submitNote}`);
