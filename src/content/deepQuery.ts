@@ -13,8 +13,10 @@ export interface DeepQuery {
   found: Element[];
   /** Matches counted; a lower bound when `complete` is false. */
   total: number;
-  /** False when the deadline stopped the count before the end of the page. */
+  /** False when the deadline (or the count's element budget) stopped the count before the end of the page. */
   complete: boolean;
+  /** Set when the element budget (`countAfter`) stopped the count: the last match counted. */
+  lastCounted?: Element;
 }
 
 /** Throws SyntaxError for a selector the browser does not accept (before any walking). */
@@ -30,9 +32,14 @@ function* walk(
   stopAt: number,
   pick?: (el: Element) => boolean,
   keep?: (el: Element) => boolean,
+  countAfter = Infinity,
 ): Generator<void, DeepQuery, void> {
   const found: Element[] = [];
   let total = 0;
+  let last: Element | undefined;
+  // Elements left to visit once `limit` matches are kept; checked before visiting one more, so a page that ends
+  // right at the budget is still counted whole.
+  let left = countAfter;
   const walkers = [document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT)];
   while (walkers.length) {
     const node = walkers[walkers.length - 1]!.nextNode();
@@ -40,9 +47,11 @@ function* walk(
       walkers.pop();
       continue;
     }
+    if (last && found.length >= limit && left-- <= 0) return { found, total, complete: false, lastCounted: last };
     const el = node as Element;
     if (el.matches(selector) && (!keep || keep(el))) {
       total++;
+      last = el;
       if (pick?.(el)) return { found: [el], total, complete: false };
       if (found.length < limit) found.push(el);
       if (total >= stopAt) return { found, total, complete: false };
@@ -86,6 +95,11 @@ export interface DeepQueryOptions {
   keep?: (el: Element) => boolean;
   /** A later query in the same lane abandons this one; '' for none. */
   lane?: string;
+  /**
+   * Once `limit` matches are kept, visit at most this many more elements to count, then stop with `lastCounted`
+   * (dom.query: its cost is then bounded by this budget, not by the page). Default: count to the end or deadline.
+   */
+  countAfter?: number;
 }
 
 export async function deepQuerySliced(selector: string, opts: DeepQueryOptions = {}): Promise<DeepQuery> {
@@ -94,7 +108,8 @@ export async function deepQuerySliced(selector: string, opts: DeepQueryOptions =
   const limit = opts.limit ?? 50;
   if (/:scope\b/.test(selector)) return nativeQuery(selector, scope, limit, opts.pick, opts.keep);
   const slicer = new Slicer(opts.deadline);
-  return runSliced(walk(selector, scope, slicer, limit, opts.stopAt ?? Infinity, opts.pick, opts.keep), slicer, {
+  const steps = walk(selector, scope, slicer, limit, opts.stopAt ?? Infinity, opts.pick, opts.keep, opts.countAfter);
+  return runSliced(steps, slicer, {
     lane: opts.lane ?? 'query',
     what: 'query',
   });

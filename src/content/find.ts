@@ -294,23 +294,34 @@ export interface QueryMatch {
   hidden?: string;
 }
 
+/**
+ * Elements dom.query visits to count further matches once it holds `limit` of them (#24, docs/decisions.md "#24
+ * dom.query's budget"): five times a 1,000-row table (~10,000 elements), so ordinary pages are counted whole, while on
+ * a page of millions of nodes the call costs this walk and not the page's.
+ */
+export const QUERY_COUNT_AFTER = 50_000;
+
+function roleAndNameOf(el: Element, max: number): { role: string; name: string } {
+  const role = interactiveRole(el, roleOf(el), undefined) ?? roleOf(el) ?? el.localName;
+  return { role, name: truncate(accessibleName(el, role) || textOf(el, max), max) };
+}
+
 /** CSS selector → matching elements (document and shadow roots, walked in slices), each with a ref. */
 export async function query(
   selector: string,
   limit = 50,
-  opts: { scope?: Document | Element; deadline?: number } = {},
-): Promise<{ matches: QueryMatch[]; total: number; partial?: true }> {
+  opts: { scope?: Document | Element; deadline?: number; countAfter?: number } = {},
+): Promise<{ matches: QueryMatch[]; total: number; partial?: true; countedUpTo?: string }> {
   try {
     checkSelector(selector);
   } catch {
     throw new Error(`Invalid CSS selector ${quote(selector)}. Fix the selector, or search by text with dom.find.`);
   }
-  const found = await deepQuerySliced(selector, { limit, ...opts });
+  const found = await deepQuerySliced(selector, { limit, countAfter: QUERY_COUNT_AFTER, ...opts });
   return withStyleCache(() => {
     const matches = found.found.map((el) => {
       const ref = registry.refFor(el);
-      const role = interactiveRole(el, roleOf(el), undefined) ?? roleOf(el) ?? el.localName;
-      const name = truncate(accessibleName(el, role) || textOf(el, 80), 80);
+      const { role, name } = roleAndNameOf(el, 80);
       const tag = tagHint(el);
       const hidden = hiddenReason(el);
       const line = `${role}${name ? ' ' + quote(name) : ''} [ref=${ref}]${stateTokens(el, role, null)
@@ -320,6 +331,12 @@ export async function query(
       if (hidden) m.hidden = hidden;
       return m;
     });
-    return { matches, total: found.total, ...(found.complete ? {} : { partial: true as const }) };
+    const last = found.lastCounted && roleAndNameOf(found.lastCounted, 60);
+    return {
+      matches,
+      total: found.total,
+      ...(found.complete ? {} : { partial: true as const }),
+      ...(last ? { countedUpTo: truncate(`${last.role}${last.name ? ' ' + quote(last.name) : ''}`, 160) } : {}),
+    };
   });
 }

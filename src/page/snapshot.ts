@@ -356,7 +356,14 @@ export async function queryPage(
     matches: replies.flatMap((r) => r.matches).slice(0, limit),
     total: replies.reduce((n, r) => n + r.total, 0),
     ...(replies.some((r) => r.partial) ? { partial: true as const } : {}),
+    ...firstCountedUpTo(replies),
   };
+}
+
+/** The first frame (in frame order) whose count its element budget stopped names where. */
+function firstCountedUpTo(replies: QueryReply[]): { countedUpTo?: string } {
+  const at = replies.find((r) => r.countedUpTo)?.countedUpTo;
+  return at ? { countedUpTo: at } : {};
 }
 
 /** Visible text of a ref, a selector (top frame unless frameId) or the page. */

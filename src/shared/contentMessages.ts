@@ -376,8 +376,10 @@ export const QueryReply = z.object({
     z.object({ ref: z.string(), line: z.string(), visible: z.boolean(), hidden: z.optional(z.string()) }),
   ),
   total: z.int(),
-  /** The count stopped at the walk's deadline: `total` is a lower bound. */
+  /** The count stopped at the walk's deadline or its element budget: `total` is a lower bound. */
   partial: z.optional(z.literal(true)),
+  /** Set when the element budget stopped the count: the last match counted (role and name). */
+  countedUpTo: z.optional(upTo(200)),
 });
 export type QueryReply = z.infer<typeof QueryReply>;
 

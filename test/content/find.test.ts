@@ -98,6 +98,37 @@ describe('query', () => {
     expect(r.matches.map((m) => m.line.match(/"(\w)"/)?.[1])).toEqual(['A', 'B', 'C']);
   });
 
+  it('once it holds its matches it counts on for a budget of elements, then stops and names the last one counted (#24)', async () => {
+    setPage(Array.from({ length: 30 }, (_, i) => `<input type="checkbox" aria-label="Pick ${i + 1}">`).join(''));
+    // 5 kept by Pick 5, then 10 more elements visited: Pick 6 to Pick 15.
+    const r = await query('input', 5, { countAfter: 10 });
+    expect(r.partial).toBe(true);
+    expect(r.total).toBe(15);
+    expect(r.countedUpTo).toBe('checkbox "Pick 15"');
+    expect(r.matches.map((m) => m.line.match(/"(Pick \d+)"/)?.[1])).toEqual([
+      'Pick 1',
+      'Pick 2',
+      'Pick 3',
+      'Pick 4',
+      'Pick 5',
+    ]);
+  });
+
+  it('counts exactly when the page ends within the budget, and an ordinary page within the default one', async () => {
+    setPage(Array.from({ length: 15 }, (_, i) => `<input type="checkbox" aria-label="Pick ${i + 1}">`).join(''));
+    expect(await query('input', 5, { countAfter: 10 })).toMatchObject({ total: 15 });
+    expect((await query('input', 5, { countAfter: 10 })).partial).toBeUndefined();
+    // A 1,000-row table of ten elements a row: counted whole under QUERY_COUNT_AFTER.
+    setPage(
+      `<table>${Array.from({ length: 1000 }, (_, i) => `<tr><td><b><i><u><s><em><small><mark><input type="checkbox" aria-label="Pick ${i + 1}"></mark></small></em></s></u></i></b></td></tr>`).join('')}</table>`,
+    );
+    expect(document.querySelectorAll('*').length).toBeGreaterThan(10_000);
+    const r = await query('tr input[type=checkbox]', 5);
+    expect(r).toMatchObject({ total: 1000 });
+    expect(r.partial).toBeUndefined();
+    expect(r.countedUpTo).toBeUndefined();
+  });
+
   it('past its deadline it stops counting and says the total is a lower bound', async () => {
     setPage(Array.from({ length: 400 }, (_, i) => `<span class="n">${i}</span>`).join(''));
     const r = await query('.n', 5, { deadline: performance.now() - 1 });

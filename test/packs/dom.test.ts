@@ -13,7 +13,7 @@ import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import { callNeedsApproval, readsOnly, type AnyTool } from '../../src/tools/Tool.ts';
 import { buildRegistry } from '../../src/background/registry.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
-import type { ActionRequest, ContentRequest, WaitReply } from '../../src/shared/contentMessages.ts';
+import type { ActionRequest, ContentRequest, QueryReply, WaitReply } from '../../src/shared/contentMessages.ts';
 import type { ActionResult } from '../../src/page/actions.ts';
 import type { PageSnapshot } from '../../src/page/snapshot.ts';
 import { readOffPage } from '../../src/tools/packs/dom/readOffPage.ts';
@@ -96,14 +96,16 @@ function stubPage(opts: { url?: string; frames?: Record<number, string> } = {}) 
       if (!m) throw Object.assign(new Error(`"${ref}" is not a ref`), { code: 'stale-ref' });
       return m[1] ? Number(m[1]) : 0;
     },
-    query: vi.fn(async (_tab: number, selector: string, o: { frameId?: number; limit?: number } = {}) => {
-      const frameId = o.frameId ?? 0;
-      const found = [...docs.get(frameId)!.querySelectorAll(selector)];
-      const matches = found
-        .slice(0, o.limit ?? 50)
-        .map((el) => ({ ref: refOf(el, frameId), line: `${el.localName}#${el.id}`, visible: true }));
-      return { matches, total: found.length };
-    }),
+    query: vi.fn(
+      async (_tab: number, selector: string, o: { frameId?: number; limit?: number } = {}): Promise<QueryReply> => {
+        const frameId = o.frameId ?? 0;
+        const found = [...docs.get(frameId)!.querySelectorAll(selector)];
+        const matches = found
+          .slice(0, o.limit ?? 50)
+          .map((el) => ({ ref: refOf(el, frameId), line: `${el.localName}#${el.id}`, visible: true }));
+        return { matches, total: found.length };
+      },
+    ),
     snapshot: vi.fn(async () => snap),
     formatSnapshot: (s: PageSnapshot) =>
       `Page snapshot — ${s.refs} refs.\n<external-content-00000000>\n${s.text}\n</external-content-00000000>`,
@@ -272,6 +274,21 @@ describe('dom pack: arguments → router', () => {
       'At least 111 matches for role button, name "Open 7" (showing 1 of at least 111; narrow the search or raise limit) — PARTIAL search, see the note. Refs: e5.',
     );
     expect(out).toMatch(/<external-content-[0-9a-f]{8}>\nStopped soon after the first match, at row "Order 839"/);
+  });
+
+  it('query: a count its element budget stopped says up to where, and how to count exactly (#24)', async () => {
+    const { api, run } = setup();
+    const matches = [1, 2].map((i) => ({ ref: `e${i}`, line: `checkbox "Pick ${i}" [ref=e${i}]`, visible: true }));
+    api.query.mockResolvedValueOnce({ matches, total: 5004, partial: true, countedUpTo: 'checkbox "Pick 5004"' });
+    const budget = await run('query', { selector: 'tr input[type=checkbox]', limit: 2 });
+    expect(budget.split('\n')[0]).toBe(
+      'At least 5004 elements match "tr input[type=checkbox]" (counted in the first part of the page only, up to checkbox "Pick 5004"; narrow the selector to count a part exactly) (showing 2 of 5004; raise limit or narrow the selector). Refs: e1, e2.',
+    );
+    api.query.mockResolvedValueOnce({ matches, total: 40, partial: true });
+    const timed = await run('query', { selector: 'tr input[type=checkbox]', limit: 2 });
+    expect(timed.split('\n')[0]).toBe(
+      'At least 40 elements match "tr input[type=checkbox]" (counted until the time limit: the page is too big to count them all) (showing 2 of 40; raise limit or narrow the selector). Refs: e1, e2.',
+    );
   });
 
   it('query, text and read wrap what came from the page; a forged closing tag stays inside', async () => {
@@ -535,6 +552,13 @@ describe('dom pack: which calls are destructive', () => {
   it('asks when there are more candidates than one query returns', async () => {
     const { api, destructive } = setup();
     api.query.mockResolvedValueOnce({ matches: [], total: 900 });
+    expect(await destructive('type', { ref: 'e77', text: 'x' })).toBe(true);
+  });
+
+  it('asks when the count stopped early, even with no more matches counted (#24: the budget)', async () => {
+    const { api, destructive } = setup();
+    const matches = [{ ref: 'e2', line: 'textbox', visible: true }];
+    api.query.mockResolvedValueOnce({ matches, total: 1, partial: true, countedUpTo: 'textbox "Note 1"' });
     expect(await destructive('type', { ref: 'e77', text: 'x' })).toBe(true);
   });
 

@@ -116,8 +116,8 @@ export async function targetMatches(page: PageApi, tabId: number, target: Target
     if (!t) return false;
     const q = await page.query(tabId, selector, { frameId: t.frameId, limit: 500 });
     if (q.matches.some((m) => m.ref === t.ref)) return true;
-    // More matches than one query returns: the target may be among the rest, so ask.
-    return q.total > q.matches.length;
+    // More matches than one query returns, or a count that stopped early (#24): the target may be among the rest, so ask.
+    return q.total > q.matches.length || q.partial === true;
   });
 }
 

@@ -83,7 +83,11 @@ export function formatQuery(r: QueryReply, selector: string): string {
       : '';
   const hidden = r.matches.filter((m) => !m.visible).length;
   const count = r.partial ? `At least ${r.total}` : String(r.total);
-  const partial = r.partial ? ' (counted until the time limit: the page is too big to count them all)' : '';
+  const partial = !r.partial
+    ? ''
+    : r.countedUpTo
+      ? ` (counted in the first part of the page only, up to ${r.countedUpTo}; narrow the selector to count a part exactly)`
+      : ' (counted until the time limit: the page is too big to count them all)';
   return (
     `${count} element${r.total === 1 ? '' : 's'} match ${JSON.stringify(selector)}${partial}${more}${hidden ? `; ${hidden} of them hidden` : ''}. Refs: ${refList(r.matches.map((m) => m.ref))}.\n` +
     wrapUntrusted(
