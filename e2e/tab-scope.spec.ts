@@ -3,7 +3,7 @@
  * the tabs it opened and the tabs the user shared — its tab group — and asks before it touches any other. The bank
  * tab is on another origin; nothing of it may reach the model unless the user shares it.
  */
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
 import {
   type AgentEventLike,
@@ -43,6 +43,24 @@ async function openTab(
 }
 
 /** The tab's group (title and colour), or null when it is in none. */
+/** The page opens `url` in a new tab (window.open, as a link with target=_blank would): that tab and its id. */
+async function openPopup(
+  context: BrowserContext,
+  panel: Page,
+  opener: Page,
+  url: string,
+): Promise<{ page: Page; tabId: number }> {
+  const popup = context.waitForEvent('page');
+  await opener.evaluate((u) => void window.open(u, '_blank'), url);
+  const page = await popup;
+  await page.waitForLoadState();
+  const tabId = await panel.evaluate(
+    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
+    page.url(),
+  );
+  return { page, tabId };
+}
+
 function groupOf(panel: Page, tabId: number): Promise<GroupView | null> {
   return panel.evaluate(async (id) => {
     const tab = await chrome.tabs.get(id);
@@ -433,13 +451,11 @@ test('a tab a page opens from Otto’s group is not shared by that: Chrome group
   const group = (await groupOf(panel, blog.tabId))!;
 
   // The page (hostile, or just a link with target=_blank) opens the user's bank.
-  const popup = context.waitForEvent('page');
-  await blog.page.evaluate((u) => void window.open(u, '_blank'), `${otherOrigin.origin}/bank.html`);
-  const bankPage = await popup;
-  await bankPage.waitForLoadState();
-  const bankId = await panel.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-    bankPage.url(),
+  const { page: bankPage, tabId: bankId } = await openPopup(
+    context,
+    panel,
+    blog.page,
+    `${otherOrigin.origin}/bank.html`,
   );
   await expect.poll(async () => (await groupOf(panel, bankId))?.groupId ?? -1).not.toBe(group.groupId);
 
@@ -473,13 +489,11 @@ test('between runs, a stopped worker is still woken by a popup of Otto’s group
   // No run goes, but Otto's group is there: its popups must still be judged, by a worker Chrome starts for them.
   await stopServiceWorker(context, panel);
 
-  const popup = context.waitForEvent('page');
-  await blog.page.evaluate((u) => void window.open(u, '_blank'), `${otherOrigin.origin}/bank.html`);
-  const bankPage = await popup;
-  await bankPage.waitForLoadState();
-  const bankId = await panel.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-    bankPage.url(),
+  const { page: bankPage, tabId: bankId } = await openPopup(
+    context,
+    panel,
+    blog.page,
+    `${otherOrigin.origin}/bank.html`,
   );
   await expect.poll(async () => (await groupOf(panel, bankId))?.groupId ?? -1).not.toBe(group.groupId);
   // Out for good, not only before Chrome grouped it.
