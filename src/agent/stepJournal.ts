@@ -4,10 +4,18 @@
  * after a yes, runs again from the start. Without this, its earlier steps would act again: a second click, a second
  * submit. With it, a step that completed in the earlier run gives back its result from then and is not run.
  *
- * A step is known by its place in the run (0: the program's first call) and a digest of its tool and arguments. The
- * run that follows is the same program over the same values (earlier steps' results come from here), so it asks for
- * the same steps in the same order. If a step's tool or arguments differ (the program took another path), that step
- * runs, and nothing kept after it is used: what came after was computed on another path.
+ * A step is known by its place in the run and a digest of its tool and arguments. The place is a path of step
+ * indexes, one per program level: `[3]` is the outermost program's fourth call, `[3, 1]` the second call of the
+ * program that step ran (an `ot.run` inside the program). The run that follows is the same program over the same
+ * values (earlier steps' results come from here), so it asks for the same steps in the same order. If a step's tool
+ * or arguments differ (the program took another path), that step runs, and nothing kept after it is used: what came
+ * after was computed on another path.
+ *
+ * A nested program is journaled like the outermost one. Its enclosing step, once it completed, is kept whole and the
+ * inner records are dropped (the step gives back its result, its program does not run). Until then — the step that
+ * stopped the program, or a step that failed — the inner steps it completed are kept, so the re-run runs the
+ * enclosing step again and its program takes them from here. An inner step's digest includes its enclosing step's,
+ * so it is reused only under the same call (the same program text and arguments).
  *
  * Every completed step is kept, reads included — a later action's arguments were computed from them, and a fresh
  * read could change those arguments and make the action run again — except a read whose result is over
@@ -30,19 +38,37 @@ export const KEEP_READ_MAX_CHARS = 100_000;
  */
 export const KEEP_TOTAL_MAX_CHARS = 1_000_000;
 
+/** A step as the model reads about it. */
+export interface JournalPlace {
+  path: number[];
+  name: string;
+  line: number;
+}
+
 /** What one run of the call made of the journal: the steps it took from it, and where it left it. */
 export interface JournalUse {
   /** Steps given back instead of run, in order. */
-  reused: { step: number; name: string; line: number }[];
+  reused: JournalPlace[];
   /** The first step whose tool or arguments differed from the earlier run's (it ran, and all after it). */
-  diverged?: { step: number; name: string; line: number };
+  diverged?: JournalPlace;
 }
 
-/** SHA-256 (hex) of a step's tool and arguments as JSON. */
-export async function stepKey(name: string, args: Record<string, unknown>): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify([name, args]));
+/**
+ * SHA-256 (hex) of a step's tool and arguments as JSON; for a step of a nested program, of its enclosing step's
+ * digest too (`within`).
+ */
+export async function stepKey(name: string, args: Record<string, unknown>, within?: string): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify(within === undefined ? [name, args] : [within, name, args]));
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Run order of two places: `[2] < [3] < [3, 0] < [3, 1] < [4]`. A step comes before the steps of the program it runs.
+ */
+export function comparePaths(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 function recordsOf(session: RunSession, callId: string): StepRecord[] {
@@ -63,14 +89,30 @@ function stageRecords(session: RunSession, callId: string, change: (records: Ste
   });
 }
 
+/** The records that come before `path` in run order: what is left when the step at `path` runs afresh. */
+const before = (path: readonly number[]) => (r: StepRecord) => comparePaths(r.path, path) < 0;
+
 /** The journal of one run of a call: what the interpreter asks before each step, and what that run made of it. */
 export function stepJournal(session: RunSession, callId: string): ProgramJournal & { use: JournalUse } {
   const use: JournalUse = { reused: [] };
+  return { use, ...programJournal(session, callId, use, [], undefined) };
+}
+
+/** The journal of the program at `prefix` (`[]`: the outermost; `[3]`: the one its step 3 runs). */
+function programJournal(
+  session: RunSession,
+  callId: string,
+  use: JournalUse,
+  prefix: readonly number[],
+  within: string | undefined,
+): ProgramJournal {
+  // Steps are numbered in the order the program asks for them: two programs run by one step continue the count.
+  let next = 0;
   return {
-    use,
-    async step(index, name, args, line): Promise<JournalStep> {
-      const key = await stepKey(name, args);
-      const earlier = recordsOf(session, callId).find((r) => r.step === index);
+    async step(name, args, line): Promise<JournalStep> {
+      const path = [...prefix, next++];
+      const key = await stepKey(name, args, within);
+      const earlier = recordsOf(session, callId).find((r) => comparePaths(r.path, path) === 0);
       if (earlier && earlier.key === key) {
         let value: unknown;
         try {
@@ -79,15 +121,16 @@ export function stepJournal(session: RunSession, callId: string): ProgramJournal
           // Running it again could act twice: stop the program instead.
           throw new Error(`the result ${name} gave in the program's earlier run cannot be read; it was not run again`);
         }
-        use.reused.push({ step: index, name, line });
+        use.reused.push({ path, name, line });
         return { kept: true, value, labels: earlier.labels };
       }
       if (earlier) {
-        use.diverged ??= { step: index, name, line };
-        stageRecords(session, callId, (rs) => rs.filter((r) => r.step < index));
+        use.diverged ??= { path, name, line };
+        stageRecords(session, callId, (rs) => rs.filter(before(path)));
       }
       return {
         kept: false,
+        inner: programJournal(session, callId, use, path, key),
         record(result, labels, readOnly) {
           let value: string | undefined;
           try {
@@ -99,25 +142,48 @@ export function stepJournal(session: RunSession, callId: string): ProgramJournal
           if (readOnly && (size > KEEP_READ_MAX_CHARS || size + keptChars(session, callId) > KEEP_TOTAL_MAX_CHARS))
             return;
           const record: StepRecord = {
-            step: index,
+            path,
             key,
             name,
             line,
             ...(value !== undefined ? { value } : {}),
             labels: [...labels],
           };
-          stageRecords(session, callId, (rs) => [...rs.filter((r) => r.step < index), record]);
+          // Records of the program this step ran go too: the step is given back whole from now on.
+          stageRecords(session, callId, (rs) => [...rs.filter(before(path)), record]);
         },
       };
     },
   };
 }
 
-/** `1–3`, `1, 2 and 4`: step numbers as the model reads them (1-based). */
-function stepNumbers(steps: readonly number[]): string {
-  const n = steps.map((s) => s + 1);
-  if (n.length > 1 && n.every((x, i) => i === 0 || x === n[i - 1]! + 1)) return `${n[0]}–${n.at(-1)}`;
-  return n.length === 1 ? `${n[0]}` : `${n.slice(0, -1).join(', ')} and ${n.at(-1)}`;
+/** `3.2`: a step's place as the model reads it (1-based, one number per program level). */
+function placeText(path: readonly number[]): string {
+  return path.map((n) => n + 1).join('.');
+}
+
+/**
+ * `1–3`, `1, 2 and 4`, `1–2 and 3.1–3.2`: steps as the model reads them. The steps of one program are a range when
+ * they follow each other, else named one by one.
+ */
+function stepNumbers(paths: readonly (readonly number[])[]): string {
+  const groups: (readonly number[])[][] = [];
+  for (const p of paths) {
+    const last = groups.at(-1);
+    if (last && comparePaths(last[0]!.slice(0, -1), p.slice(0, -1)) === 0) last.push(p);
+    else groups.push([p]);
+  }
+  const parts = groups.flatMap((g) => {
+    const consecutive = g.every((p, i) => i === 0 || p.at(-1) === g[i - 1]!.at(-1)! + 1);
+    return g.length > 1 && consecutive ? [`${placeText(g[0]!)}–${placeText(g.at(-1)!)}`] : g.map(placeText);
+  });
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/** `dom.click on line 2`, or for a nested program's step `dom.click on line 2 of step 3's program`. */
+function where(s: JournalPlace): string {
+  const of = s.path.length > 1 ? ` of step ${placeText(s.path.slice(0, -1))}'s program` : '';
+  return `${s.name} on line ${s.line}${of}`;
 }
 
 /** At most this many steps are named one by one. */
@@ -131,21 +197,18 @@ export function journalNote(use: JournalUse): string | undefined {
   const lines: string[] = [];
   const r = use.reused;
   if (r.length) {
-    const named = r
-      .slice(0, NAMED_STEPS)
-      .map((s) => `${s.name} on line ${s.line}`)
-      .join(', ');
+    const named = r.slice(0, NAMED_STEPS).map(where).join(', ');
     const more = r.length > NAMED_STEPS ? `, … ${r.length - NAMED_STEPS} more` : '';
     const one = r.length === 1;
     lines.push(
-      `[${one ? 'Step' : 'Steps'} ${stepNumbers(r.map((s) => s.step))} of this program (${named}${more}) ${one ? 'was' : 'were'} not run again: ` +
+      `[${one ? 'Step' : 'Steps'} ${stepNumbers(r.map((s) => s.path))} of this program (${named}${more}) ${one ? 'was' : 'were'} not run again: ` +
         `${one ? 'it' : 'they'} had completed in its earlier run, before the approval, and ${one ? 'its result' : 'their results'} from then ${one ? 'was' : 'were'} used.]`,
     );
   }
   const d = use.diverged;
   if (d)
     lines.push(
-      `[Step ${d.step + 1} (${d.name} on line ${d.line}) differed from the earlier run, so it and the steps after it ran: nothing of that run was used for them.]`,
+      `[Step ${placeText(d.path)} (${where(d)}) differed from the earlier run, so it and the steps after it ran: nothing of that run was used for them.]`,
     );
   return lines.length ? lines.join('\n') : undefined;
 }

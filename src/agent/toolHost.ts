@@ -29,11 +29,17 @@ export interface ToolRunContext {
 /** A program step as the call's journal answers for it: its earlier result, or a way to keep this run's. */
 export type JournalStep =
   | { kept: true; value: unknown; labels: readonly string[] }
-  | { kept: false; record(value: unknown, labels: readonly string[], readOnly: boolean): void };
+  | {
+      kept: false;
+      record(value: unknown, labels: readonly string[], readOnly: boolean): void;
+      /** The journal of a program this step runs (an `ot.run` step): its steps are kept and reused the same way. */
+      inner: ProgramJournal;
+    };
 
 /** The steps of a call's program, by their place in its run (see ToolRunContext.journal). */
 export interface ProgramJournal {
-  step(index: number, name: string, args: Record<string, unknown>, line: number): Promise<JournalStep>;
+  /** The program's next step (steps are numbered in the order they are asked for). */
+  step(name: string, args: Record<string, unknown>, line: number): Promise<JournalStep>;
 }
 
 /**

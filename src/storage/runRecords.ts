@@ -65,13 +65,17 @@ export interface PendingCall {
 
 /** One completed step of a program (code mode), as its call keeps it. */
 export interface StepRecord {
-  /** The step's place in the program's run: 0 for the first call the program made. */
-  step: number;
+  /**
+   * The step's place in the run, one index per program level: `[2]` is the outermost program's third call, `[2, 0]`
+   * the first call of the program that step ran (an `ot.run` inside the program). Run-state version 1 kept only the
+   * outermost level, as a number (`step`).
+   */
+  path: number[];
   /** SHA-256 (hex) of the tool's name and the arguments the step was called with. */
   key: string;
   /** The tool, for what the model is told. */
   name: string;
-  /** The program's line the call is on. */
+  /** The line the call is on, in the program it is a step of. */
   line: number;
   /** The step's value as JSON text (absent: it returned nothing). */
   value?: string;

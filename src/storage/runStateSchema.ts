@@ -5,13 +5,20 @@
  * never overwritten: the reader gets a StoredRunStateError that says what to do, and the record stays as it was.
  *
  * A change to RunState's shape (a new field, a new status) bumps RUN_STATE_VERSION, so an older Otto refuses the new
- * state instead of dropping what it does not know; states written before versioning carry no number and are version 1.
- * The type checks at the end of this file fail to compile when RunState and the schema part.
+ * state as "written by a newer version" instead of calling it damaged (its schemas are strict) or dropping what it
+ * does not know; states written before versioning carry no number and are version 1. Every earlier version stays
+ * readable: its schema is kept as it was, and a migration brings what it parsed to the current shape (when read;
+ * the record is rewritten, in the current version, at the run's next write). The type checks at the end of this file
+ * fail to compile when RunState and the current schema part.
+ *
+ * Versions: 1, the first (it also took a pending call's optional `stepAnswers` and `stepJournal` without a bump, so
+ * an Otto older than either calls a paused code-mode run that has them damaged); 2, a journal step's place is a path
+ * of step indexes (`path`, nested programs included) instead of the outermost program's index (`step`).
  */
 import { z } from '../shared/zod.ts';
 import type { RunState } from './runRecords.ts';
 
-export const RUN_STATE_VERSION = 1;
+export const RUN_STATE_VERSION = 2;
 
 /** What the `runs` store holds: the state and the version of its shape. */
 export type StoredRunState = RunState & { schemaVersion: number };
@@ -45,6 +52,16 @@ const errorKind = z.enum([
   'internal',
 ]);
 
+/** A completed step of a code-mode program (agent/stepJournal.ts): its place in the run, one index per program level. */
+const stepRecord = z.strictObject({
+  path: z.array(z.number().int().nonnegative()).min(1),
+  key: z.string().regex(/^[0-9a-f]{64}$/),
+  name: z.string(),
+  line: z.number().int().positive(),
+  value: z.string().optional(),
+  labels: z.array(z.string()),
+});
+
 const pendingCall = z.strictObject({
   callId: z.string(),
   name: z.string(),
@@ -54,18 +71,7 @@ const pendingCall = z.strictObject({
   approvedBy: z.enum(['once', 'site', 'policy', 'allowed_origin']).optional(),
   flowGrants: z.array(z.strictObject({ from: z.array(z.string()), to: z.string() })).optional(),
   stepAnswers: z.array(z.strictObject({ card: z.string(), allowed: z.boolean() })).optional(),
-  stepJournal: z
-    .array(
-      z.strictObject({
-        step: z.number().int().nonnegative(),
-        key: z.string().regex(/^[0-9a-f]{64}$/),
-        name: z.string(),
-        line: z.number().int().positive(),
-        value: z.string().optional(),
-        labels: z.array(z.string()),
-      }),
-    )
-    .optional(),
+  stepJournal: z.array(stepRecord).optional(),
   outcome: z.enum(['ok', 'error', 'denied', 'aborted', 'skipped', 'interrupted']).optional(),
   startedAt: z.number().optional(),
   durationMs: z.number().optional(),
@@ -114,8 +120,8 @@ const approval = z.strictObject({
   requestedAt: z.number(),
 });
 
-const runStateV1 = z.strictObject({
-  schemaVersion: z.literal(1).optional(),
+const runStateV2 = z.strictObject({
+  schemaVersion: z.literal(2),
   conversationId: z.string(),
   runId: z.string(),
   status: z.enum(['idle', 'running', 'awaiting_approval', 'interrupted', 'error', 'completed']),
@@ -157,6 +163,40 @@ const runStateV1 = z.strictObject({
   heartbeatAt: z.number(),
 });
 
+/**
+ * Version 1, as the last Otto that wrote it read it: the same shape but for a journal step, whose place was the
+ * outermost program's step index (nested programs were one step). A new version copies the current schema as its own
+ * and leaves this one as it is.
+ */
+const stepRecordV1 = stepRecord.omit({ path: true }).extend({ step: z.number().int().nonnegative() });
+const runStateV1 = runStateV2.extend({
+  schemaVersion: z.literal(1).optional(),
+  pendingCalls: z.array(pendingCall.extend({ stepJournal: z.array(stepRecordV1).optional() })),
+});
+
+/** A version 1 state in version 2's shape: each journal step's index becomes a path of one index. */
+function fromV1(state: z.infer<typeof runStateV1>): z.infer<typeof runStateV2> {
+  return {
+    ...state,
+    schemaVersion: 2,
+    pendingCalls: state.pendingCalls.map(({ stepJournal, ...call }) =>
+      stepJournal ? { ...call, stepJournal: stepJournal.map(({ step, ...r }) => ({ ...r, path: [step] })) } : call,
+    ),
+  };
+}
+
+/** A stored state of `version` (at most the current one), checked against that version's schema and migrated. */
+function parseVersion(
+  version: number,
+  raw: unknown,
+): { success: true; data: z.infer<typeof runStateV2> } | { success: false; error: z.ZodError } {
+  if (version === 1) {
+    const v1 = runStateV1.safeParse(raw);
+    return v1.success ? { success: true, data: fromV1(v1.data) } : v1;
+  }
+  return runStateV2.safeParse(raw);
+}
+
 /** The state as the `runs` store keeps it: stamped with the version of its shape. */
 export function toStored(run: RunState): StoredRunState {
   return { ...run, schemaVersion: RUN_STATE_VERSION };
@@ -184,7 +224,7 @@ export function fromStored(raw: unknown): RunState {
         `version reads up to ${RUN_STATE_VERSION}). Update Otto to continue it. ${KEPT}`,
     );
   }
-  const parsed = runStateV1.safeParse(raw);
+  const parsed = parseVersion(version, raw);
   if (!parsed.success) {
     throw new StoredRunStateError(
       conversationId,
@@ -235,7 +275,7 @@ function describe(error: z.ZodError): string {
 }
 
 // RunState and the schema describe the same shape: each is assignable to the other, or this does not compile.
-type Parsed = Omit<z.infer<typeof runStateV1>, 'schemaVersion'>;
+type Parsed = Omit<z.infer<typeof runStateV2>, 'schemaVersion'>;
 const _schemaCoversState = (s: RunState): Parsed => s;
 const _stateCoversSchema = (s: Parsed): RunState => s;
 void _schemaCoversState;

@@ -72,9 +72,15 @@ export interface ToolContext {
 /** A program step as the journal answers for it: its earlier result, or a way to keep this run's. */
 export type JournalStep =
   | { kept: true; value: unknown; labels: readonly string[] }
-  | { kept: false; record(value: unknown, labels: readonly string[], readOnly: boolean): void };
+  | {
+      kept: false;
+      record(value: unknown, labels: readonly string[], readOnly: boolean): void;
+      /** The journal of a program this step runs (an `ot.run` step): its steps are kept and reused the same way. */
+      inner: ProgramJournal;
+    };
 
-/** The steps of the program a call runs, by their place in its run (0: the first call it made). */
+/** The steps of a program a call runs (its own, or one a step of it runs), by their place in its run. */
 export interface ProgramJournal {
-  step(index: number, name: string, args: Record<string, unknown>, line: number): Promise<JournalStep>;
+  /** The program's next step (steps are numbered in the order they are asked for). */
+  step(name: string, args: Record<string, unknown>, line: number): Promise<JournalStep>;
 }

@@ -12,7 +12,7 @@ import { defineTool } from '../../src/tools/defineTool.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
 import { runCommandText } from '../../src/tools/packs/ot/program.ts';
-import { fromStored, toStored } from '../../src/storage/runStateSchema.ts';
+import { fromStored, toStored, type StoredRunState } from '../../src/storage/runStateSchema.ts';
 import { KEEP_READ_MAX_CHARS, KEEP_TOTAL_MAX_CHARS } from '../../src/agent/stepJournal.ts';
 import { toolContext } from '../support/toolContext.ts';
 import { z } from '../../src/shared/zod.ts';
@@ -65,6 +65,15 @@ function registryFor(world: World): ToolRegistry {
         return `sent ${a.text}`;
       },
     }),
+    // A program inside the program: the real interpreter again, with the context the interceptor hands the step.
+    defineTool({
+      pack: 'ot',
+      name: 'run',
+      description: 'run',
+      parameters: z.object({ code: z.string() }),
+      effect: 'changes',
+      execute: async (a, ctx) => (await runCommandText(a.code, ctx, { registry, label: 'ot.run' })).output,
+    }),
   ];
   for (const t of tools) registry.register(t as AnyTool);
   return registry;
@@ -113,9 +122,9 @@ describe('a program that runs again after the card on ot.run', () => {
     // The two completed steps are stored with the call, and the stored state reads back through its schema.
     const stored = await h.store.getRun(h.conversationId);
     const journal = stored!.pendingCalls[0]!.stepJournal!;
-    expect(journal.map((r) => [r.step, r.name, r.line, r.value])).toEqual([
-      [0, 'page.click', 1, '{"clicked":"inc","count":1}'],
-      [1, 'page.read', 2, '"read 1"'],
+    expect(journal.map((r) => [r.path, r.name, r.line, r.value])).toEqual([
+      [[0], 'page.click', 1, '{"clicked":"inc","count":1}'],
+      [[1], 'page.read', 2, '"read 1"'],
     ]);
     expect(journal[0]!.key).toMatch(/^[0-9a-f]{64}$/);
     expect(fromStored(toStored(stored!)).pendingCalls[0]!.stepJournal).toEqual(journal);
@@ -147,7 +156,7 @@ describe('a program that runs again after the card on ot.run', () => {
     expect(world.clicks).toEqual(['inc', 'other']);
     // The big read is not kept: steps 1, 3 and 4 are.
     const kept = (await h.store.getRun(h.conversationId))!.pendingCalls[0]!.stepJournal!;
-    expect(kept.map((r) => r.step)).toEqual([0, 2, 3]);
+    expect(kept.map((r) => r.path)).toEqual([[0], [2], [3]]);
     const done = await h.runner.approve(h.conversationId, 'prog', 'once');
     expect(done.status).toBe('completed');
     // Read again, the big read differs ("read 3"): the click that took it runs again, and so does the read after it.
@@ -169,7 +178,7 @@ describe('a program that runs again after the card on ot.run', () => {
     const h = await programRun([...reads, 'page.click(ref="inc")', 'web.send(text="x")'].join('\n'), world);
     await h.runner.send(h.conversationId, 'run it');
     const kept = (await h.store.getRun(h.conversationId))!.pendingCalls[0]!.stepJournal!;
-    expect(kept.map((r) => r.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
+    expect(kept.map((r) => r.path[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11]);
     expect(kept.reduce((n, r) => n + (r.value?.length ?? 0), 0)).toBeLessThanOrEqual(KEEP_TOTAL_MAX_CHARS);
   });
 
@@ -188,6 +197,7 @@ describe('a program that runs again after the card on ot.run', () => {
 
   it('a stored journal that does not match the schema is refused when read', () => {
     const state = {
+      schemaVersion: 2,
       conversationId: 'c',
       runId: 'r',
       status: 'awaiting_approval',
@@ -199,7 +209,7 @@ describe('a program that runs again after the card on ot.run', () => {
           name: 'ot__run',
           arguments: '{}',
           status: 'awaiting_approval',
-          stepJournal: [{ step: 0, key: 'not a digest', name: 'page.click', line: 1, labels: [] }],
+          stepJournal: [{ path: [0], key: 'not a digest', name: 'page.click', line: 1, labels: [] }],
         },
       ],
       usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedTokens: 0, responses: 0 },
@@ -208,5 +218,97 @@ describe('a program that runs again after the card on ot.run', () => {
       heartbeatAt: 1,
     };
     expect(() => fromStored(state)).toThrow(/pendingCalls\.0\.stepJournal\.0\.key/);
+  });
+
+  it('a nested program’s completed steps are not run again: the step that ran it runs, and its program takes them from the journal', async () => {
+    const world: World = { clicks: [], reads: 0, sends: [], refusals: 1 };
+    // Step 2 runs a program whose third step the guard stops after its own yes (web.send, refused once).
+    const inner = "page.click(ref='inc')\\nt = page.read()\\nweb.send(text=t)";
+    const h = await programRun(`page.read()\not.run(code="${inner}")`, world);
+    const paused = await h.runner.send(h.conversationId, 'run it');
+    expect(paused.approval).toMatchObject({ callId: 'prog', name: 'ot.run', flow: { to: EVIL } });
+    expect(world).toEqual({ clicks: ['inc'], reads: 2, sends: [], refusals: 0 });
+    // Kept: the outer read, and the two inner steps by their path (outer step 2 → inner steps 1 and 2); step 2 itself
+    // did not complete, so it has no record.
+    const stored = await h.store.getRun(h.conversationId);
+    const journal = stored!.pendingCalls[0]!.stepJournal!;
+    expect(journal.map((r) => [r.path, r.name, r.line, r.value])).toEqual([
+      [[0], 'page.read', 1, '"read 1"'],
+      [[1, 0], 'page.click', 1, '{"clicked":"inc","count":1}'],
+      [[1, 1], 'page.read', 2, '"read 2"'],
+    ]);
+    expect(fromStored(toStored(stored!)).pendingCalls[0]!.stepJournal).toEqual(journal);
+
+    // Yes on ot.run, in a restarted worker: step 2 runs its program again, whose click and read are not made again.
+    h.runner = h.newRunner();
+    const done = await h.runner.approve(h.conversationId, 'prog', 'once');
+    expect(done.status).toBe('completed');
+    expect(world).toEqual({ clicks: ['inc'], reads: 2, sends: ['read 2'], refusals: -1 });
+    expect(outputOf(await h.items(), 'prog')).toBe(
+      '[The user approved this call.]\n' +
+        "[Steps 1 and 2.1–2.2 of this program (page.read on line 1, page.click on line 1 of step 2's program, page.read on line 2 of step 2's program) were not run again: they had completed in its earlier run, before the approval, and their results from then were used.]\n" +
+        'sent read 2',
+    );
+    expect((await h.state())!.pendingCalls).toEqual([]);
+  });
+
+  it('a nested program that completed is kept whole: its steps’ records go, and it is given back without running', async () => {
+    const world: World = { clicks: [], reads: 0, sends: [], refusals: 1 };
+    const h = await programRun(`ot.run(code="page.click(ref='inc')")\nweb.send(text="x")`, world);
+    await h.runner.send(h.conversationId, 'run it');
+    const kept = (await h.store.getRun(h.conversationId))!.pendingCalls[0]!.stepJournal!;
+    expect(kept.map((r) => [r.path, r.name, r.value])).toEqual([[[0], 'ot.run', '"{clicked: inc, count: 1}"']]);
+    await h.runner.approve(h.conversationId, 'prog', 'once');
+    expect(world.clicks).toEqual(['inc']);
+    expect(world.sends).toEqual(['x']);
+    expect(outputOf(await h.items(), 'prog')).toBe(
+      '[The user approved this call.]\n' +
+        '[Step 1 of this program (ot.run on line 1) was not run again: it had completed in its earlier run, before the approval, and its result from then was used.]\n' +
+        'sent x',
+    );
+  });
+
+  it('in a nested program, a step whose arguments differ runs, and the records after it go', async () => {
+    const world: World = { clicks: [], reads: 0, sends: [], refusals: 1 };
+    // Two levels: outer step 1 → step 1.2 runs a program whose big read is read again (and differs).
+    const innermost = "b = page.read(big=True)\\\\npage.click(ref='other', why=b)\\\\nweb.send(text='x')";
+    const inner = `page.click(ref='inc')\\not.run(code='''${innermost}''')`;
+    const h = await programRun(`ot.run(code="${inner}")`, world);
+    await h.runner.send(h.conversationId, 'run it');
+    expect(world.clicks).toEqual(['inc', 'other']);
+    const kept = (await h.store.getRun(h.conversationId))!.pendingCalls[0]!.stepJournal!;
+    expect(kept.map((r) => [r.path, r.name])).toEqual([
+      [[0, 0], 'page.click'],
+      [[0, 1, 1], 'page.click'],
+    ]);
+    await h.runner.approve(h.conversationId, 'prog', 'once');
+    expect(world.clicks).toEqual(['inc', 'other', 'other']);
+    expect(world.sends).toEqual(['x']);
+    expect(outputOf(await h.items(), 'prog')).toBe(
+      '[The user approved this call.]\n' +
+        "[Step 1.1 of this program (page.click on line 1 of step 1's program) was not run again: it had completed in its earlier run, before the approval, and its result from then was used.]\n" +
+        "[Step 1.2.2 (page.click on line 2 of step 1.2's program) differed from the earlier run, so it and the steps after it ran: nothing of that run was used for them.]\n" +
+        'sent x',
+    );
+  });
+
+  it('a run paused by a version-1 Otto (journal steps by index) goes on after the update without repeating its steps', async () => {
+    const world: World = { clicks: [], reads: 0, sends: [], refusals: 1 };
+    const h = await programRun('page.click(ref="inc")\nt = page.read()\nweb.send(text=t)', world);
+    await h.runner.send(h.conversationId, 'run it');
+    // The same pause as version 1 stored it: `step` for `path`, schemaVersion 1.
+    const stored = (await h.database.get('runs', h.conversationId)) as unknown as StoredRunState;
+    const v1 = {
+      ...stored,
+      schemaVersion: 1,
+      pendingCalls: stored.pendingCalls.map((c) => ({
+        ...c,
+        stepJournal: c.stepJournal!.map(({ path, ...r }) => ({ step: path[0], ...r })),
+      })),
+    };
+    await h.database.put('runs', v1 as never);
+    h.runner = h.newRunner();
+    expect((await h.runner.approve(h.conversationId, 'prog', 'once')).status).toBe('completed');
+    expect(world).toEqual({ clicks: ['inc'], reads: 1, sends: ['read 1'], refusals: -1 });
   });
 });

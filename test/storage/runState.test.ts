@@ -12,8 +12,8 @@ import { calls, say } from '../support/scriptedModel.ts';
 import { setup, type Harness } from '../agent/helpers.ts';
 
 const NEWER =
-  'The saved run of this conversation was written by a newer version of Otto (run format 2; this version reads up ' +
-  'to 1). Update Otto to continue it. Nothing was changed: the conversation and its saved run are kept as they are. ' +
+  'The saved run of this conversation was written by a newer version of Otto (run format 3; this version reads up ' +
+  'to 2). Update Otto to continue it. Nothing was changed: the conversation and its saved run are kept as they are. ' +
   'Start a new conversation to go on.';
 
 function state(conversationId: string, over: Partial<RunState> = {}): RunState {
@@ -46,13 +46,13 @@ describe('the stored run state', () => {
     const h = await setup();
     const s = state(h.conversationId, { origins: ['https://shop.example'], chain: { responseId: 'resp_1', seq: 2 } });
     await h.store.putRun(s);
-    expect(RUN_STATE_VERSION).toBe(1);
-    expect((await raw(h)).schemaVersion).toBe(1);
+    expect(RUN_STATE_VERSION).toBe(2);
+    expect((await raw(h)).schemaVersion).toBe(2);
     expect(await h.store.getRun(h.conversationId)).toEqual(s);
     await h.store.append(h.conversationId, [{ type: 'message', role: 'user', content: 'hi' }], {
       run: { ...s, turn: 3 },
     });
-    expect(await raw(h)).toMatchObject({ schemaVersion: 1, turn: 3 });
+    expect(await raw(h)).toMatchObject({ schemaVersion: 2, turn: 3 });
   });
 
   it('written before versioning (no number) is read as version 1', async () => {
@@ -64,7 +64,7 @@ describe('the stored run state', () => {
 
   it('from a newer Otto is refused with a clear error, and the record stays as it was', async () => {
     const h = await setup();
-    const record = { ...state(h.conversationId), schemaVersion: 2, somethingNew: { a: 1 } };
+    const record = { ...state(h.conversationId), schemaVersion: 3, somethingNew: { a: 1 } };
     await putRaw(h, record);
     const err = await h.store.getRun(h.conversationId).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoredRunStateError);
@@ -90,12 +90,112 @@ describe('the stored run state', () => {
   });
 });
 
+/**
+ * A run paused for the card on a code-mode program, as the last Otto that wrote version 1 stored it: the call keeps
+ * its inline answers and its program's journal, whose steps are known by the outermost program's index.
+ */
+const V1_PAUSED = {
+  schemaVersion: 1,
+  conversationId: 'c-v1',
+  runId: 'r-v1',
+  status: 'awaiting_approval',
+  phase: 'tools',
+  turn: 1,
+  pendingCalls: [
+    {
+      callId: 'prog',
+      name: 'ot__run',
+      qualifiedName: 'ot.run',
+      arguments: '{"code":"page.click(ref=\\"inc\\")\\nt = page.read()\\nweb.send(text=t)"}',
+      status: 'awaiting_approval',
+      stepAnswers: [{ card: 'e3'.repeat(32), allowed: true }],
+      stepJournal: [
+        { step: 0, key: 'ab'.repeat(32), name: 'page.click', line: 1, value: '{"clicked":"inc"}', labels: [] },
+        {
+          step: 1,
+          key: 'cd'.repeat(32),
+          name: 'page.read',
+          line: 2,
+          value: '"read 1"',
+          labels: ['https://bank.example'],
+        },
+      ],
+    },
+  ],
+  approval: { callId: 'prog', name: 'ot.run', arguments: '{}', parentCallId: 'prog', requestedAt: 5 },
+  usage: { inputTokens: 10, outputTokens: 2, reasoningTokens: 0, cachedTokens: 0, responses: 1 },
+  origins: ['https://bank.example'],
+  startedAt: 1,
+  updatedAt: 5,
+  heartbeatAt: 5,
+};
+
+describe('a stored run state of an earlier version', () => {
+  it('version 1 is read in the current shape: each journal step’s index becomes a path of one; the record is left as it was until the run’s next write', async () => {
+    const h = await setup();
+    const record = { ...V1_PAUSED, conversationId: h.conversationId };
+    await putRaw(h, record);
+    const read = await h.store.getRun(h.conversationId);
+    const { schemaVersion: _v, ...v1 } = record;
+    expect(read).toEqual({
+      ...v1,
+      pendingCalls: [
+        {
+          ...v1.pendingCalls[0],
+          stepJournal: [
+            { path: [0], key: 'ab'.repeat(32), name: 'page.click', line: 1, value: '{"clicked":"inc"}', labels: [] },
+            {
+              path: [1],
+              key: 'cd'.repeat(32),
+              name: 'page.read',
+              line: 2,
+              value: '"read 1"',
+              labels: ['https://bank.example'],
+            },
+          ],
+        },
+      ],
+    });
+    expect(await raw(h)).toEqual(record);
+    // The next write stores it in version 2, which reads back the same.
+    await h.store.putRun(read!);
+    expect(await raw(h)).toMatchObject({
+      schemaVersion: 2,
+      pendingCalls: [{ stepJournal: [{ path: [0] }, { path: [1] }] }],
+    });
+    expect(await h.store.getRun(h.conversationId)).toEqual(read);
+  });
+
+  it('version 1 written before versioning (no number) is migrated the same way', async () => {
+    const h = await setup();
+    const { schemaVersion: _v, ...unnumbered } = { ...V1_PAUSED, conversationId: h.conversationId };
+    await putRaw(h, unnumbered);
+    const read = await h.store.getRun(h.conversationId);
+    expect(read!.pendingCalls[0]!.stepJournal!.map((r) => r.path)).toEqual([[0], [1]]);
+    expect(read!.pendingCalls[0]!.stepAnswers).toEqual([{ card: 'e3'.repeat(32), allowed: true }]);
+  });
+
+  it('each version is checked against its own schema: a path in version 1, or an index in version 2, is damage', async () => {
+    const h = await setup();
+    const [call] = V1_PAUSED.pendingCalls;
+    const withPath = { ...call, stepJournal: [{ ...call!.stepJournal[0]!, step: undefined, path: [0] }] };
+    await putRaw(h, { ...V1_PAUSED, conversationId: h.conversationId, pendingCalls: [withPath] });
+    await expect(h.store.getRun(h.conversationId)).rejects.toThrow(
+      'The saved run of this conversation is damaged (pendingCalls.0.stepJournal.0.step: Invalid input: expected number, received undefined (and 1 more)), so Otto cannot continue it.',
+    );
+    await putRaw(h, { ...V1_PAUSED, conversationId: h.conversationId, schemaVersion: 2 });
+    await expect(h.store.getRun(h.conversationId)).rejects.toThrow(
+      'The saved run of this conversation is damaged (pendingCalls.0.stepJournal.0.path: Invalid input: expected array, received undefined (and 3 more)), so Otto cannot continue it.',
+    );
+  });
+});
+
 describe('a run over a state it cannot read', () => {
   it('is refused by send, resume and stop, and nothing is written: not the message, not the state', async () => {
     const h = await setup({ turns: [say('never')] });
     const id = h.conversationId;
     await h.store.append(id, [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'earlier' }] }]);
-    const record = { ...state(id, { status: 'running' }), schemaVersion: 2 };
+    const record = { ...state(id, { status: 'running' }), schemaVersion: 3 };
     await putRaw(h, record);
     await expect(h.runner.send(id, 'go on')).rejects.toThrow(NEWER);
     await expect(h.runner.resume(id)).rejects.toThrow(NEWER);
@@ -110,7 +210,7 @@ describe('a run over a state it cannot read', () => {
       turns: [calls([{ name: 'web__echo', args: { text: 'x' }, callId: 'c1' }]), say('Echoed.')],
     });
     const other = (await h.store.create()).id;
-    const record = { ...state(other, { status: 'running' }), schemaVersion: 2 };
+    const record = { ...state(other, { status: 'running' }), schemaVersion: 3 };
     await putRaw(h, record);
     // A run of this version, left `running` by a worker that died.
     const id = h.conversationId;
@@ -175,7 +275,7 @@ describe('a conversation whose run state cannot be read, opened in the panel', (
   it('from a newer Otto says so (update to continue)', async () => {
     const h = await setup();
     await withTranscript(h);
-    const record = { ...state(h.conversationId), schemaVersion: 2, somethingNew: true };
+    const record = { ...state(h.conversationId), schemaVersion: 3, somethingNew: true };
     await putRaw(h, record);
     const view = await get(h);
     expect(view.items).toHaveLength(2);
@@ -195,7 +295,7 @@ describe('a conversation whose run state cannot be read, opened in the panel', (
   it('refuses a message sent in it as the answer to chat.send, before any run or write', async () => {
     const h = await setup({ turns: [say('never')] });
     await withTranscript(h);
-    const record = { ...state(h.conversationId), schemaVersion: 2 };
+    const record = { ...state(h.conversationId), schemaVersion: 3 };
     await putRaw(h, record);
     const send = agentHandlers(h.runner, h.store)['chat.send'](
       { type: 'chat.send', id: '3', conversationId: h.conversationId, text: 'go on' },
@@ -210,7 +310,7 @@ describe('a conversation whose run state cannot be read, opened in the panel', (
   it('still exports its transcript', async () => {
     const h = await setup();
     await withTranscript(h);
-    const record = { ...state(h.conversationId), schemaVersion: 2 };
+    const record = { ...state(h.conversationId), schemaVersion: 3 };
     await putRaw(h, record);
     const exported = await exportHandlers({
       store: h.store,

@@ -8,9 +8,10 @@
  *   passed on it would only leak into the next tool's input); the final value loses it too.
  * - The value of the last statement is the result, formatted by the one formatter (YAML flow / JSON per config).
  * - The characters every call produced are counted, so code mode can say how much stayed out of the model's context.
- * - Under an agent call (`ctx.journal`), each step of the outermost program asks the call's journal first: a step the
- *   program completed in an earlier run of the same call (it ran again after an approval) gives back its result from
- *   then instead of acting twice (agent/stepJournal.ts).
+ * - Under an agent call (`ctx.journal`), each step asks the call's journal first: a step the program completed in an
+ *   earlier run of the same call (it ran again after an approval) gives back its result from then instead of acting
+ *   twice (agent/stepJournal.ts). A program run by a step (an `ot.run` inside the program) asks the journal that step
+ *   was given, so its steps are known by their place under it.
  */
 import {
   commandSource,
@@ -77,6 +78,13 @@ export interface RunTextOptions {
  */
 const scopesBySignal = new WeakMap<AbortSignal, ProgramScope>();
 
+/**
+ * The journal for programs started by the step a program is running now, by the program's scope. A program's steps
+ * run one at a time, so a program started inside it belongs to that step. Kept here rather than in the context: the
+ * scope reaches a nested program whichever way its context was made (the worker's, or a test's by its signal).
+ */
+const stepJournals = new WeakMap<ProgramScope, ProgramJournal>();
+
 /** What started this program, for the nesting message: `$loop`, `ot.run`, `command`. */
 function programName(text: string, ctx: ToolContext, label: string | undefined): string {
   try {
@@ -99,8 +107,8 @@ export async function runCommandText(
   const scope = enterProgram(outer, programName(text, outerCtx, opts.label));
   const ctx = outerCtx.withProgram ? outerCtx.withProgram(scope) : outerCtx;
   if (!outerCtx.withProgram) scopesBySignal.set(outerCtx.signal, scope);
-  // Only the outermost program keeps its steps in the call's journal: a program inside it is one of its steps.
-  const journal = outer ? undefined : outerCtx.journal;
+  // The outermost program asks the call's journal; a program inside it, the journal of the step that started it.
+  const journal = outer ? stepJournals.get(outer) : outerCtx.journal;
   try {
     return await runScoped(text, ctx, opts, scope, started, journal);
   } finally {
@@ -121,7 +129,6 @@ async function runScoped(
 ): Promise<ProgramOutcome> {
   const call = opts.call ?? ((name: string, args: Record<string, unknown>) => ctx.callTool(name, args));
   let callChars = 0;
-  let steps = 0;
   // Under the data-flow guard (code mode), each call gets a guard of its own that knows the exact labels of its
   // arguments; what the call read comes back as its value's labels. Literals carry the labels of the model's
   // context when it wrote the program (the run's origin set): it may have copied anything it had read.
@@ -135,13 +142,15 @@ async function runScoped(
   const running = runCommandInput(text, {
     call: async (name, args, pos, labels) => {
       // A step the program completed in an earlier run of this call gives back its result and is not run again.
-      const step = journal ? await journal.step(steps++, name, args, pos.line) : undefined;
+      const step = journal ? await journal.step(name, args, pos.line) : undefined;
       if (step?.kept) {
         callChars += textLength(step.value);
         if (!flow) return step.value;
         read = joinLabels(read, step.labels);
         return new Labelled(step.value, step.labels);
       }
+      if (step) stepJournals.set(scope, step.inner);
+      else stepJournals.delete(scope);
       if (!flow || !ctx.withFlow) {
         const value = stripMetadata(await call(name, args));
         callChars += textLength(value);
