@@ -9,11 +9,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
 import { connectToFakeApi, conversation, E2E_LOCAL_HOSTS, events, send, waitForStatus } from './support/agent.ts';
 import { refIn } from './page-tools.helpers.ts';
 import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
+import type { FakeApi } from '../test/support/fake-api/index.ts';
 import { startMcpServer, type RunningMcpServer } from '../test/support/mcp-server/index.ts';
 
 const SECRET = 'ACCT-7731-QX-SECRET';
@@ -605,24 +606,31 @@ test('code mode: a program step only the flow rule asks about gets ONE inline ca
   }
 });
 
-test('code mode: a program that runs again after the card on ot.run (in a restarted worker) does not repeat its completed steps — the order is placed once, and the model reads that step 1 was not run again', async ({
-  context,
-  panel,
-  fakeApi,
-}) => {
-  test.setTimeout(120_000);
+/**
+ * A program whose step places an order on the bank's page (a POST to `/order`, on a site the user allowed: nothing to
+ * ask) and whose next step follows the page's link with the bank's page in the model's context, so the flow rule asks
+ * on the step's own card. While that card waits, the page points the link at the collector: the yes covers the shop,
+ * the guard's own check before the click sees the collector and stops the program, and the card comes on ot.run. The
+ * worker stops while that card waits; the yes reaches a fresh one, which has only what was stored, and the program
+ * runs again from the start. Gives the model's last function output (its random parts masked) and the counts.
+ */
+async function stoppedAndRunAgain(
+  context: BrowserContext,
+  panel: Page,
+  fakeApi: FakeApi,
+  program: (tab: number) => string,
+): Promise<{ read: string; orders: number; landings: number; cards: number }> {
   const yaml = `  mode: code\ntabs:\n  scope: all\napprovals:\n  local_hosts: [127.0.0.1, localhost]\n  allowed_origins: ["${secret.origin}"]\n`;
   await connectToFakeApi(panel, fakeApi, { yaml });
   const orders = await openTab(panel, `${secret.origin}/orders`);
-  const placedOrders = () => secret.hits.filter((h) => h.path === '/order').length;
-  const landed = () => collector.hits.filter((h) => h.path === '/landing').length;
-  // Step 1 places the order (on a site the user allowed: nothing to ask). Step 2 follows the link with the bank's
-  // page in the model's context: the flow rule asks on the step's own card.
+  // Counted from here: the sites live for the whole file.
+  const [bankFrom, collectorFrom] = [secret.hits.length, collector.hits.length];
+  const placedOrders = () => secret.hits.slice(bankFrom).filter((h) => h.path === '/order').length;
+  const landed = () => collector.hits.slice(collectorFrom).filter((h) => h.path === '/landing').length;
   const tab = orders.tabId;
-  const program = `placed = dom.click(tab_id=${tab}, selector="#place")\ndom.click(tab_id=${tab}, selector="#away")\nplaced`;
   fakeApi.script([
     { match: 'Place my order', calls: [{ name: 'ot__run', arguments: { code: `dom.text(tab_id=${tab})` } }] },
-    { match: /Placed: 0/, calls: [{ name: 'ot__run', arguments: { code: program } }] },
+    { match: /Placed: 0/, calls: [{ name: 'ot__run', arguments: { code: program(tab) } }] },
     { text: 'Ordered.' },
   ]);
   try {
@@ -633,7 +641,7 @@ test('code mode: a program that runs again after the card on ot.run (in a restar
     const asked = async () =>
       (await events(panel)).filter((e) => e.type === 'approval.required').map((e) => e.approval as FlowApproval);
 
-    // 1. The link step's own card, the order already placed by step 1.
+    // 1. The link step's own card, the order already placed by the step before it.
     await expect.poll(async () => (await asked()).length).toBe(1);
     const [step] = await asked();
     expect([step!.name, !!step!.parentCallId, step!.flow?.sentence]).toEqual([
@@ -642,8 +650,7 @@ test('code mode: a program that runs again after the card on ot.run (in a restar
       `Data read from ${secret.host} may be sent to ${shop.host}`,
     ]);
     expect(placedOrders()).toBe(1);
-    // 2. While it waits, the page sends the link elsewhere. The yes covers the shop; the guard's own check before
-    // the click sees the collector and stops the program: the card comes on ot.run, and a yes runs it again.
+    // 2. While it waits, the page sends the link elsewhere: the card comes on ot.run, and a yes runs it again.
     await orders.page.evaluate(
       (to) => document.querySelector('#away')!.setAttribute('href', to),
       `${collector.origin}/landing`,
@@ -657,38 +664,79 @@ test('code mode: a program that runs again after the card on ot.run (in a restar
       `Data read from ${secret.host} may be sent to ${collector.host}`,
     ]);
     expect([placedOrders(), landed()]).toEqual([1, 0]);
-    // The worker stops while the card waits: the yes reaches a fresh one, which has only what was stored.
     const id = (await events(panel)).find((e) => e.type === 'approval.required')!.conversationId;
     await stopServiceWorker(context, panel);
     await panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: onRun.callId });
     await waitForStatus(panel, id, 'completed');
-
-    // 3. The program ran from the start, but the order is placed once: step 1's result came from the earlier run.
-    expect(placedOrders()).toBe(1);
-    expect(landed()).toBe(1);
-    expect(await asked()).toHaveLength(2);
-    // What the model read (the request after the program), its random parts masked.
     const read = outputsSent(fakeApi.responsesRequests().at(-1)!)
       .at(-1)!
       .replace(/external-content-[0-9a-f]+/g, 'external-content-X')
       .replace(/\[ref=\w+\]/g, '[ref=R]');
-    expect(read).toBe(
-      [
-        '[The user approved this call.]',
-        '[Step 1 of this program (dom.click on line 1) was not run again: it had completed in its earlier run, before the approval, and its result from then was used.]',
-        'dom.click ok — 1 changed.',
-        '<external-content-X>',
-        'clicked button "Place order" [ref=R]',
-        'changed: text of paragraph "Placed: 1" <p>: "Placed: 0" → "Placed: 1"',
-        'focus: button "Place order" [ref=R]',
-        `locator: {"role":"button","name":"Place order"} at "${secret.origin}/orders"`,
-        '</external-content-X>',
-      ].join('\n'),
-    );
+    return { read, orders: placedOrders(), landings: landed(), cards: (await asked()).length };
   } finally {
     if (!orders.page.isClosed()) await orders.page.close();
     await panel.evaluate(() => localStorage.removeItem('otto.panel.current'));
     await panel.reload();
     await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
   }
+}
+
+test('code mode: a program that runs again after the card on ot.run (in a restarted worker) does not repeat its completed steps — the order is placed once, and the model reads that step 1 was not run again', async ({
+  context,
+  panel,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  const got = await stoppedAndRunAgain(
+    context,
+    panel,
+    fakeApi,
+    (tab) => `placed = dom.click(tab_id=${tab}, selector="#place")\ndom.click(tab_id=${tab}, selector="#away")\nplaced`,
+  );
+  // The program ran from the start, but the order is placed once: step 1's result came from the earlier run.
+  expect([got.orders, got.landings, got.cards]).toEqual([1, 1, 2]);
+  expect(got.read).toBe(
+    [
+      '[The user approved this call.]',
+      '[Step 1 of this program (dom.click on line 1) was not run again: it had completed in its earlier run, before the approval, and its result from then was used.]',
+      ...placedOutput(),
+    ].join('\n'),
+  );
+});
+
+/** The click on "Place order" as the model reads it (random parts masked). */
+const placedOutput = () => [
+  'dom.click ok — 1 changed.',
+  '<external-content-X>',
+  'clicked button "Place order" [ref=R]',
+  'changed: text of paragraph "Placed: 1" <p>: "Placed: 0" → "Placed: 1"',
+  'focus: button "Place order" [ref=R]',
+  `locator: {"role":"button","name":"Place order"} at "${secret.origin}/orders"`,
+  '</external-content-X>',
+];
+
+test('code mode: a program inside the program (ot.run as a step) that runs again takes its own completed steps from the journal — the inner POST happens once, and the model reads that step 1.1 was not run again', async ({
+  context,
+  panel,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  // The outer program's one step runs a program whose step 1 places the order and step 2 follows the link.
+  const got = await stoppedAndRunAgain(
+    context,
+    panel,
+    fakeApi,
+    (tab) =>
+      `ot.run(code="placed = dom.click(tab_id=${tab}, selector='#place')\\ndom.click(tab_id=${tab}, selector='#away')\\nplaced")`,
+  );
+  // Step 1 did not complete (its program stopped), so it runs again; its program's step 1 is not. Without the path
+  // keys the whole nested program ran again: 2 POSTs.
+  expect([got.orders, got.landings, got.cards]).toEqual([1, 1, 2]);
+  expect(got.read).toBe(
+    [
+      '[The user approved this call.]',
+      "[Step 1.1 of this program (dom.click on line 1 of step 1's program) was not run again: it had completed in its earlier run, before the approval, and its result from then was used.]",
+      ...placedOutput(),
+    ].join('\n'),
+  );
 });
