@@ -44,7 +44,7 @@ import {
 } from '../page/devCapture.ts';
 import { WINDOW_GRACE_MS } from '../page/registrationWindows.ts';
 import { navigationListeners } from './navigationListeners.ts';
-import { tabListeners } from './tabListeners.ts';
+import { ALL_TAB_LISTENERS, tabListeners, tabNeeds } from './tabListeners.ts';
 import { runOrigin, runTab } from './runTabs.ts';
 import { TabScope } from './tabScope.ts';
 import { callTargets } from './tabTargets.ts';
@@ -284,21 +284,34 @@ void clearStaleRegistrations()
   .then((end) => navigation.update(runGoing(), Math.max(START_SETTLE_MS, (end ?? 0) - Date.now())));
 
 // Opening or closing a tab starts a stopped worker only while something needs to hear it (#26; tabListeners.ts): a tab
-// a page opens from Otto's group is not shared by that (TabScope.onCreated), while any Otto group exists; a watched
-// tab's capture is forgotten when it closes, while a run goes. Both go on synchronously at start, as above.
+// a page opens from Otto's group is not shared by that (TabScope.onCreated while a run goes, onPageOpened between runs
+// while any Otto group exists); a watched tab's capture is forgotten when it closes, while a run goes. All go on
+// synchronously at start, as above.
 const tabEvents = tabListeners(
   {
     onCreated: (tab) =>
       void tabScope
         .onCreated(tab)
         .catch(() => undefined)
-        // The last of Otto's tabs may have gone meanwhile (nothing else tells an idle worker): look again.
+        // The last of Otto's tabs may have gone meanwhile (nothing else tells a worker between runs): look again.
         .then(updateTabListeners),
     onRemoved: (tabId) => onTabRemoved(tabId),
+    onOpened: ({ tabId }) =>
+      void tabScope
+        .onPageOpened(tabId)
+        .catch(() => undefined)
+        .then(updateTabListeners),
+    // A group closed (Otto's last tab there closed or left): whether any Otto group is left decides what stays on.
+    onGroupRemoved: () => updateTabListeners(),
   },
-  chrome.tabs,
+  {
+    onCreated: chrome.tabs.onCreated,
+    onRemoved: chrome.tabs.onRemoved,
+    onOpened: chrome.webNavigation.onCreatedNavigationTarget,
+    onGroupRemoved: chrome.tabGroups.onRemoved,
+  },
 );
-tabEvents.set({ created: true, removed: true });
+tabEvents.set(ALL_TAB_LISTENERS);
 let tabCheck = 0;
 function updateTabListeners(): void {
   const check = ++tabCheck;
@@ -306,7 +319,7 @@ function updateTabListeners(): void {
     .hasGroups()
     .catch(() => true) // unknown: keep judging popups
     .then((groups) => {
-      if (check === tabCheck) tabEvents.set({ created: runGoing() || groups, removed: runGoing() });
+      if (check === tabCheck) tabEvents.set(tabNeeds(runGoing(), groups));
     });
 }
 setTimeout(updateTabListeners, START_SETTLE_MS);

@@ -122,7 +122,7 @@ export class TabScope implements TabAccess {
 
   /**
    * Whether any conversation has an Otto group with tabs in it: while one does, a page in it can open tabs that
-   * Chrome puts into it, so the worker must hear of new tabs even between runs (onCreated; tabListeners.ts).
+   * Chrome puts into it, so the worker must hear of page-opened tabs even between runs (onPageOpened; tabListeners.ts).
    */
   async hasGroups(): Promise<boolean> {
     const state = await this.#load();
@@ -195,15 +195,28 @@ export class TabScope implements TabAccess {
    * Chrome puts a tab opened from a grouped tab (a link with target=_blank, `window.open`) into the opener's group. In
    * Otto's group that would let a page share tabs of its choosing — `window.open('https://bank.example')` — without
    * the user. So a new tab that lands in an Otto group without Otto putting it there is taken back out: it is the
-   * user's until they share it (drag it in, Share this tab, or answer the question when the run wants it). Only tabs
-   * with an opener are judged this way.
+   * user's until they share it (drag it in, Share this tab, or answer the question when the run wants it). While a
+   * run goes, every new tab with an opener is judged this way (tabs.onCreated).
    */
   async onCreated(tab: chrome.tabs.Tab): Promise<void> {
-    const id = tab.id;
-    if (id === undefined || this.#admitted.has(id)) return;
     // Only a tab opened from another tab has an opener; a tab the user opened and then dragged into the group
     // (even within a second) is theirs to share, and stays.
-    if (tab.openerTabId === undefined) return;
+    if (tab.id === undefined || tab.openerTabId === undefined) return;
+    await this.#takeBackOut(tab.id);
+  }
+
+  /**
+   * The same rule between runs, told by webNavigation.onCreatedNavigationTarget: a page (or a link in it) opened this
+   * tab. That event never fires for a tab the user opens from the tab strip, the keyboard, a bookmark or the address
+   * bar, so listening to it rather than to every new tab spares an idle worker those starts (tabListeners.ts). It
+   * can fire before Chrome has put the tab in its strip: a tab not found yet is looked for again.
+   */
+  async onPageOpened(tabId: number): Promise<void> {
+    await this.#takeBackOut(tabId);
+  }
+
+  async #takeBackOut(id: number): Promise<void> {
+    if (this.#admitted.has(id)) return;
     const state = await this.#load();
     if (!Object.values(state.groups).some((g) => g.length)) return;
     const owned = () => new Set(Object.values(state.groups).flat());
@@ -212,8 +225,7 @@ export class TabScope implements TabAccess {
       if (wait) await new Promise((r) => setTimeout(r, wait));
       if (this.#admitted.has(id)) return;
       const now = await chrome.tabs.get(id).catch(() => undefined);
-      if (!now) return;
-      if (now.groupId !== NO_GROUP && owned().has(now.groupId)) {
+      if (now && now.groupId !== NO_GROUP && owned().has(now.groupId)) {
         await chrome.tabs.ungroup(id).catch(() => undefined);
         return;
       }

@@ -236,6 +236,26 @@ describe('TabScope', () => {
     expect(tabs[5]!.groupId).toBe(gid);
   });
 
+  it('between runs, a tab a page opened (onCreatedNavigationTarget) that Chrome put in Otto’s group is taken out, found late too', async () => {
+    const s = make();
+    await s.begin('c1');
+    const gid = tabs[0]!.groupId;
+    // The event can come before Chrome has put the tab in its strip: not found at first, found 250 ms later.
+    const judged = s.onPageOpened(4);
+    setTimeout(() => tabs.push({ id: 4, windowId: 10, groupId: gid, url: 'https://bank.example/', title: 'Bank' }), 50);
+    await judged;
+    expect(tabs[3]!.groupId).toBe(-1);
+    // Opened by a page outside any Otto group and left outside: untouched.
+    tabs.push({ id: 5, windowId: 20, groupId: 77, url: 'https://mail.example/2', title: 'Mail' });
+    await s.onPageOpened(5);
+    expect(tabs[4]!.groupId).toBe(77);
+    // One Otto added (tabs.open) stays.
+    tabs.push({ id: 6, windowId: 10, groupId: -1, url: 'https://blog.example/next', title: 'Next' });
+    await s.join('c1', 6);
+    await s.onPageOpened(6);
+    expect(tabs[5]!.groupId).toBe(gid);
+  });
+
   it('deleting the conversation gives its tabs back: ungrouped, record gone', async () => {
     const s = make();
     await s.begin('c1');
