@@ -107,7 +107,13 @@ test('an idle Otto’s stopped worker stays stopped while tabs open and close, a
   await (await context.newPage()).close();
   // The tab listeners come off once the worker knows no run goes and no Otto group is there to watch.
   const listening = async () =>
-    (await worker()).evaluate(() => chrome.tabs.onCreated.hasListeners() || chrome.tabs.onRemoved.hasListeners());
+    (await worker()).evaluate(
+      () =>
+        chrome.tabs.onCreated.hasListeners() ||
+        chrome.tabs.onRemoved.hasListeners() ||
+        chrome.webNavigation.onCreatedNavigationTarget.hasListeners() ||
+        chrome.tabGroups.onRemoved.hasListeners(),
+    );
   await expect.poll(listening, { timeout: 30_000 }).toBe(false);
   // A stop within milliseconds of the removal still found the listener registered with Chrome on a quiet machine (a
   // new tab then started the worker, 3 of 3 runs; 0 of 4 after this pause). Chrome stops an idle worker after 30 s,
@@ -131,5 +137,75 @@ test('an idle Otto’s stopped worker stays stopped while tabs open and close, a
 
   await expectWatchSeesAStart(context, extensionId, () => starts() - before);
   await cdp.detach().catch(() => undefined);
+  await page.close();
+});
+
+test('with an Otto group and no run, the stopped worker stays stopped while the user opens a tab and adds it to the group', async ({
+  context,
+  extensionId,
+  pages,
+}) => {
+  test.setTimeout(120_000);
+  const page = await context.newPage();
+  await page.goto(`${pages.origin}/blog.html`);
+  // The tab the user asked from stays in Otto's group after the run (joined as a run's start does).
+  const sw = await currentServiceWorker(context, extensionId);
+  const blogId = await sw.evaluate(async (u) => {
+    const tab = (await chrome.tabs.query({})).find((t) => t.url === u)!;
+    const o = (globalThis as unknown as { otto: { tabScope: { join(c: string, id: number): Promise<unknown> } } }).otto;
+    await o.tabScope.join('idle-group', tab.id!);
+    return tab.id!;
+  }, page.url());
+  const groupId = await sw.evaluate(async (id) => (await chrome.tabs.get(id)).groupId, blogId);
+  expect(groupId).not.toBe(-1);
+  // Between runs, with a group: only a tab a page opens (and the group's end) is listened for.
+  const listening = () =>
+    currentServiceWorker(context, extensionId).then((w) =>
+      w.evaluate(() => ({
+        created: chrome.tabs.onCreated.hasListeners(),
+        removed: chrome.tabs.onRemoved.hasListeners(),
+        opened: chrome.webNavigation.onCreatedNavigationTarget.hasListeners(),
+        groupGone: chrome.tabGroups.onRemoved.hasListeners(),
+      })),
+    );
+  await expect.poll(async () => (await listening()).removed, { timeout: 30_000 }).toBe(false);
+  // The removal's pause before the stop, as in the test above.
+  await page.waitForTimeout(3000);
+  const { starts, cdp } = await watchWorkerStarts(context, page);
+  await stopServiceWorker(context, page);
+  const before = starts();
+
+  // The user opens a tab, loads a page in it and puts it into Otto's group (as a drag does): theirs to share.
+  const opened = await context.newPage();
+  await opened.goto(`${pages.origin}/child.html?name=mine`);
+  // Grouped from a static page of the extension (its tool reference), which talks to no worker, as a drag would.
+  const helper = await context.newPage();
+  await helper.goto(`chrome-extension://${extensionId}/docs/tools/tabs.html`);
+  const openedId = await helper.evaluate(
+    async ({ u, g }) => {
+      const tab = (await chrome.tabs.query({})).find((t) => t.url === u)!;
+      await chrome.tabs.group({ groupId: g, tabIds: [tab.id!] });
+      return tab.id!;
+    },
+    { u: opened.url(), g: groupId },
+  );
+  await page.waitForTimeout(3000);
+  expect(starts() - before).toBe(0);
+  // The user's tab stays in the group: nothing took it out.
+  expect(await helper.evaluate(async (id) => (await chrome.tabs.get(id)).groupId, openedId)).toBe(groupId);
+
+  // Otto's group ends (its tabs leave it): that starts the worker (so the watch does see starts), which lets go of the
+  // between-runs listeners rather than keeping them until the next popup.
+  await helper.evaluate(async (ids) => chrome.tabs.ungroup(ids as [number, number]), [blogId, openedId]);
+  await expect.poll(() => starts() - before).toBe(1);
+  await expect.poll(listening, { timeout: 30_000 }).toEqual({
+    created: false,
+    removed: false,
+    opened: false,
+    groupGone: false,
+  });
+  await cdp.detach().catch(() => undefined);
+  await helper.close();
+  await opened.close();
   await page.close();
 });

@@ -4,7 +4,7 @@
  * tab is on another origin; nothing of it may reach the model unless the user shares it.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
+import { test, expect, currentServiceWorker, panelRequest, stopServiceWorker } from './support/fixtures.ts';
 import {
   type AgentEventLike,
   connectToFakeApi,
@@ -475,6 +475,7 @@ test('a tab a page opens from Otto’s group is not shared by that: Chrome group
 
 test('between runs, a stopped worker is still woken by a popup of Otto’s group and takes it back out', async ({
   context,
+  extensionId,
   panel,
   fakeApi,
   pages,
@@ -486,7 +487,14 @@ test('between runs, a stopped worker is still woken by a popup of Otto’s group
   const id = await send(panel, 'hello', { tabId: blog.tabId });
   await waitForStatus(panel, id, 'completed');
   const group = (await groupOf(panel, blog.tabId))!;
-  // No run goes, but Otto's group is there: its popups must still be judged, by a worker Chrome starts for them.
+  // No run goes, but Otto's group is there: its popups must still be judged, by a worker Chrome starts for them. It
+  // listens for tabs a page opens only, not for every new tab (tabs.onCreated), which the user's own would start it.
+  const listening = async () =>
+    (await currentServiceWorker(context, extensionId)).evaluate(() => [
+      chrome.tabs.onCreated.hasListeners(),
+      chrome.webNavigation.onCreatedNavigationTarget.hasListeners(),
+    ]);
+  await expect.poll(listening, { timeout: 30_000 }).toEqual([false, true]);
   await stopServiceWorker(context, panel);
 
   const { page: bankPage, tabId: bankId } = await openPopup(
