@@ -3,10 +3,11 @@
  * worker: tab events"): per operation, the worker starts the DevTools protocol reports and the CPU time of the
  * extension's processes (its service worker), read from /proc. Each operation starts from a stopped worker.
  *
- *   npm run build && npx tsx scripts/idle-tab-cpu.ts [distDir] [rounds] [--group]
+ *   npm run build && npx tsx scripts/idle-tab-cpu.ts [distDir] [rounds] [--group] [--popup]
  *
  * `--group` first puts the probe's own tab into an Otto group (as a run does with the tab the user asked from), whose
- * popups the worker must still judge between runs.
+ * popups the worker must still judge between runs. `--popup` adds a third operation: a page outside any Otto group
+ * opens a tab (`window.open`), the one kind of new tab a worker listening between runs is still started for.
  *
  * CPU time, not wall time: the machine is shared, and CPU time does not count waiting for a core.
  */
@@ -20,6 +21,7 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const dist = path.resolve(args[0] ?? DIST);
 const rounds = Number(args[1] ?? 5);
 const withGroup = process.argv.includes('--group');
+const withPopup = process.argv.includes('--popup');
 /** Kernel clock ticks are 10 ms (USER_HZ 100). */
 const MS_PER_TICK = 10;
 
@@ -105,26 +107,35 @@ async function main(): Promise<void> {
       });
       await page.waitForTimeout(1000);
     }
+    const other = withPopup ? await context.newPage() : undefined; // not in any group
     const watch = await watchStarts(context, page);
-    const cost: Record<'open' | 'close', { cpu: number[]; starts: number[] }> = {
+    const ops = withPopup ? (['open', 'close', 'popup'] as const) : (['open', 'close'] as const);
+    const cost: Record<'open' | 'close' | 'popup', { cpu: number[]; starts: number[] }> = {
       open: { cpu: [], starts: [] },
       close: { cpu: [], starts: [] },
+      popup: { cpu: [], starts: [] },
     };
     let tab: Page | undefined;
     for (let i = 0; i < rounds; i++) {
-      for (const op of ['open', 'close'] as const) {
+      for (const op of ops) {
         await watch.stop();
         await page.waitForTimeout(1000);
         const before = extensionCpu(profile);
         const s0 = watch.starts();
         if (op === 'open') tab = await context.newPage();
-        else await tab!.close();
+        else if (op === 'close') await tab!.close();
+        else {
+          const seen = context.waitForEvent('page');
+          await other!.evaluate(() => void window.open('about:blank', '_blank'));
+          tab = await seen;
+        }
         await page.waitForTimeout(3000); // a start and its work are done well within this
         cost[op].cpu.push(spentSince(profile, before));
         cost[op].starts.push(watch.starts() - s0);
+        if (op === 'popup') await tab!.close(); // closing starts nothing (measured as "close")
       }
     }
-    for (const op of ['open', 'close'] as const)
+    for (const op of ops)
       console.log(
         `${op}: worker starts ${cost[op].starts.join(',')}; extension CPU ms ${cost[op].cpu.join(',')} (median ${median(cost[op].cpu)})`,
       );
