@@ -208,8 +208,9 @@ export class TabScope implements TabAccess {
   /**
    * The same rule between runs, told by webNavigation.onCreatedNavigationTarget: a page (or a link in it) opened this
    * tab. That event never fires for a tab the user opens from the tab strip, the keyboard, a bookmark or the address
-   * bar, so listening to it rather than to every new tab spares an idle worker those starts (tabListeners.ts). It
-   * can fire before Chrome has put the tab in its strip: a tab not found yet is looked for again.
+   * bar, so listening to it rather than to every new tab spares an idle worker those starts (tabListeners.ts). Should
+   * it come before Chrome has the tab in its strip (Chromium 156 had it there, grouped), a tab not found is looked
+   * for again.
    */
   async onPageOpened(tabId: number): Promise<void> {
     await this.#takeBackOut(tabId);
