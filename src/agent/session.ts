@@ -295,6 +295,7 @@ export class RunSession {
           pc.durationMs = result.durationMs;
           // Its program will not run again (stepJournal.ts): its steps' results need not be stored any more.
           delete pc.stepJournal;
+          delete pc.stepsRunning;
         }
         // The output enters the model's context in this write: so do its origins.
         if (result.labels?.length) s.origins = [...new Set([...(s.origins ?? []), ...result.labels])].sort();

@@ -22,11 +22,13 @@
  * KEEP_READ_MAX_CHARS characters, or that would take the call's records past KEEP_TOTAL_MAX_CHARS: it runs again. An
  * action's result is always kept.
  *
- * The records ride on the run's next write (`stage`): the pause for the card is one, so a worker that restarts while
- * the card waits finds them. A worker that dies while the program runs leaves the call `running`, which is never run
- * again (toolPhase.ts), so a record that did not reach the store is never needed.
+ * When they reach the store: a step that may act (not read-only) is written as running before it runs, and its record
+ * when it completes, each in a write of its own (`commit`). A read's record rides on the run's next write (`stage`):
+ * the next action's start, the pause for a card, the call's end. So a worker that dies while the program runs leaves
+ * the call `running` with every action it completed recorded and the one it was in named; the call is not run again
+ * (toolPhase.ts), and the model is told exactly that (`interruptedOutput`).
  */
-import type { StepRecord } from '../storage/runRecords.ts';
+import type { PendingCall, StepPlace, StepRecord } from '../storage/runRecords.ts';
 import type { RunSession } from './session.ts';
 import type { JournalStep, ProgramJournal } from './toolHost.ts';
 
@@ -89,6 +91,25 @@ function stageRecords(session: RunSession, callId: string, change: (records: Ste
   });
 }
 
+/** Writes a change to the call's records now, with whatever is staged (a step that may act starts or completes). */
+async function commitCall(session: RunSession, callId: string, change: (pc: PendingCall) => void): Promise<void> {
+  await session.commit((s) => {
+    const pc = s.pendingCalls.find((c) => c.callId === callId);
+    if (pc) change(pc);
+  });
+}
+
+/** `inner` is `outer` or a step of the program it runs (at any depth). */
+const isUnder = (outer: readonly number[], inner: readonly number[]) =>
+  outer.length <= inner.length && outer.every((n, i) => inner[i] === n);
+
+/** The call's running steps without the one at `path` and those under it (it completed or failed). Replaced, never changed in place. */
+function notRunning(pc: PendingCall, path: readonly number[]): void {
+  const left = (pc.stepsRunning ?? []).filter((p) => !isUnder(path, p.path));
+  if (left.length) pc.stepsRunning = left;
+  else delete pc.stepsRunning;
+}
+
 /** The records that come before `path` in run order: what is left when the step at `path` runs afresh. */
 const before = (path: readonly number[]) => (r: StepRecord) => comparePaths(r.path, path) < 0;
 
@@ -109,7 +130,7 @@ function programJournal(
   // Steps are numbered in the order the program asks for them: two programs run by one step continue the count.
   let next = 0;
   return {
-    async step(name, args, line): Promise<JournalStep> {
+    async step(name, args, line, readOnly): Promise<JournalStep> {
       const path = [...prefix, next++];
       const key = await stepKey(name, args, within);
       const earlier = recordsOf(session, callId).find((r) => comparePaths(r.path, path) === 0);
@@ -128,19 +149,34 @@ function programJournal(
         use.diverged ??= { path, name, line };
         stageRecords(session, callId, (rs) => rs.filter(before(path)));
       }
+      if (!readOnly) {
+        // Known to have started before it acts: a worker that dies during it leaves it named, with the steps before
+        // it (this write carries their staged records). Only the steps enclosing it can still be running.
+        const place: StepPlace = { path, name, line };
+        await commitCall(session, callId, (pc) => {
+          pc.stepsRunning = [...(pc.stepsRunning ?? []).filter((p) => isUnder(p.path, path)), place];
+        });
+      }
+      // Completed or failed: no longer running (staged: a step left named as running is only said to be uncertain).
+      const done = () => {
+        const running = session.state.pendingCalls.find((c) => c.callId === callId)?.stepsRunning ?? [];
+        if (running.some((p) => isUnder(path, p.path)))
+          session.stage((s) => s.pendingCalls.filter((c) => c.callId === callId).forEach((pc) => notRunning(pc, path)));
+      };
       return {
         kept: false,
         inner: programJournal(session, callId, use, path, key),
-        record(result, labels, readOnly) {
+        failed: done,
+        async record(result, labels, readOnly) {
           let value: string | undefined;
           try {
             value = JSON.stringify(result);
           } catch {
-            return; // not JSON (a cycle): nothing to give back, so it runs again
+            return done(); // not JSON (a cycle): nothing to give back, so it runs again
           }
           const size = value?.length ?? 0;
           if (readOnly && (size > KEEP_READ_MAX_CHARS || size + keptChars(session, callId) > KEEP_TOTAL_MAX_CHARS))
-            return;
+            return done();
           const record: StepRecord = {
             path,
             key,
@@ -150,7 +186,13 @@ function programJournal(
             labels: [...labels],
           };
           // Records of the program this step ran go too: the step is given back whole from now on.
-          stageRecords(session, callId, (rs) => [...rs.filter(before(path)), record]);
+          const keep = (pc: PendingCall) => {
+            pc.stepJournal = [...(pc.stepJournal ?? []).filter(before(path)), record];
+            notRunning(pc, path);
+          };
+          // An action's record is written at once: the worker may die before the run's next write.
+          if (readOnly) session.stage((s) => s.pendingCalls.filter((c) => c.callId === callId).forEach(keep));
+          else await commitCall(session, callId, keep);
         },
       };
     },
@@ -211,4 +253,38 @@ export function journalNote(use: JournalUse): string | undefined {
       `[Step ${placeText(d.path)} (${where(d)}) differed from the earlier run, so it and the steps after it ran: nothing of that run was used for them.]`,
     );
   return lines.length ? lines.join('\n') : undefined;
+}
+
+/**
+ * What the model reads about a program its call was running when the worker stopped (toolPhase.ts), from what the
+ * call's journal had written: the step that may act and was running (its effect unknown), the steps that completed
+ * before it, and that nothing after it ran. Undefined when nothing was written (not a program, or it stopped before
+ * its first action: then the plain "interrupted" error says as much as is known).
+ */
+export function interruptedOutput(
+  name: string,
+  call: Pick<PendingCall, 'stepJournal' | 'stepsRunning'>,
+): string | undefined {
+  const done = [...(call.stepJournal ?? [])].sort((a, b) => comparePaths(a.path, b.path));
+  const running = call.stepsRunning?.at(-1);
+  const last = done.at(-1);
+  if (!running && !last) return undefined;
+  const stopped = `Error: ${name} was interrupted while running (the extension's worker stopped)`;
+  const lines = running
+    ? [
+        `${stopped} during step ${placeText(running.path)} of its program (${where(running)}): whether that step took effect is unknown, and the steps after it did not run.`,
+      ]
+    : [
+        `${stopped} after step ${placeText(last!.path)} of its program: no step that acts had started since, so nothing after it took effect.`,
+      ];
+  if (done.length) {
+    const named = done.slice(0, NAMED_STEPS).map(where).join(', ');
+    const more = done.length > NAMED_STEPS ? `, … ${done.length - NAMED_STEPS} more` : '';
+    const one = done.length === 1;
+    lines.push(`${one ? 'Step' : 'Steps'} ${stepNumbers(done.map((r) => r.path))} (${named}${more}) had completed.`);
+  } else lines.push('No step before it had completed.');
+  lines.push(
+    'Running the program again would run all of its steps again: check what took effect, then run only what is left.',
+  );
+  return lines.join('\n');
 }

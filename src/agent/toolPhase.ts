@@ -19,7 +19,7 @@ import { round2 } from '../shared/round.ts';
 import type { FlowBlock, NestedFlowCheck } from './toolHost.ts';
 import { approvedNote, deniedFlowOutput, flowFacts } from './flowFacts.ts';
 import { askedSoFar, cardDigest, earlierAnswer, keepAnswer } from './stepAnswers.ts';
-import { journalNote, stepJournal } from './stepJournal.ts';
+import { interruptedOutput, journalNote, stepJournal } from './stepJournal.ts';
 
 type Runnable = {
   call: PendingCall;
@@ -77,9 +77,12 @@ export async function runTools(session: RunSession, cfg: AgentConfigView): Promi
       continue;
     }
     if (call.status === 'running' && !prep.readOnly) {
-      // It was running when the worker died: it may have acted. Never run an action twice; let the model check.
+      // It was running when the worker died: it may have acted. Never run an action twice; let the model check. A
+      // program's journal says which of its steps completed and which one was running (stepJournal.ts).
       await session.finishCall(call.callId, prep.qualifiedName, {
-        output: `Error: ${prep.qualifiedName} was interrupted while running (the extension's worker stopped); whether it took effect is unknown. Check before trying again.`,
+        output:
+          interruptedOutput(prep.qualifiedName, call) ??
+          `Error: ${prep.qualifiedName} was interrupted while running (the extension's worker stopped); whether it took effect is unknown. Check before trying again.`,
         status: 'error',
         outcome: 'interrupted',
         reason: 'interrupted',

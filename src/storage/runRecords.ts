@@ -57,10 +57,25 @@ export interface PendingCall {
    * already made is not made twice. Dropped when the call is done.
    */
   stepJournal?: StepRecord[];
+  /**
+   * The steps of this call's program that may act, started and not completed, the innermost last (a step that runs a
+   * program encloses its steps): written before such a step runs, so a worker that dies during it leaves it named
+   * (agent/stepJournal.ts). Dropped when the call is done.
+   */
+  stepsRunning?: StepPlace[];
   /** Set with `done`. */
   outcome?: 'ok' | 'error' | 'denied' | 'aborted' | 'skipped' | 'interrupted';
   startedAt?: number;
   durationMs?: number;
+}
+
+/** A step of a program (code mode) as the model is told about it: its place in the run, its tool, its line. */
+export interface StepPlace {
+  /** One index per program level, as StepRecord's. */
+  path: number[];
+  name: string;
+  /** The line the call is on, in the program it is a step of. */
+  line: number;
 }
 
 /** One completed step of a program (code mode), as its call keeps it. */

@@ -13,7 +13,9 @@
  *
  * Versions: 1, the first (it also took a pending call's optional `stepAnswers` and `stepJournal` without a bump, so
  * an Otto older than either calls a paused code-mode run that has them damaged); 2, a journal step's place is a path
- * of step indexes (`path`, nested programs included) instead of the outermost program's index (`step`).
+ * of step indexes (`path`, nested programs included) instead of the outermost program's index (`step`). Version 2
+ * also took a pending call's optional `stepsRunning` without a bump: it is stored only while a program's action runs,
+ * so only an Otto downgraded during one would meet it (and call the state damaged).
  */
 import { z } from '../shared/zod.ts';
 import type { RunState } from './runRecords.ts';
@@ -62,6 +64,13 @@ const stepRecord = z.strictObject({
   labels: z.array(z.string()),
 });
 
+/** A step of a program that may act, started and not completed (agent/stepJournal.ts). */
+const stepPlace = z.strictObject({
+  path: z.array(z.number().int().nonnegative()).min(1),
+  name: z.string(),
+  line: z.number().int().positive(),
+});
+
 const pendingCall = z.strictObject({
   callId: z.string(),
   name: z.string(),
@@ -72,6 +81,7 @@ const pendingCall = z.strictObject({
   flowGrants: z.array(z.strictObject({ from: z.array(z.string()), to: z.string() })).optional(),
   stepAnswers: z.array(z.strictObject({ card: z.string(), allowed: z.boolean() })).optional(),
   stepJournal: z.array(stepRecord).optional(),
+  stepsRunning: z.array(stepPlace).optional(),
   outcome: z.enum(['ok', 'error', 'denied', 'aborted', 'skipped', 'interrupted']).optional(),
   startedAt: z.number().optional(),
   durationMs: z.number().optional(),

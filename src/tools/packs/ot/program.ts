@@ -25,7 +25,7 @@ import {
   type ValueLabels,
 } from '../../../command/index.ts';
 import { formatOutput } from '../../../shared/format.ts';
-import type { ProgramJournal, ToolContext } from '../../context.ts';
+import type { JournalStep, ProgramJournal, ToolContext } from '../../context.ts';
 import { readsOnly } from '../../Tool.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 
@@ -119,6 +119,14 @@ export async function runCommandText(
   }
 }
 
+/** Tells the journal a step failed (it is not running any more), and passes the error on. */
+const failed =
+  (step: Extract<JournalStep, { kept: false }> | undefined) =>
+  (error: unknown): never => {
+    step?.failed();
+    throw error;
+  };
+
 async function runScoped(
   text: string,
   ctx: ToolContext,
@@ -142,7 +150,9 @@ async function runScoped(
   const running = runCommandInput(text, {
     call: async (name, args, pos, labels) => {
       // A step the program completed in an earlier run of this call gives back its result and is not run again.
-      const step = journal ? await journal.step(name, args, pos.line) : undefined;
+      const acts = !readOnly(name);
+      // A step that may act is written as running before it runs (a worker that dies during it leaves it named).
+      const step = journal ? await journal.step(name, args, pos.line, !acts) : undefined;
       if (step?.kept) {
         callChars += textLength(step.value);
         if (!flow) return step.value;
@@ -152,16 +162,16 @@ async function runScoped(
       if (step) stepJournals.set(scope, step.inner);
       else stepJournals.delete(scope);
       if (!flow || !ctx.withFlow) {
-        const value = stripMetadata(await call(name, args));
+        const value = stripMetadata(await call(name, args).catch(failed(step)));
         callChars += textLength(value);
-        step?.record(value, [], readOnly(name));
+        await step?.record(value, [], !acts);
         return value;
       }
       const guard = flow.child(labels);
       try {
-        const value = stripMetadata(await ctx.withFlow(guard).callTool(name, args));
+        const value = stripMetadata(await ctx.withFlow(guard).callTool(name, args).catch(failed(step)));
         callChars += textLength(value);
-        step?.record(value, guard.collected, readOnly(name));
+        await step?.record(value, guard.collected, !acts);
         return new Labelled(value, guard.collected);
       } finally {
         read = joinLabels(read, guard.collected);
