@@ -26,8 +26,11 @@ interface Site {
   close(): Promise<void>;
 }
 
-/** A loopback site serving `pages(path)` and recording every request it gets (path with query, and body). */
-async function startSite(pages: (path: string) => string | undefined): Promise<Site> {
+/**
+ * A loopback site serving `pages(path)` and recording every request it gets (path with query, and body). A path
+ * `pages` maps to null is recorded and never answered (a page that takes forever to load).
+ */
+async function startSite(pages: (path: string) => string | undefined | null): Promise<Site> {
   const hits: Site['hits'] = [];
   const server = http.createServer((req, res) => {
     let body = '';
@@ -35,6 +38,7 @@ async function startSite(pages: (path: string) => string | undefined): Promise<S
     req.on('end', () => {
       hits.push({ path: req.url ?? '/', body });
       const page = pages(new URL(req.url ?? '/', 'http://x').pathname);
+      if (page === null) return;
       if (page === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
     });
@@ -91,6 +95,7 @@ test.beforeAll(async () => {
   });
   secret = await startSite((p) => {
     if (p === '/orders') return ORDERS_PAGE();
+    if (p === '/slow') return null;
     return html('Bank', `<h1>Your account</h1><p id="balance">Account number: ${SECRET}. Balance: 1,024.00</p>`);
   });
   hostile = await startSite(() =>
@@ -739,4 +744,44 @@ test('code mode: a program inside the program (ot.run as a step) that runs again
       ...placedOutput(),
     ].join('\n'),
   );
+});
+
+test('code mode: a program cut short by the worker stopping — the model reads that step 1 (the order, placed once) completed, that step 2 was running with its effect unknown, and that nothing after it ran', async ({
+  context,
+  panel,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  const yaml = `  mode: code\ntabs:\n  scope: all\napprovals:\n  local_hosts: [127.0.0.1, localhost]\n  allowed_origins: ["${secret.origin}"]\n`;
+  await connectToFakeApi(panel, fakeApi, { yaml });
+  const orders = await openTab(panel, `${secret.origin}/orders`);
+  const from = secret.hits.length;
+  const hits = (path: string) => secret.hits.slice(from).filter((h) => h.path === path).length;
+  const tab = orders.tabId;
+  // Step 2 loads a page that never answers: the worker is stopped while it waits.
+  const program = `dom.click(tab_id=${tab}, selector="#place")\ntabs.navigate(tab_id=${tab}, url="${secret.origin}/slow")\ndom.text(tab_id=${tab})`;
+  fakeApi.script([
+    { match: 'Place my order', calls: [{ name: 'ot__run', arguments: { code: program } }] },
+    { match: /interrupted while running/, text: 'I will check the orders page.' },
+  ]);
+  try {
+    const id = await send(panel, 'Place my order');
+    await expect.poll(() => hits('/slow')).toBe(1);
+    expect(hits('/order')).toBe(1);
+    await stopServiceWorker(context, panel);
+    expect((await conversation(panel, id)).state?.status).toBe('interrupted'); // wakes a fresh worker
+    await panelRequest(panel, { type: 'chat.resume', conversationId: id });
+    await waitForStatus(panel, id, 'completed');
+    expect(outputsSent(fakeApi.responsesRequests().at(-1)!).at(-1)).toBe(
+      [
+        "Error: ot.run was interrupted while running (the extension's worker stopped) during step 2 of its program (tabs.navigate on line 2): whether that step took effect is unknown, and the steps after it did not run.",
+        'Step 1 (dom.click on line 1) had completed.',
+        'Running the program again would run all of its steps again: check what took effect, then run only what is left.',
+      ].join('\n'),
+    );
+    // Nothing ran again: one order, one visit to the slow page.
+    expect([hits('/order'), hits('/slow')]).toEqual([1, 1]);
+  } finally {
+    if (!orders.page.isClosed()) await orders.page.close();
+  }
 });
