@@ -30,7 +30,7 @@
  */
 import type { PendingCall, StepPlace, StepRecord } from '../storage/runRecords.ts';
 import type { RunSession } from './session.ts';
-import type { JournalStep, ProgramJournal } from './toolHost.ts';
+import type { JournalStep, ProgramJournal } from '../shared/programJournal.ts';
 
 /** A read whose result is longer than this (as JSON) is not kept: it runs again (a snapshot is ~40,000). */
 export const KEEP_READ_MAX_CHARS = 100_000;

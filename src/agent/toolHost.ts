@@ -1,4 +1,5 @@
 import type { CallTarget } from '../shared/callTarget.ts';
+import type { ProgramJournal } from '../shared/programJournal.ts';
 
 /**
  * What the run loop needs of the tools: the narrow interface the registry + interceptor are adapted to. The loop
@@ -24,28 +25,6 @@ export interface ToolRunContext {
    * their results instead of running them twice. The interpreter asks it before each step of its outermost program.
    */
   journal?: ProgramJournal;
-}
-
-/** A program step as the call's journal answers for it: its earlier result, or a way to keep this run's. */
-export type JournalStep =
-  | { kept: true; value: unknown; labels: readonly string[] }
-  | {
-      kept: false;
-      /** The step completed: kept (an action's at once, written to the store: see `step`), else on the next write. */
-      record(value: unknown, labels: readonly string[], readOnly: boolean): Promise<void>;
-      /** The step failed: it is not running any more (nothing is kept, so a re-run runs it). */
-      failed(): void;
-      /** The journal of a program this step runs (an `ot.run` step): its steps are kept and reused the same way. */
-      inner: ProgramJournal;
-    };
-
-/** The steps of a call's program, by their place in its run (see ToolRunContext.journal). */
-export interface ProgramJournal {
-  /**
-   * The program's next step (steps are numbered in the order they are asked for). A step that may act (`readOnly`
-   * false) is written to the store as running before this resolves: a worker that dies during it leaves it named.
-   */
-  step(name: string, args: Record<string, unknown>, line: number, readOnly: boolean): Promise<JournalStep>;
 }
 
 /**

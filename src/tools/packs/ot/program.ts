@@ -25,7 +25,8 @@ import {
   type ValueLabels,
 } from '../../../command/index.ts';
 import { formatOutput } from '../../../shared/format.ts';
-import type { JournalStep, ProgramJournal, ToolContext } from '../../context.ts';
+import type { ToolContext } from '../../context.ts';
+import type { JournalStep, ProgramJournal } from '../../../shared/programJournal.ts';
 import { readsOnly } from '../../Tool.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 
