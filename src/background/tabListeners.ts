@@ -4,7 +4,7 @@
  * Registered at the worker's top level, each was persistent: Chrome started a stopped worker for every tab the user
  * opened or closed, anywhere, to deliver an event the handler then mostly ignored. Measured with an idle Otto whose
  * worker had stopped: one start per tab opened or closed, 220–400 ms of CPU in Otto's process each
- * (scripts/idle-tab-cpu.ts; docs/decisions.md, "Idle worker: tab events" and "… while a group exists").
+ * (scripts/idle-tab-cpu.ts; docs/decisions.md, "Idle worker: tab events" and "Idle worker: tab events while a group exists").
  *
  * What needs them (the caller decides, and says so through `set`):
  *  - created (tabs.onCreated): while a run goes, the rule that a tab a page opens from one of Otto's groups is taken
