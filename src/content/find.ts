@@ -3,7 +3,7 @@
  * the matching lines with refs and a line of context; `query` runs a CSS selector (across shadow roots) and gives
  * every match a ref.
  */
-import { checkSelector, deepQuerySliced } from './deepQuery.ts';
+import { checkSelector, deepQuerySliced, SEARCH_ELEMENTS } from './deepQuery.ts';
 import { flatChildren, parentOf } from './env.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
 import { registry } from './refs.ts';
@@ -306,18 +306,41 @@ function roleAndNameOf(el: Element, max: number): { role: string; name: string }
   return { role, name: truncate(accessibleName(el, role) || textOf(el, max), max) };
 }
 
-/** CSS selector → matching elements (document and shadow roots, walked in slices), each with a ref. */
+/** Where a walk stopped, as the model reads it: `checkbox "Pick 5000"`. */
+function upToText(el: Element): string {
+  const { role, name } = roleAndNameOf(el, 60);
+  return truncate(`${role}${name ? ' ' + quote(name) : ''}`, 160);
+}
+
+/**
+ * CSS selector → matching elements (document and shadow roots, walked in slices), each with a ref. A selector that
+ * matches fewer than `limit` searches SEARCH_ELEMENTS elements at most, then says how far it got (`searched`,
+ * `searchedUpTo`, and `byId` when the main document past that was matched by id).
+ */
 export async function query(
   selector: string,
   limit = 50,
-  opts: { scope?: Document | Element; deadline?: number; countAfter?: number } = {},
-): Promise<{ matches: QueryMatch[]; total: number; partial?: true; countedUpTo?: string }> {
+  opts: { scope?: Document | Element; deadline?: number; countAfter?: number; searchBudget?: number } = {},
+): Promise<{
+  matches: QueryMatch[];
+  total: number;
+  partial?: true;
+  countedUpTo?: string;
+  searched?: number;
+  searchedUpTo?: string;
+  byId?: true;
+}> {
   try {
     checkSelector(selector);
   } catch {
     throw new Error(`Invalid CSS selector ${quote(selector)}. Fix the selector, or search by text with dom.find.`);
   }
-  const found = await deepQuerySliced(selector, { limit, countAfter: QUERY_COUNT_AFTER, ...opts });
+  const found = await deepQuerySliced(selector, {
+    limit,
+    countAfter: QUERY_COUNT_AFTER,
+    searchBudget: SEARCH_ELEMENTS,
+    ...opts,
+  });
   return withStyleCache(() => {
     const matches = found.found.map((el) => {
       const ref = registry.refFor(el);
@@ -331,12 +354,18 @@ export async function query(
       if (hidden) m.hidden = hidden;
       return m;
     });
-    const last = found.lastCounted && roleAndNameOf(found.lastCounted, 60);
     return {
       matches,
       total: found.total,
       ...(found.complete ? {} : { partial: true as const }),
-      ...(last ? { countedUpTo: truncate(`${last.role}${last.name ? ' ' + quote(last.name) : ''}`, 160) } : {}),
+      ...(found.lastCounted ? { countedUpTo: upToText(found.lastCounted) } : {}),
+      ...(found.searchedUpTo
+        ? {
+            searched: found.searched,
+            searchedUpTo: upToText(found.searchedUpTo),
+            ...(found.byId ? { byId: true as const } : {}),
+          }
+        : {}),
     };
   });
 }

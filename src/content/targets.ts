@@ -1,11 +1,12 @@
 /**
  * Turning an action's target (`ref` or CSS `selector`) into one live element, with errors that say what to do next.
  */
-import { checkSelector, deepQuerySliced } from './deepQuery.ts';
+import { checkSelector, deepQuerySliced, SEARCH_ELEMENTS, type DeepQuery } from './deepQuery.ts';
 import { deepQueryAll } from './env.ts';
 import { locate, type Locator } from './locator.ts';
 import { registry } from './refs.ts';
 import { isElementVisible } from './visibility.ts';
+import { describeElement } from './describe.ts';
 
 export interface Target {
   ref?: string;
@@ -63,15 +64,28 @@ export async function selectorToRef(selector: string, deadline: number): Promise
       `Invalid CSS selector ${JSON.stringify(selector)}. Fix it, or use a ref from dom.snapshot / dom.find.`,
     );
   }
-  const r = await deepQuerySliced(selector, { limit: 1, pick: (el) => isElementVisible(el), deadline, lane: '' });
+  const r = await deepQuerySliced(selector, {
+    limit: 1,
+    pick: (el) => isElementVisible(el),
+    deadline,
+    lane: '',
+    searchBudget: SEARCH_ELEMENTS,
+  });
   const el = r.found[0];
-  if (!el)
-    throw new ActionError(
-      r.complete
-        ? `No element matches selector ${JSON.stringify(selector)}. Check the selector, or find the element with dom.find (by text) or dom.snapshot.`
-        : `No element matching selector ${JSON.stringify(selector)} was found before the time limit on this big page. Narrow the selector, or find the element with dom.find.`,
-    );
+  if (!el) throw new ActionError(notFound(selector, r));
   return registry.refFor(el);
+}
+
+/** Why a selector named no element: none on the page, or none in the part a big page's walk could search (#24). */
+function notFound(selector: string, r: DeepQuery): string {
+  const sel = JSON.stringify(selector);
+  if (r.complete)
+    return `No element matches selector ${sel}. Check the selector, or find the element with dom.find (by text) or dom.snapshot.`;
+  if (r.searchedUpTo && r.byId)
+    return `No element matches selector ${sel} in this big page's main document, nor in the shadow roots of its first ${r.searched.toLocaleString('en-US')} elements (up to ${describeElement(r.searchedUpTo)}); shadow roots past them were not searched. Check the selector, or act by ref from dom.snapshot.`;
+  if (r.searchedUpTo)
+    return `No element matching selector ${sel} in the first ${r.searched.toLocaleString('en-US')} elements of this big page (up to ${describeElement(r.searchedUpTo)}); the rest of the page was NOT searched. A selector whose last part has an #id is looked up in the whole page; or scroll to the element, take dom.snapshot and act by ref.`;
+  return `No element matching selector ${sel} was found before the time limit on this big page. Narrow the selector, or find the element with dom.find.`;
 }
 
 /** Why a target's selector or locator could not be resolved, for the action that then asks for its element. */

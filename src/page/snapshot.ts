@@ -357,6 +357,7 @@ export async function queryPage(
     total: replies.reduce((n, r) => n + r.total, 0),
     ...(replies.some((r) => r.partial) ? { partial: true as const } : {}),
     ...firstCountedUpTo(replies),
+    ...firstSearchedUpTo(replies),
   };
 }
 
@@ -364,6 +365,12 @@ export async function queryPage(
 function firstCountedUpTo(replies: QueryReply[]): { countedUpTo?: string } {
   const at = replies.find((r) => r.countedUpTo)?.countedUpTo;
   return at ? { countedUpTo: at } : {};
+}
+
+/** Likewise for the search budget (#24 few-match walks): that frame's elements searched and where it stopped. */
+function firstSearchedUpTo(replies: QueryReply[]): Pick<QueryReply, 'searched' | 'searchedUpTo' | 'byId'> {
+  const r = replies.find((x) => x.searchedUpTo);
+  return r ? { searched: r.searched, searchedUpTo: r.searchedUpTo, ...(r.byId ? { byId: true as const } : {}) } : {};
 }
 
 /** Visible text of a ref, a selector (top frame unless frameId) or the page. */

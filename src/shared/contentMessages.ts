@@ -380,6 +380,11 @@ export const QueryReply = z.object({
   partial: z.optional(z.literal(true)),
   /** Set when the element budget stopped the count: the last match counted (role and name). */
   countedUpTo: z.optional(upTo(200)),
+  /** Set when the search budget stopped a walk holding fewer than `limit` matches: elements searched, the last one. */
+  searched: z.optional(z.int()),
+  searchedUpTo: z.optional(upTo(200)),
+  /** Past `searchedUpTo` the main document (not its shadow roots) was matched by the selector's id. */
+  byId: z.optional(z.literal(true)),
 });
 export type QueryReply = z.infer<typeof QueryReply>;
 

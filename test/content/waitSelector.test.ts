@@ -8,9 +8,10 @@ const looks: DeepQuery[] = [];
 const deadlines: number[] = [];
 vi.mock('../../src/content/deepQuery.ts', () => ({
   checkSelector: () => undefined,
+  SEARCH_ELEMENTS: 200_000,
   deepQuerySliced: async (_selector: string, opts: { deadline: number }) => {
     deadlines.push(opts.deadline);
-    return looks.shift() ?? { found: [], total: 0, complete: true };
+    return looks.shift() ?? { found: [], total: 0, complete: true, searched: 1 };
   },
 }));
 const { waitFor } = await import('../../src/content/actions/wait.ts');
@@ -23,7 +24,7 @@ afterEach(() => {
 describe('wait_for a selector on a page too big for one look (#24)', () => {
   it('gives its first look the whole wait, so an element that was there is "already present"', async () => {
     setPage('<p id="end">The end</p>');
-    looks.push({ found: [document.getElementById('end')!], total: 1, complete: false });
+    looks.push({ found: [document.getElementById('end')!], total: 1, complete: false, searched: 1 });
     const t0 = performance.now();
     const r = await waitFor({ selector: 'p#end', timeoutMs: 20_000 });
     expect(r.summary).toMatch(/^selector "p#end" was already present/);
@@ -33,7 +34,10 @@ describe('wait_for a selector on a page too big for one look (#24)', () => {
 
   it('does not call a look cut short before the end of the page an absence', async () => {
     setPage('<p id="end">The end</p>');
-    looks.push({ found: [], total: 0, complete: false }, { found: [], total: 0, complete: true });
+    looks.push(
+      { found: [], total: 0, complete: false, searched: 1 },
+      { found: [], total: 0, complete: true, searched: 1 },
+    );
     const r = await waitFor({ selector: 'p#end', state: 'disappear', timeoutMs: 2_000 });
     expect(r.summary).toMatch(/^selector "p#end" disappeared after \d+ ms$/);
     expect(r.already).toBeUndefined();

@@ -291,6 +291,57 @@ describe('dom pack: arguments → router', () => {
     );
   });
 
+  it('query: a search its element budget stopped says how far it got, and never "no element matches" for the page (#24)', async () => {
+    const { api, run } = setup();
+    api.query.mockResolvedValueOnce({
+      matches: [],
+      total: 0,
+      partial: true,
+      searched: 200_000,
+      searchedUpTo: 'cell "Row 19998 holds a short sentence"',
+    });
+    expect(await run('query', { selector: 'tr.nothing' })).toBe(
+      'No element matches "tr.nothing" in the part of the page searched: the first 200,000 elements, up to cell "Row 19998 holds a short sentence"; the rest of the page was NOT searched, so matches may exist there. A selector whose last part has an #id is looked up in the whole page; or scroll to the part you mean and use dom.snapshot.',
+    );
+    api.query.mockResolvedValueOnce({ matches: [], total: 0, partial: true });
+    expect(await run('query', { selector: 'tr.nothing' })).toBe(
+      'No element matches "tr.nothing" in the part of the page searched before the time limit; the rest was NOT searched, so matches may exist there. A selector whose last part has an #id is looked up in the whole page; or scroll to the part you mean and use dom.snapshot.',
+    );
+    api.query.mockResolvedValueOnce({
+      matches: [],
+      total: 0,
+      partial: true,
+      searched: 200_000,
+      searchedUpTo: 'cell "Row 19998"',
+      byId: true,
+    });
+    expect(await run('query', { selector: 'p#nothing' })).toBe(
+      'No element matches "p#nothing" in the page\'s main document, nor in the shadow roots of its first 200,000 elements (up to cell "Row 19998"); shadow roots past them were not searched.',
+    );
+    const end = [{ ref: 'e9', line: 'paragraph "End of orders" [ref=e9] <p#end>', visible: true }];
+    api.query.mockResolvedValueOnce({
+      matches: end,
+      total: 1,
+      partial: true,
+      searched: 200_000,
+      searchedUpTo: 'cell "Row 19998"',
+      byId: true,
+    });
+    expect((await run('query', { selector: 'p#end' })).split('\n')[0]).toBe(
+      'At least 1 element match "p#end" (searched the first 200,000 elements, up to cell "Row 19998", with their shadow roots; past them the main document was matched by id, its shadow roots were not searched). Refs: e9.',
+    );
+    api.query.mockResolvedValueOnce({
+      matches: end,
+      total: 1,
+      partial: true,
+      searched: 200_000,
+      searchedUpTo: 'cell "Row 19998"',
+    });
+    expect((await run('query', { selector: 'p' })).split('\n')[0]).toBe(
+      'At least 1 element match "p" (searched the first 200,000 elements, up to cell "Row 19998"; the rest of the page was NOT searched). Refs: e9.',
+    );
+  });
+
   it('query, text and read wrap what came from the page; a forged closing tag stays inside', async () => {
     const { api, run } = setup();
     const q = await run('query', { selector: 'button' });
@@ -560,6 +611,15 @@ describe('dom pack: which calls are destructive', () => {
     const matches = [{ ref: 'e2', line: 'textbox', visible: true }];
     api.query.mockResolvedValueOnce({ matches, total: 1, partial: true, countedUpTo: 'textbox "Note 1"' });
     expect(await destructive('type', { ref: 'e77', text: 'x' })).toBe(true);
+  });
+
+  it('asks when a selector target matched nothing in the part of a big page its query searched (#24 few-match walks)', async () => {
+    const { api, destructive } = setup();
+    api.query.mockResolvedValueOnce({ matches: [], total: 0, partial: true, searched: 200_000, searchedUpTo: 'x' });
+    expect(await destructive('click', { selector: 'button[data-row="200000"]' })).toBe(true);
+    // The whole page searched and nothing found: the action fails on its own, nothing to ask.
+    api.query.mockResolvedValueOnce({ matches: [], total: 0 });
+    expect(await destructive('click', { selector: 'button[data-row="200000"]' })).toBe(false);
   });
 
   it('does not ask when the action will fail anyway (restricted page, gone tab, stale ref); other failures propagate', async () => {

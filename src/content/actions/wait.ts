@@ -2,7 +2,7 @@
  * Waiting for the page: text, a ref or a selector to appear or disappear, within a timeout. Re-checks on DOM
  * changes and every 100 ms (visibility can change without mutations).
  */
-import { checkSelector, deepQuerySliced } from '../deepQuery.ts';
+import { checkSelector, deepQuerySliced, SEARCH_ELEMENTS } from '../deepQuery.ts';
 import { countElementsUpTo, knownRoots } from '../env.ts';
 import { findTextSliced } from '../textSearch.ts';
 import { registry } from '../refs.ts';
@@ -82,8 +82,24 @@ function textElement(text: string, root: Element): Element | undefined {
   return best;
 }
 
+/**
+ * A look at a selector that its search budget cut short (#24 few-match walks): how far it searched, and whether the
+ * main document past that was matched by id.
+ */
+interface Cut {
+  searched: number;
+  upTo: Element;
+  byId: boolean;
+}
+
+interface Look {
+  present: boolean;
+  el?: Element;
+  cut?: Cut;
+}
+
 /** Whether the awaited thing is present now, and the element if there is one. */
-async function probe(req: WaitRequest, lookEnd: number): Promise<{ present: boolean; el?: Element }> {
+async function probe(req: WaitRequest, lookEnd: number): Promise<Look> {
   if (req.selector && !req.text && !req.ref) {
     // A selector is matched in slices: each look on a big page held its main thread for a second or more (#24).
     try {
@@ -99,10 +115,14 @@ async function probe(req: WaitRequest, lookEnd: number): Promise<{ present: bool
       pick: (e) => isElementVisible(e),
       deadline: Math.max(lookEnd, performance.now() + 500),
       lane: '',
+      searchBudget: SEARCH_ELEMENTS,
     });
     const el = r.found.find((e) => isElementVisible(e));
     if (el) return { present: true, el };
-    // A look that did not reach the end of the page has not seen the element's absence.
+    const cut = r.searchedUpTo && { searched: r.searched, upTo: r.searchedUpTo, byId: !!r.byId };
+    // A look that did not reach the end of the page has not seen the element's absence; one whose budget stopped it
+    // and that matched the main document by id has seen it absent there (the summary says shadow roots were not).
+    if (cut) return { present: !cut.byId && (req.state ?? 'appear') === 'disappear', cut };
     return { present: !r.complete && (req.state ?? 'appear') === 'disappear' };
   }
   if (req.text && countElementsUpTo(req.root ?? document, BIG_PAGE_ELEMENTS + 1) > BIG_PAGE_ELEMENTS) {
@@ -154,11 +174,20 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
       else resolve(r);
     };
     let looking = false;
+    /** The last look, when its search budget cut it short: the next one waits as long as it took (half the CPU). */
+    let cut: Cut | undefined;
+    let restUntil = 0;
     /** One look at the page; `already` for the first, before anything could change. */
     const check = async (already = false): Promise<void> => {
       if (done || looking) return;
+      const now = performance.now();
+      if (cut && now - start >= timeout) {
+        finish(new ActionError(timedOut(req, appear, timeout, cut)));
+        return;
+      }
+      if (now < restUntil) return;
       looking = true;
-      let p: { present: boolean; el?: Element };
+      let p: Look;
       try {
         p = await probe(req, start + timeout);
       } catch (e) {
@@ -168,6 +197,8 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
         looking = false;
       }
       if (done) return;
+      cut = p.cut;
+      if (cut) restUntil = 2 * performance.now() - now;
       const elapsed = Math.round(performance.now() - start);
       if (p.present === appear) {
         // Met at the first look: say so — "appeared after 0 ms" reads as if the awaited change happened.
@@ -179,7 +210,9 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
         const where =
           p.el && appear
             ? ` — matched ${describeElement(p.el)} ${tagHint(p.el)}: ${JSON.stringify(textOf(p.el, 100))}`
-            : '';
+            : p.cut
+              ? ` from the main document (looked up by id; shadow roots past the first ${p.cut.searched.toLocaleString('en-US')} elements, up to ${describeElement(p.cut.upTo)}, were not searched)`
+              : '';
         const r: WaitResult = { met: true, elapsedMs: elapsed, summary: `${what(req)} ${verb}${where}` };
         if (already) r.already = true;
         if (p.el && appear) {
@@ -188,15 +221,25 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
         }
         finish(r);
       } else if (elapsed >= timeout) {
-        finish(
-          new ActionError(
-            `Timed out after ${timeout} ms waiting for ${what(req)} to ${appear ? 'appear' : 'disappear'}. Take a new snapshot to see the page as it is now, or wait longer.`,
-          ),
-        );
+        finish(new ActionError(timedOut(req, appear, timeout, cut)));
       }
     };
     mo.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
     const timer = setInterval(() => void check(), 100);
     void check(true);
   });
+}
+
+/**
+ * The wait's timeout; when its looks were cut short by the search budget, what they did not see, so the model does
+ * not read "did not appear" (or "did not disappear") as a fact about the whole page (#24 few-match walks).
+ */
+function timedOut(req: WaitRequest, appear: boolean, timeout: number, cut: Cut | undefined): string {
+  const head = `Timed out after ${timeout} ms waiting for ${what(req)} to ${appear ? 'appear' : 'disappear'}.`;
+  if (!cut) return `${head} Take a new snapshot to see the page as it is now, or wait longer.`;
+  const part = `the first ${cut.searched.toLocaleString('en-US')} elements (up to ${describeElement(cut.upTo)})`;
+  const rest = cut.byId
+    ? 'and, past them, the main document by id, not its shadow roots'
+    : 'and not the rest of it, so it may be there unseen';
+  return `${head} This page is too big to look through whole: each look searched ${part} ${rest}. Give the wait a root (a ref or selector of the part to watch), or use a selector whose last part has an #id.`;
 }

@@ -95,24 +95,30 @@ async function probe(fn: () => Promise<boolean>): Promise<boolean> {
   }
 }
 
-/** The ref (and frame) the action will reach: the given ref, or the first visible match of the selector. */
+/**
+ * The ref (and frame) the action will reach: the given ref, or the first visible match of the selector; 'unknown'
+ * when the selector matched nothing in the part of a big page its query searched (#24 few-match walks): the action's
+ * own search may still reach an element, and this check has not seen it.
+ */
 async function targetRef(
   page: PageApi,
   tabId: number,
   target: Target,
-): Promise<{ ref: string; frameId: number } | undefined> {
+): Promise<{ ref: string; frameId: number } | 'unknown' | undefined> {
   if (target.ref) return { ref: target.ref, frameId: page.frameOfRef(target.ref) };
   if (target.locator && page.locate) return { ref: await page.locate(tabId, target.locator), frameId: 0 };
   if (!target.selector) return undefined;
   const q = await page.query(tabId, target.selector, { frameId: 0, limit: 50 });
   const m = q.matches.find((x) => x.visible) ?? q.matches[0];
-  return m ? { ref: m.ref, frameId: 0 } : undefined;
+  if (!m) return q.partial ? 'unknown' : undefined;
+  return { ref: m.ref, frameId: 0 };
 }
 
 /** Whether the target is one of the elements `selector` matches (in the target's frame). */
 export async function targetMatches(page: PageApi, tabId: number, target: Target, selector: string): Promise<boolean> {
   return probe(async () => {
     const t = await targetRef(page, tabId, target);
+    if (t === 'unknown') return true; // not seen, so not known to be safe: ask
     if (!t) return false;
     const q = await page.query(tabId, selector, { frameId: t.frameId, limit: 500 });
     if (q.matches.some((m) => m.ref === t.ref)) return true;

@@ -74,9 +74,32 @@ export function formatFind(
   );
 }
 
+/**
+ * A search the element budget stopped before it held its matches (#24 few-match walks): how far it got, and that
+ * the rest was not searched, so no count or absence is read as the whole page's.
+ */
+function searchedPart(r: QueryReply): string {
+  const first = `the first ${(r.searched ?? 0).toLocaleString('en-US')} elements, up to ${r.searchedUpTo}`;
+  return r.byId
+    ? `${first}, with their shadow roots; past them the main document was matched by id, its shadow roots were not searched`
+    : `${first}; the rest of the page was NOT searched`;
+}
+
+/** What reaches past the search budget: an id lookup, or the part itself in view. */
+const PAST_BUDGET =
+  'A selector whose last part has an #id is looked up in the whole page; or scroll to the part you mean and use dom.snapshot.';
+
 export function formatQuery(r: QueryReply, selector: string): string {
-  if (!r.matches.length)
-    return `No element matches ${JSON.stringify(selector)}. Check the selector, or search by text with dom.find.`;
+  const sel = JSON.stringify(selector);
+  if (!r.matches.length) {
+    if (r.searchedUpTo && r.byId)
+      return `No element matches ${sel} in the page's main document, nor in the shadow roots of its first ${(r.searched ?? 0).toLocaleString('en-US')} elements (up to ${r.searchedUpTo}); shadow roots past them were not searched.`;
+    if (r.searchedUpTo)
+      return `No element matches ${sel} in the part of the page searched: ${searchedPart(r)}, so matches may exist there. ${PAST_BUDGET}`;
+    if (r.partial)
+      return `No element matches ${sel} in the part of the page searched before the time limit; the rest was NOT searched, so matches may exist there. ${PAST_BUDGET}`;
+    return `No element matches ${sel}. Check the selector, or search by text with dom.find.`;
+  }
   const more =
     r.total > r.matches.length
       ? ` (showing ${r.matches.length} of ${r.total}; raise limit or narrow the selector)`
@@ -87,9 +110,11 @@ export function formatQuery(r: QueryReply, selector: string): string {
     ? ''
     : r.countedUpTo
       ? ` (counted in the first part of the page only, up to ${r.countedUpTo}; narrow the selector to count a part exactly)`
-      : ' (counted until the time limit: the page is too big to count them all)';
+      : r.searchedUpTo
+        ? ` (searched ${searchedPart(r)})`
+        : ' (counted until the time limit: the page is too big to count them all)';
   return (
-    `${count} element${r.total === 1 ? '' : 's'} match ${JSON.stringify(selector)}${partial}${more}${hidden ? `; ${hidden} of them hidden` : ''}. Refs: ${refList(r.matches.map((m) => m.ref))}.\n` +
+    `${count} element${r.total === 1 ? '' : 's'} match ${sel}${partial}${more}${hidden ? `; ${hidden} of them hidden` : ''}. Refs: ${refList(r.matches.map((m) => m.ref))}.\n` +
     wrapUntrusted(
       r.matches.map((m) => `- ${m.line}${m.hidden && !m.line.includes(m.hidden) ? ` (${m.hidden})` : ''}`).join('\n'),
     )
