@@ -7,7 +7,7 @@
 import { labelsOf, NO_LABELS, urlLabel } from '../tools/guard/labels.ts';
 import type { ElementTarget, OriginResolver } from '../tools/guard/resolver.ts';
 import { frameOfRef, resolveTabId } from '../page/contentRouter.ts';
-import { queryPage } from '../page/snapshot.ts';
+import { describeInPage, queryPage } from '../page/snapshot.ts';
 
 /**
  * A label for a frame or tab URL. Documents without an origin of their own (about:blank, about:srcdoc) and the
@@ -38,8 +38,12 @@ async function refOf(tabId: number, target: ElementTarget): Promise<string | und
 async function linkDestination(tabId: number, frameId: number, ref: string): Promise<string | undefined> {
   const q = await queryPage(tabId, 'a[href], area[href]', { frameId, limit: 500 });
   const m = q.matches.find((x) => x.ref === ref);
-  if (!m) return undefined;
-  return urlLabel(ABSOLUTE_URL.exec(m.line)?.[0]);
+  if (m) return urlLabel(ABSOLUTE_URL.exec(m.line)?.[0]);
+  // Not among the links listed: none on the page, or it lies past the 500 listed or past the part of a big page the
+  // query searched (#24): then the element itself says the link it is in.
+  if (!q.partial && q.total <= q.matches.length) return undefined;
+  const d = await describeInPage(tabId, { ref });
+  return urlLabel(ABSOLUTE_URL.exec(d.href ?? '')?.[0]);
 }
 
 export const browserOrigins: OriginResolver = {
