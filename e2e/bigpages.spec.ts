@@ -7,7 +7,7 @@
  */
 import type { Page, Worker } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { call, openTab, refIn, tool, type ActionResult, type Snap } from './page-tools.helpers.ts';
+import { call, callError, openTab, refIn, tool, type ActionResult, type Snap } from './page-tools.helpers.ts';
 import { tracingOtto, tracingPageCall, type OttoTasks } from './bigpages.tasks.ts';
 
 /**
@@ -283,6 +283,60 @@ async function keysFormsAndWaits(
   );
 }
 
+/**
+ * Selectors with fewer matches than their limit (#24 few-match walks): a dom.query that matches nothing, a wait_for
+ * that never sees its selector, a click by selector on the last row. Past 200,000 elements (the 50k and 200k tables)
+ * each walk stops at that budget and says how far it searched; smaller tables are searched whole.
+ */
+async function fewMatches(page: Page, sw: Worker, tabId: number, rows: number, over: number): Promise<void> {
+  const cut = rows * 10 > 200_000;
+  const none = await probed(
+    page,
+    () =>
+      call<{ total: number; partial?: boolean; searched?: number; searchedUpTo?: string }>(
+        sw,
+        'query',
+        tabId,
+        'tr.nothing',
+      ),
+    over,
+  );
+  expect(none.ms).toBeLessThan(CALL_LIMIT_MS);
+  expectResponsive(none, over);
+  expect(none.value.total).toBe(0);
+  if (cut) expect(none.value).toMatchObject({ partial: true, searched: 200_000 });
+  else expect(none.value.partial).toBeUndefined();
+  const unseen = await probed(
+    page,
+    () => callError(sw, 'waitFor', tabId, { selector: 'tr.nothing', timeoutMs: 3_000 }),
+    over,
+  );
+  expect(unseen.ms).toBeLessThan(CALL_LIMIT_MS);
+  expectResponsive(unseen, over);
+  expect(unseen.value.message).toMatch(
+    cut
+      ? /^Timed out after 3000 ms waiting for selector "tr.nothing" to appear\. This page is too big to look through whole: each look searched the first 200,000 elements \(up to .+\) and not the rest of it/
+      : /^Timed out after 3000 ms waiting for selector "tr.nothing" to appear\. Take a new snapshot/,
+  );
+  console.log(`[bigpages] ${rows} rows: dom.query with no match ${fmt(none)}; wait_for no match ${fmt(unseen)}`);
+  if (!cut) return;
+  const last = await probed(
+    page,
+    () => callError(sw, 'act', tabId, { type: 'dom.click', selector: `button[data-row="${rows}"]` }),
+    over,
+  );
+  expect(last.ms).toBeLessThan(CALL_LIMIT_MS);
+  expectResponsive(last, over);
+  expect(last.value.message).toMatch(
+    new RegExp(
+      `^No element matching selector "button\\[data-row=\\\\"${rows}\\\\"\\]" in the first 200,000 elements of this big page \\(up to .+\\); the rest of the page was NOT searched\\.`,
+    ),
+  );
+  console.log(
+    `[bigpages] ${rows} rows: no match searched up to ${none.value.searchedUpTo}; click by selector on the last row ${fmt(last)}`,
+  );
+}
+
 // Playwright's trace recorder snapshots the whole DOM on the page's main thread at each step: seconds on these pages,
 // which the probe would blame on Otto.
 test.use({ trace: 'off' });
@@ -420,6 +474,7 @@ test.describe('big pages', () => {
       expectResponsive(bySelector, over, Math.max(0, native.gap - native.idle));
       expect(bySelector.value.summary).toContain('clicked button "Open 6"');
       await settled(page);
+      await fewMatches(page, sw, tabId, rows, over);
       await keysFormsAndWaits(page, sw, tabId, snap.value.text, rows, over);
       await page.close();
     });
@@ -536,6 +591,16 @@ test.describe('big pages', () => {
     expect(queried.value.partial).toBe(true);
     expect(queried.value.countedUpTo).toBe(`checkbox "Pick ${queried.value.total}"`);
     expect(queried.value.total).toBeLessThan(rows);
+    // The page's last element, keyed by its id, is found past the search budget (docs/decisions.md "#24 few-match walks").
+    const waited = await probed(
+      page,
+      () => call<{ summary: string }>(sw, 'waitFor', tabId, { selector: 'p#end', timeoutMs: 20_000 }),
+      over,
+    );
+    expect(waited.ms).toBeLessThan(CALL_LIMIT_MS);
+    expectResponsive(waited, over);
+    expect(waited.value.summary).toMatch(/^selector "p#end" was already present — matched paragraph "End of orders"/);
+    await fewMatches(page, sw, tabId, rows, over);
     const focusCpu = await nativeFocusCpu(page);
     const tab = await probed(
       page,
