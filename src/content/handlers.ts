@@ -14,7 +14,7 @@ import {
   type TextReply,
   type WaitReply,
 } from '../shared/contentMessages.ts';
-import { describeTarget } from './targetFacts.ts';
+import { describeTarget, matchesSelector } from './targetFacts.ts';
 import { observeChanges } from './changes.ts';
 import { readListeners } from './listeners.ts';
 import { describeElement } from './describe.ts';
@@ -333,7 +333,9 @@ export async function handle(req: ContentRequest): Promise<unknown> {
       return r;
     }
     case 'dom.describe': {
-      const r: DescribeReply = describeTarget(resolveTarget(req));
+      const el = resolveTarget(req);
+      const r: DescribeReply = describeTarget(el);
+      if (req.matches !== undefined) r.matches = matchesSelector(el, req.matches);
       return r;
     }
     case 'dom.text': {

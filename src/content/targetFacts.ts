@@ -56,3 +56,16 @@ export function describeTarget(el: Element): DescribeReply {
   }
   return out;
 }
+
+/**
+ * Whether the element matches `selector`: an approval's check on the target itself ("is it a submit button?"),
+ * which costs one match whatever the page's size, where listing the selector's matches is cut short on a big page
+ * (#24, docs/decisions.md "#24 few-match walks").
+ */
+export function matchesSelector(el: Element, selector: string): boolean {
+  try {
+    return el.matches(selector);
+  } catch {
+    throw new Error(`Invalid CSS selector ${JSON.stringify(selector)}.`);
+  }
+}

@@ -311,15 +311,19 @@ export async function findInPage(tabId: number, opts: FindOptions): Promise<Page
 export async function describeInPage(
   tabId: number,
   target: { ref?: string; selector?: string },
+  /** Also ask whether the element matches this selector (`matches` in the reply). */
+  matches?: string,
 ): Promise<DescribeReply> {
+  const also = matches ? { matches } : {};
   if (target.ref)
     return DescribeReply.parse(
-      await requestForRef(tabId, target.ref, { type: 'dom.describe', ref: target.ref }, { inject: false }),
+      await requestForRef(tabId, target.ref, { type: 'dom.describe', ref: target.ref, ...also }, { inject: false }),
     );
   const req: ContentRequest = {
     type: 'dom.describe',
     prefix: '',
     ...(target.selector ? { selector: target.selector } : {}),
+    ...also,
   };
   // A selector may be the first call on a tab: inject like the action would (a ref implies a live content script).
   return DescribeReply.parse(await requestContent(tabId, 0, req));

@@ -77,7 +77,15 @@ export const ContentRequest = z.discriminatedUnion('type', [
     limit: z.optional(int(1, 500)),
     timeMs: z.optional(int(100, 120_000)),
   }),
-  z.object({ type: z.literal('dom.describe'), prefix, ...target }).check(hasTarget),
+  z
+    .object({
+      type: z.literal('dom.describe'),
+      prefix,
+      ...target,
+      /** Also say whether the element matches this selector (an approval's check, without a walk of the page). */
+      matches: z.optional(selector),
+    })
+    .check(hasTarget),
   z.object({
     type: z.literal('dom.text'),
     prefix,
@@ -368,6 +376,8 @@ export const DescribeReply = z.object({
   formAction: z.optional(upTo(2000)),
   formMethod: z.optional(upTo(20)),
   submits: z.optional(z.boolean()),
+  /** Whether the element matches the request's `matches` selector. */
+  matches: z.optional(z.boolean()),
 });
 export type DescribeReply = z.infer<typeof DescribeReply>;
 

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Window } from 'happy-dom';
 import { createDomTools, DOM_PACK } from '../../src/tools/packs/dom/index.ts';
 import type { PageApi } from '../../src/page/api.ts';
-import { crossOriginLinks, splitKey } from '../../src/tools/packs/dom/destructive.ts';
+import { crossOriginLinks, splitKey, SUBMIT_CONTROLS } from '../../src/tools/packs/dom/destructive.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import { callNeedsApproval, readsOnly, type AnyTool } from '../../src/tools/Tool.ts';
@@ -620,6 +620,19 @@ describe('dom pack: which calls are destructive', () => {
     // The whole page searched and nothing found: the action fails on its own, nothing to ask.
     api.query.mockResolvedValueOnce({ matches: [], total: 0 });
     expect(await destructive('click', { selector: 'button[data-row="200000"]' })).toBe(false);
+  });
+
+  it('asks the target itself whether it matches, so the cut list on a big page of matches does not make every click ask (#24)', async () => {
+    const { api, destructive } = setup();
+    const describe = vi.fn(async () => ({ role: 'button', name: 'Open 3', matches: false }));
+    Object.assign(api, { describe });
+    // A list cut short would ask; the element's own answer decides.
+    api.query.mockResolvedValue({ matches: [], total: 0, partial: true, searched: 200_000, searchedUpTo: 'x' });
+    expect(await destructive('click', { ref: 'e3' })).toBe(false);
+    expect(describe).toHaveBeenCalledWith(7, { ref: 'e3' }, SUBMIT_CONTROLS);
+    expect(api.query).not.toHaveBeenCalled();
+    describe.mockResolvedValueOnce({ role: 'button', name: 'Send', matches: true });
+    expect(await destructive('click', { ref: 'e4' })).toBe(true);
   });
 
   it('does not ask when the action will fail anyway (restricted page, gone tab, stale ref); other failures propagate', async () => {

@@ -120,6 +120,10 @@ export async function targetMatches(page: PageApi, tabId: number, target: Target
     const t = await targetRef(page, tabId, target);
     if (t === 'unknown') return true; // not seen, so not known to be safe: ask
     if (!t) return false;
+    // The element itself answers, whatever the page's size: a query for the selector's matches is cut short on a
+    // big page (#24), and a cut list would make every click there ask.
+    const own = page.describe && (await page.describe(tabId, { ref: t.ref }, selector));
+    if (own && typeof own.matches === 'boolean') return own.matches;
     const q = await page.query(tabId, selector, { frameId: t.frameId, limit: 500 });
     if (q.matches.some((m) => m.ref === t.ref)) return true;
     // More matches than one query returns, or a count that stopped early (#24): the target may be among the rest, so ask.
