@@ -134,7 +134,7 @@ async function openBig(
 /**
  * Chrome's own CPU for the page focusing one of its text fields (they sit outside any form): Chrome then scans the
  * page's form controls, in the focusing task, ~100 ms on the 50k table, and as much when Otto focuses one (Tab,
- * fill_form). Otto cannot shorten that work (it runs the focus in a task of its own), so those calls' bound adds it.
+ * fill_form). Otto cannot shorten that work, so those calls' bound adds it.
  * The median of three, on fields Otto does not touch.
  */
 async function nativeFocusCpu(page: Page): Promise<number> {

@@ -93,4 +93,25 @@ describe('Tab order', () => {
     // The next button's visibility: itself and its ancestors (td, tr, tbody, table, body, html).
     expect(styles.mock.calls.length).toBeLessThan(20);
   });
+
+  it("moves focus in the press's own task: the page gets no turn (and the browser no frame) between the two focuses", async () => {
+    // #24: a turn between the target's focus and the next stop's let the browser paint the first, a rendering pass
+    // over a whole big table that a person's Tab does not cause.
+    setPage(
+      '<input id="pick" type="checkbox"><input id="note" type="text" aria-label="Note"><button id="go">Go</button>',
+    );
+    const turns: string[] = [];
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => turns.push(`message, focus on ${id(document.activeElement) || 'body'}`);
+    ch.port2.postMessage(0);
+    setTimeout(() => turns.push(`timer, focus on ${id(document.activeElement) || 'body'}`), 0);
+    byId('note').addEventListener('focus', () => turns.push('note focused'));
+    const r = await pressKey(byId('pick'), 'Tab');
+    expect(r.effect).toBe('focus moved to textbox "Note" <input#note>');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    ch.port1.close();
+    // Which of the two tasks runs first is the environment's business; both must come after the move.
+    expect(turns[0]).toBe('note focused');
+    expect(turns.slice(1).sort()).toEqual(['message, focus on note', 'timer, focus on note']);
+  });
 });

@@ -8,7 +8,6 @@
 import { deepActiveElement } from '../env.ts';
 import { describeElement } from '../describe.ts';
 import { nextTabStop } from './focusOrder.ts';
-import { yieldToPage } from '../slices.ts';
 import { keyboardEvent, modsOf, parseCombo, producesKeypress, type Combo, type KeyDef } from './keys.ts';
 import { clipboardAction, copyFrom, pasteInto } from '../gestures/clipboard.ts';
 import type { ClipboardEntry } from '../../shared/contentMessages.ts';
@@ -44,10 +43,11 @@ async function moveFocus(from: Element | null, backward: boolean, deadline: numb
   if (!next)
     return performance.now() >= deadline ? 'no next focusable element was found before the time limit' : undefined;
   if (from && from !== next && (from as HTMLElement).blur) (from as HTMLElement).blur();
-  // Focus in a task of its own: focusing a text field outside a form makes Chrome itself scan the page's form controls
-  // (about 100 ms of CPU on a 50,000-row table, as much when the page focuses it), which Otto cannot shorten; what ran
-  // before in this task (the change report's start, the search) should not add to it (#24).
-  await yieldToPage();
+  // In the same task as the press's own focus of its target, as a person's Tab is one task: a turn given to the page
+  // in between let the browser paint that first focus, and on a big table each painted focus change is a rendering
+  // pass over the whole table (50,000 rows: 300-400 ms of CPU, and at 10,000 rows 120-150 ms), paid twice where a
+  // person's Tab pays once (#24, docs/decisions.md "Tab on big pages"). Focusing a text field outside a form makes
+  // Chrome scan the page's form controls inside this task (about 100 ms of CPU at 50,000 rows), as for the person.
   next.focus();
   return `focus moved to ${describeElement(next)}`;
 }
