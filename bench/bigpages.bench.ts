@@ -17,9 +17,14 @@
  * time (`_otto_cpu_ms`, budget 100 ms as in the e2e) and the CPU time of all its tasks in the call
  * (`_otto_cpu_total_ms`, median). CPU time, because on this shared machine a task's wall time, and so the probe's gap
  * and the round trip, stretch with the load while CPU time does not. Per size also: the snapshot's output size and
- * refs, the probe's longest gap on the page left alone for 2 s (`idle_gap_ms`), the noise floor under the gaps, and
+ * refs, the probe's longest gap on the page left alone for 2 s (`idle_gap_ms`), the noise floor under the gaps,
  * around a click by the page itself (`native_click_gap_ms`): the browser's own re-layout of the table after the
- * page's handler adds a line, which the click's gap includes.
+ * page's handler adds a line, which the click's gap includes; and around a person's Tab from the same row's checkbox
+ * (`native_tab_gap_ms`: real key input through CDP, so Chrome's own focus navigation runs, with its focus of a text
+ * field outside a form and the rendering pass that paints it), beside Otto's Tab: what the page's main thread spends
+ * in each, all tasks whoever's (`native_tab_cpu_ms`, `tab_renderer_cpu_ms`, medians), and what Otto's Tab adds over
+ * the person's, in gap (`tab_gap_over_native_ms`, median against median, budget 100 ms) and in CPU
+ * (`tab_cpu_over_native_ms`).
  *
  * Ratios of the largest size up to 50k to 1k (`--quick`: 10k/1k), of the round trip (`<call>_ratio_…`) and of
  * Otto's total CPU (`<call>_cpu_ratio_…`, the one the load does not blur), for the calls whose output a budget bounds
@@ -63,6 +68,8 @@ interface Measured {
   ms: number[];
   gaps: number[];
   tasks: OttoTasks[];
+  /** The CPU of all the page's main-thread tasks in each run (ms): Otto's, the page's and the browser's rendering. */
+  renderer: number[];
 }
 
 function median(xs: number[]): number {
@@ -96,16 +103,19 @@ const NO_TASKS: OttoTasks = { count: 0, cpu: 0, wall: 0, total: 0 };
 
 /**
  * Runs `run` REPS times (the i-th run gets i), each with the probe watching and, unless BIGPAGES_TRACE=0, the page's
- * renderer traced; the time is the worker round trip alone, not the trace's start and end.
+ * renderer traced; the time is the worker round trip alone, not the trace's start and end. `prepare` runs before
+ * each, unwatched (the native Tab's focus on the checkbox it starts from).
  */
 async function measure<T>(
   page: Page,
   run: (i: number) => Promise<T>,
   check: (value: T) => void,
+  prepare?: () => Promise<void>,
 ): Promise<Measured & { last: T }> {
-  const m: Measured = { ms: [], gaps: [], tasks: [] };
+  const m: Measured = { ms: [], gaps: [], tasks: [], renderer: [] };
   let last: T | undefined;
   for (let i = 0; i < REPS; i++) {
+    if (prepare) await prepare();
     await settle(page);
     await probe(page, 'start');
     let ms = 0;
@@ -115,12 +125,13 @@ async function measure<T>(
       ms = performance.now() - t0;
       return v;
     };
-    const { value, tasks } = TRACE
+    const { value, tasks, renderer } = TRACE
       ? await tracingOtto(page.context(), page, timed)
-      : { value: await timed(), tasks: NO_TASKS };
+      : { value: await timed(), tasks: NO_TASKS, renderer: 0 };
     m.gaps.push(await probe(page, 'stop'));
     m.ms.push(ms);
     m.tasks.push(tasks);
+    m.renderer.push(renderer);
     check(value);
     last = value;
   }
@@ -137,7 +148,7 @@ async function callsOn(
   sw: Worker,
   tabId: number,
   rows: number,
-): Promise<{ calls: Map<CallName, Measured>; chars: number; refs: number }> {
+): Promise<{ calls: Map<CallName, Measured>; nativeTab: Measured; chars: number; refs: number }> {
   const out = new Map<CallName, Measured>();
   const snap = await measure(
     page,
@@ -214,6 +225,21 @@ async function callsOn(
       (t) => expectThat(t.summary.includes('focus moved to textbox "Note 2"'), `Tab: ${t.summary}`),
     ),
   );
+  // A person pressing Tab on the same checkbox: real key input (CDP's Input.dispatchKeyEvent, through Playwright's
+  // keyboard), so Chrome's own focus navigation runs, until two frames later, when the new focus is painted.
+  const nativeTab = await measure(
+    page,
+    async () => {
+      await page.keyboard.press('Tab');
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    },
+    (label) => expectThat(label === 'Note 2', `the native Tab focused ${label}`),
+    () =>
+      page.evaluate(() =>
+        (document.querySelector('input[aria-label="Pick 2"]') as HTMLElement).focus({ preventScroll: true }),
+      ),
+  );
   console.error(
     `[bigpages] ${rows} rows: ${snap.last.text.length} chars, ${snap.last.refs} refs; ` +
       [...out]
@@ -221,14 +247,47 @@ async function callsOn(
           ([k, m]) =>
             `${k} ${m.ms.map(Math.round).join('/')} ms (gaps ${m.gaps.join('/')}; Otto's longest task CPU ` +
             `${m.tasks.map((t) => t.cpu).join('/')}, wall ${m.tasks.map((t) => t.wall).join('/')}, of ` +
-            `${m.tasks.map((t) => t.count).join('/')} tasks, ${m.tasks.map((t) => t.total).join('/')} ms CPU in all)`,
+            `${m.tasks.map((t) => t.count).join('/')} tasks, ${m.tasks.map((t) => t.total).join('/')} ms CPU in all; ` +
+            `renderer ${m.renderer.join('/')} ms CPU)`,
         )
-        .join(', '),
+        .join(', ') +
+      `; native Tab gaps ${nativeTab.gaps.join('/')}, renderer ${nativeTab.renderer.join('/')} ms CPU`,
   );
-  return { calls: out, chars: snap.last.text.length, refs: snap.last.refs };
+  return { calls: out, nativeTab, chars: snap.last.text.length, refs: snap.last.refs };
 }
 
 const sizeKey = (rows: number): string => (rows >= 1000 ? `${rows / 1000}k` : String(rows));
+
+/**
+ * Otto's Tab beside a person's on the same page: the native Tab's longest gap, and what Otto's Tab adds to the gap,
+ * which must fit the issue's 100 ms (median against median: one stalled frame on either side, 9 s once on this
+ * shared machine, must not decide it). Otto's own `tab_gap_ms` keeps the absolute 100 ms budget, so where the
+ * browser's own Tab already misses it the miss shows, with the browser's share beside it. In CPU, which the load does
+ * not blur: all the page's main-thread tasks in each (`renderer`: Otto's, the page's, the browser's focus and
+ * rendering), medians.
+ */
+function tabBeside(k: string, tab: Measured, native: Measured): BenchMetric[] {
+  return [
+    { name: `rows_${k}_native_tab_gap_ms`, value: Math.max(...native.gaps), unit: 'ms' },
+    {
+      name: `rows_${k}_tab_gap_over_native_ms`,
+      value: median(tab.gaps) - median(native.gaps),
+      unit: 'ms',
+      budget: GAP_BUDGET_MS,
+    },
+    ...(TRACE
+      ? [
+          { name: `rows_${k}_native_tab_cpu_ms`, value: median(native.renderer), unit: 'ms' },
+          { name: `rows_${k}_tab_renderer_cpu_ms`, value: median(tab.renderer), unit: 'ms' },
+          {
+            name: `rows_${k}_tab_cpu_over_native_ms`,
+            value: median(tab.renderer) - median(native.renderer),
+            unit: 'ms',
+          },
+        ]
+      : []),
+  ];
+}
 
 export async function run(): Promise<BenchMetric[]> {
   const server = await startStaticServer(path.join(ROOT, 'e2e/fixtures/pages'));
@@ -263,7 +322,7 @@ export async function run(): Promise<BenchMetric[]> {
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       });
       const nativeClickGap = await probe(page, 'stop');
-      const { calls, chars, refs } = await callsOn(page, ext.sw, tabId, rows);
+      const { calls, nativeTab, chars, refs } = await callsOn(page, ext.sw, tabId, rows);
       let pwMs: number;
       try {
         const t1 = performance.now();
@@ -303,6 +362,7 @@ export async function run(): Promise<BenchMetric[]> {
             : []),
         );
       }
+      out.push(...tabBeside(k, calls.get('tab')!, nativeTab));
       out.push({ name: `rows_${k}_playwright_aria_ms`, value: Math.round(pwMs), unit: 'ms' });
       console.error(
         `[bigpages] ${rows} rows: load ${loadMs} ms, idle gap ${idleGap} ms, native click gap ${nativeClickGap} ms, Playwright ${Math.round(pwMs)} ms`,

@@ -79,14 +79,41 @@ export function ottoTasksIn(events: TraceEvent[]): OttoTasks {
   return { count, cpu: Math.round(cpu / 1000), wall: Math.round(wall / 1000), total: Math.round(total / 1000) };
 }
 
-/** Traces the page's renderer while `run` runs; returns its value and Otto's longest tasks. */
+/**
+ * The CPU time (ms) of every task on the page's main thread, whoever's work it is: Otto's, the page's, and the
+ * browser's own rendering (the bench compares Otto's Tab with a person's by it, #24). The page's main thread is the
+ * one that ran a script of the page's URL (the probe's frame callback, an inline script of the fixture).
+ */
+export function rendererCpuIn(events: TraceEvent[], url: string): number {
+  const key = (e: TraceEvent): string => `${e.pid}:${e.tid}`;
+  const page = events.find((e) => e.name === 'FunctionCall' && e.args?.data?.url === url);
+  if (!page) return 0;
+  const main = key(page);
+  const tasks = events
+    .filter((e) => e.ph === 'X' && TASKS.has(e.name) && key(e) === main)
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  let cpu = 0;
+  let end = -Infinity;
+  // Outermost tasks only: a trace with more categories nests one task event in another.
+  for (const t of tasks) {
+    if (t.ts + (t.dur ?? 0) <= end) continue;
+    cpu += t.tdur ?? 0;
+    end = t.ts + (t.dur ?? 0);
+  }
+  return Math.round(cpu / 1000);
+}
+
+/**
+ * Traces the page's renderer while `run` runs; returns its value, Otto's longest tasks and the CPU of all the page's
+ * main-thread tasks (`renderer`, ms).
+ */
 export async function tracingOtto<T>(
   context: BrowserContext,
   page: Page,
   run: () => Promise<T>,
-): Promise<{ value: T; tasks: OttoTasks }> {
+): Promise<{ value: T; tasks: OttoTasks; renderer: number }> {
   const { value, events } = await traced(context, page, 'toplevel,devtools.timeline,v8', run);
-  return { value, tasks: ottoTasksIn(events) };
+  return { value, tasks: ottoTasksIn(events), renderer: rendererCpuIn(events, page.url()) };
 }
 
 /** Runs `run` while a renderer trace of `categories` records; the trace's events with its value. */
