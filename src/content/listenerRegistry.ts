@@ -9,7 +9,7 @@
  * written into the page's DOM).
  *
  * Like devCapture.ts it is injected with `chrome.scripting.executeScript({ world: 'MAIN', func })` or bundled into
- * the registered document_start script (devCapture.iife.ts), only into tabs a run works on (background/devCapture.ts
+ * the registered document_start script (devCapture.iife.ts), only into tabs a run works on (page/devCapture.ts
  * and contentRouter.ts decide when). So the function is self-contained: no imports, no closure over module state.
  *
  * Limits, said to the model: listeners added before it was installed are not seen (`late`); elements in closed

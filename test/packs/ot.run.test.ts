@@ -1,7 +1,7 @@
 /**
  * Code mode: `ot.run` runs a command-language program with every call through the interceptor, returns only the last
  * value, records the round trips avoided and characters kept out; `modeDefinitions` gives the model the right tools
- * for config `agent.mode`. Approval of the calls inside a program is the agent's (test/agent/inlineApprovals.test.ts).
+ * for config `agent.mode`. Approval of the calls inside a program is the agent's (test/agent/callTarget.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
