@@ -18,7 +18,3 @@ export function broadcast(message: WorkerToPanel): void {
     }
   }
 }
-
-export function panelCount(): number {
-  return ports.size;
-}

@@ -129,10 +129,6 @@ export function rootOf(el: Element): Document | ShadowRoot {
   return r.nodeType === 11 || r.nodeType === 9 ? (r as Document | ShadowRoot) : document;
 }
 
-export function isElement(n: Node | null | undefined): n is Element {
-  return !!n && n.nodeType === 1;
-}
-
 /**
  * Elements under `root`, counting no further than `limit` (a size check that costs at most `limit` steps; the full
  * `getElementsByTagName('*').length` of a 500,000-element page holds the main thread for ~100-200 ms).

@@ -11,10 +11,6 @@ import { articleReply, readable, type Readable } from './readable.ts';
 import { visibleText } from './text.ts';
 import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';
 
-export { READER_MAX_ELEMENTS } from './textArticle.ts';
-
-export { READER_KEY } from './readerKey.ts';
-
 export interface Article {
   title: string;
   byline: string;

@@ -78,17 +78,6 @@ export const STRUCTURAL_ROLES = new Set([
   'treegrid',
 ]);
 
-export const LANDMARK_ROLES = new Set([
-  'banner',
-  'navigation',
-  'main',
-  'complementary',
-  'contentinfo',
-  'region',
-  'search',
-  'form',
-]);
-
 const INPUT_ROLES: Record<string, string> = {
   button: 'button',
   submit: 'button',

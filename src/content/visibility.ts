@@ -77,13 +77,6 @@ export function styleOf(el: Element): CSSStyleDeclaration | undefined {
   return style;
 }
 
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 /** A box a person could see: non-empty and not parked off the top/left of the document. */
 export function hasVisibleBox(el: Element): boolean {
   if (!layoutAvailable()) return true;

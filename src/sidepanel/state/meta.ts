@@ -43,6 +43,7 @@ export function dropMeta(conversationId: string): void {
 }
 
 const CURRENT = 'otto.panel.current';
+/** Written by panels from before the input history (history.ts); only read now, to seed that history. */
 const LAST_INPUT = 'otto.panel.lastInput';
 
 export function loadCurrent(): string | undefined {
@@ -56,8 +57,4 @@ export function saveCurrent(id: string | undefined): void {
 
 export function loadLastInput(): string {
   return storage()?.getItem(LAST_INPUT) ?? '';
-}
-
-export function saveLastInput(text: string): void {
-  storage()?.setItem(LAST_INPUT, text);
 }

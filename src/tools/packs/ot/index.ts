@@ -52,20 +52,11 @@ export function createOtTools(deps: OtDeps): AnyTool[] {
   ];
 }
 
-export type {
-  OtDeps,
-  OtEnvironment,
-  OtRuntime,
-  OtStores,
-  ServerState,
-  ServerStatusSource,
-  SnippetStore,
-} from './runtime.ts';
+export type { OtDeps, OtEnvironment, OtRuntime, OtStores, SnippetStore } from './runtime.ts';
 export { storesOver } from './env.ts';
 export { CODE_TOOL, CODE_TOOL_DESCRIPTION } from './run.ts';
 export { CALL_TOOL } from './call.ts';
-export { runCommandText, stripMetadata, textLength, type ProgramOutcome } from './program.ts';
-export { helpIndex, helpSources, helpText, toolDetail, type HelpIndex, type HelpToolDetail } from './help.ts';
-export { searchHelp, clearHelpCache, type HelpHit } from './search.ts';
-export { docSlug, docUrl, DOC_SLUG_OVERRIDES, DOCS_PATH } from './docs.ts';
-export { toolDoc, registeredToolDoc, type ToolDoc, type ParamDoc } from './signature.ts';
+export { runCommandText } from './program.ts';
+export { helpIndex, helpSources, toolDetail, type HelpIndex, type HelpToolDetail } from './help.ts';
+export { searchHelp, type HelpHit } from './search.ts';
+export { docSlug, docUrl, DOC_SLUG_OVERRIDES } from './docs.ts';

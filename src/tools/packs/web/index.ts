@@ -14,6 +14,3 @@ export const WEB_PACK: PackSpec = {
 };
 
 export const WEB_TOOLS: readonly AnyTool[] = [webFetch as AnyTool, webFetchMany as AnyTool];
-
-export { webFetch, webFetchMany };
-export { fetchPage, renderPage, checkUrl } from './fetch.ts';
