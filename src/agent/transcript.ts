@@ -99,22 +99,6 @@ export function openCalls(records: readonly ItemRecord[]): FunctionCallItem[] {
   return open;
 }
 
-/**
- * The request input. Full replay (the default, `store: false`): every non-local item. With `previous_response_id`
- * and an intact chain: only the items after that response, plus its id.
- */
-export function buildInput(
-  records: readonly ItemRecord[],
-  opts: { usePreviousResponseId: boolean; chain?: { responseId: string; seq: number } },
-): { input: ResponseItem[]; previousResponseId?: string } {
-  const chain = opts.usePreviousResponseId ? opts.chain : undefined;
-  const from = chain ? chain.seq : 0;
-  const input = records
-    .filter((r) => r.seq >= from && !isLocalItem(r.item as ResponseItem))
-    .map((r) => r.item as ResponseItem);
-  return chain ? { input, previousResponseId: chain.responseId } : { input };
-}
-
 /** A tool result as the model sees it: strings as they are, anything else as JSON. */
 export function toOutput(result: unknown): string {
   if (typeof result === 'string') return result;

@@ -12,13 +12,10 @@ export type { ConfigProblem };
 /** `line L, column C: message`, as the worker reports it. */
 export { formatProblem };
 
-/** Errors (Save is refused) for this text; empty when it validates. */
-export function validateYaml(yaml: string): ConfigProblem[] {
-  const out = parseConfigYaml(yaml);
-  return out.ok ? [] : out.problems;
-}
-
-/** Errors and warnings (keys this version does not know: ignored, kept) for this text. */
+/**
+ * Errors (Save is refused; none when the text validates) and warnings (keys this version does not know: ignored,
+ * kept) for this text.
+ */
 export function checkYaml(yaml: string): { problems: ConfigProblem[]; warnings: ConfigProblem[] } {
   const out = parseConfigYaml(yaml);
   return { problems: out.ok ? [] : out.problems, warnings: out.warnings };

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentRunner } from '../../src/agent/runner.ts';
 import { cloneState } from '../../src/agent/session.ts';
-import { buildInput } from '../../src/agent/transcript.ts';
+import { contextView } from '../../src/agent/context/view.ts';
 import type { ModelClient, ModelEvent, ModelRequest } from '../../src/models/events.ts';
 import { ConversationStore, type AppendOptions } from '../../src/storage/conversations.ts';
 import type { ItemRecord } from '../../src/storage/records.ts';
@@ -51,7 +51,7 @@ class CheckingModel implements ModelClient {
   stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     const check = async () => {
       const stored = await this.store.transcript(this.conversationId());
-      const expected = buildInput(stored, { usePreviousResponseId: false }).input;
+      const expected = contextView(stored, { usePreviousResponseId: false }).input;
       if (JSON.stringify(request.input) !== JSON.stringify(expected)) {
         this.mismatches.push(
           `request #${this.mismatches.length + 1}: ${JSON.stringify(request.input)} ≠ ${JSON.stringify(expected)}`,

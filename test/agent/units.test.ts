@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { buildInput, errorOutput, isLocalItem, note, openCalls, toOutput } from '../../src/agent/transcript.ts';
+import { errorOutput, isLocalItem, note, openCalls, toOutput } from '../../src/agent/transcript.ts';
+import { contextView } from '../../src/agent/context/view.ts';
 import { parseArguments, unknownToolMessage } from '../../src/agent/calls.ts';
 import { originAllowed, originMatches } from '../../src/agent/approvals.ts';
 import { originOf } from '../../src/shared/origin.ts';
@@ -24,19 +25,19 @@ describe('transcript helpers', () => {
   ];
 
   it('replays everything but local notes; with a chain only what came after it', () => {
-    expect(buildInput(records, { usePreviousResponseId: false }).input.map((i) => i.type)).toEqual([
+    expect(contextView(records, { usePreviousResponseId: false }).input.map((i) => i.type)).toEqual([
       'message',
       'function_call',
       'function_call_output',
       'function_call',
     ]);
-    const chained = buildInput(records, { usePreviousResponseId: true, chain: { responseId: 'r', seq: 2 } });
+    const chained = contextView(records, { usePreviousResponseId: true, chain: { responseId: 'r', seq: 2 } });
     expect(chained).toEqual({ input: [records[2]!.item, records[4]!.item], previousResponseId: 'r' });
     // Chain configured but absent (first turn, after an abort): full replay.
-    expect(buildInput(records, { usePreviousResponseId: true }).previousResponseId).toBeUndefined();
+    expect(contextView(records, { usePreviousResponseId: true }).previousResponseId).toBeUndefined();
     // A chain is ignored when the mode is off.
     expect(
-      buildInput(records, { usePreviousResponseId: false, chain: { responseId: 'r', seq: 2 } }).previousResponseId,
+      contextView(records, { usePreviousResponseId: false, chain: { responseId: 'r', seq: 2 } }).previousResponseId,
     ).toBeUndefined();
     expect(isLocalItem({ type: 'otto.note' })).toBe(true);
     expect(isLocalItem({ type: 'message' })).toBe(false);

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Window } from 'happy-dom';
 import { createDomTools, DOM_PACK } from '../../src/tools/packs/dom/index.ts';
 import type { PageApi } from '../../src/page/api.ts';
-import { crossOriginLinks, splitKey, SUBMIT_CONTROLS } from '../../src/tools/packs/dom/destructive.ts';
+import { splitKey, SUBMIT_CONTROLS } from '../../src/tools/packs/dom/destructive.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import { callNeedsApproval, readsOnly, type AnyTool } from '../../src/tools/Tool.ts';
@@ -649,14 +649,6 @@ describe('dom pack: which calls are destructive', () => {
 });
 
 describe('dom pack: selector helpers', () => {
-  it('crossOriginLinks excludes the origin itself, with its path, query or fragment', () => {
-    const sel = crossOriginLinks('https://a.example');
-    expect(sel).toContain('a[href^="https:" i]:not([href^="https://a.example/" i])');
-    expect(sel).toContain(':not([href="https://a.example" i])');
-    expect(sel).toContain('a[href^="//"]:not([href^="//a.example/" i])');
-    expect(crossOriginLinks(undefined)).not.toContain(':not(');
-  });
-
   it('splitKey finds the key and Control/Meta in combinations', () => {
     expect(splitKey('Enter')).toEqual({ key: 'Enter', ctrlOrMeta: false });
     expect(splitKey('Meta+Enter')).toEqual({ key: 'Enter', ctrlOrMeta: true });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkYaml,
-  defaultsYaml,
-  effectiveConfig,
-  formatProblem,
-  patchYaml,
-  validateYaml,
-} from '../../src/config/edit.ts';
+import { checkYaml, defaultsYaml, effectiveConfig, formatProblem, patchYaml } from '../../src/config/edit.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 
 describe('config editing helpers', () => {
@@ -37,18 +30,18 @@ describe('config editing helpers', () => {
   });
 
   it('reports problems as line:column like the worker; unknown keys are warnings, not problems', () => {
-    const problems = validateYaml('agent:\n  max_turns: many\n');
+    const problems = checkYaml('agent:\n  max_turns: many\n').problems;
     expect(problems.map(formatProblem)).toEqual(['line 2, column 14: agent.max_turns: should be a number, not text']);
-    expect(validateYaml('agent:\n  modle: x\n')).toEqual([]);
+    expect(checkYaml('agent:\n  modle: x\n').problems).toEqual([]);
     expect(checkYaml('agent:\n  modle: x\n').warnings.map(formatProblem)).toEqual([
       'line 2, column 3: agent.modle: not a setting this version of Otto knows; ignored',
     ]);
-    expect(validateYaml('')).toEqual([]);
+    expect(checkYaml('').problems).toEqual([]);
     expect(effectiveConfig('agent: [')).toEqual(DEFAULT_CONFIG);
   });
 
   it('offers the defaults as valid YAML', () => {
-    expect(validateYaml(defaultsYaml())).toEqual([]);
+    expect(checkYaml(defaultsYaml()).problems).toEqual([]);
     // The defaults text writes the agent's connection, so the transform follows it (config/inherit.ts).
     const agent = DEFAULT_CONFIG.agent;
     expect(effectiveConfig(defaultsYaml())).toEqual({

@@ -46,33 +46,6 @@ export const ENTER_SUBMITS = [
 /** With Control/Meta, Enter submits from a textarea on many sites (comment boxes). */
 export const CTRL_ENTER_SUBMITS = 'form textarea, textarea[form]';
 
-/** A CSS string literal. */
-function cssString(s: string): string {
-  return `"${s.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ')}"`;
-}
-
-/**
- * Links whose href is absolute and points to another origin than `origin` (relative links stay on the page's own
- * origin). Without a known origin (file:, about:blank) every absolute web link counts.
- */
-export function crossOriginLinks(origin: string | undefined): string {
-  let host: string | undefined;
-  try {
-    host = origin ? new URL(origin).host : undefined;
-  } catch {
-    host = undefined;
-  }
-  const notSame = (base: string) =>
-    ['/', '?', '#'].map((c) => `:not([href^=${cssString(base + c)} i])`).join('') + `:not([href=${cssString(base)} i])`;
-  const parts: string[] = [];
-  for (const tag of ['a', 'area']) {
-    for (const scheme of ['http:', 'https:'])
-      parts.push(`${tag}[href^=${cssString(scheme)} i]${origin && origin !== 'null' ? notSame(origin) : ''}`);
-    parts.push(`${tag}[href^="//"]${host ? notSame(`//${host}`) : ''}`);
-  }
-  return parts.join(', ');
-}
-
 const ACTION_WILL_FAIL = new Set([
   'restricted',
   'gone',
