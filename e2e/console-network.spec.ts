@@ -60,11 +60,11 @@ test('console and network: late capture says so; after a reload the errors, the 
   const [late, , , , consoleOut, network] = all;
 
   expect(late).toMatch(
-    /^Console of http:\/\/127\.0\.0\.1:\d+\/files\/broken\.html: 0 messages \(0 errors or uncaught\)\. Capture began late: \d+\.\d s after this page started, when Otto first looked; Otto watches this tab from now on, so reload it \(tabs__reload\) to capture from the start\. Console messages from before are not known\.\nNo console messages\.$/,
+    /^Console of the page named below: 0 messages \(0 errors or uncaught\)\. Capture began late: \d+\.\d s after this page started, when Otto first looked; Otto watches this tab from now on, so reload it \(tabs__reload\) to capture from the start\. Console messages from before are not known\.\nNo console messages\.\n<(external-content-[0-9a-f]{8})>\npage: http:\/\/127\.0\.0\.1:\d+\/files\/broken\.html\n<\/\1>$/,
   );
 
   expect(consoleOut).toMatch(
-    /^Console of http:\/\/127\.0\.0\.1:\d+\/files\/broken\.html: 5 messages \(2 errors or uncaught\)\. Captured since the page started/,
+    /^Console of the page named below: 5 messages \(2 errors or uncaught\)\. Captured since the page started/,
   );
   const origin = pages.origin.replace(/[.:/]/g, '\\$&');
   for (const line of [
@@ -75,14 +75,17 @@ test('console and network: late capture says so; after a reload the errors, the 
     `\\[uncaught\\] \\d+\\.\\d s TypeError: Cannot read properties of undefined \\(reading 'total'\\) \\(${origin}/files/broken\\.html:17\\)`,
   ])
     expect(consoleOut).toMatch(new RegExp(line));
-  expect(consoleOut).toMatch(/<external-content-[0-9a-f]{8}>\n\[log\]/);
+  expect(consoleOut).toMatch(
+    /<external-content-[0-9a-f]{8}>\npage: http:\/\/127\.0\.0\.1:\d+\/files\/broken\.html\n\[log\]/,
+  );
 
   expect(network).toMatch(
-    /^Requests of http:\/\/127\.0\.0\.1:\d+\/files\/broken\.html: \d+ \(1 failed\); failed first, then newest first\. Captured since the page started/,
+    /^Requests of the page named below: \d+ \(1 failed\); failed first, then newest first\. Captured since the page started/,
   );
   const lines = network!.split('\n');
   expect(lines[1]).toMatch(/^<external-content-[0-9a-f]{8}>$/);
-  expect(lines[2]).toMatch(new RegExp(`^FAILED POST ${origin}/status/500\\?order=42 → 500 · fetch · \\d+ ms · 24 B$`));
+  expect(lines[2]).toMatch(new RegExp(`^page: ${origin}/files/broken\\.html$`));
+  expect(lines[3]).toMatch(new RegExp(`^FAILED POST ${origin}/status/500\\?order=42 → 500 · fetch · \\d+ ms · 24 B$`));
   expect(network).toMatch(new RegExp(`\\nGET ${origin}/files/expenses\\.csv → 200 · fetch · \\d+ ms · 63 B\\n`));
   expect(network).toMatch(new RegExp(`\\nGET ${origin}/files/broken\\.html → 200 · document · \\d+ ms · `));
 

@@ -164,8 +164,9 @@ test('a tab loading the same path while a watched tab loads keeps none of Otto (
     // The watched tab: captured from its first script (the registered script came before it).
     const watchedLog = await tool(sw, 'dom.console', { tab_id: tabId });
     expect(watchedLog).toMatch(
-      /^Console of http:\/\/127\.0\.0\.1:\d+\/win\/page\.html\?slow: 1 message \(0 errors or uncaught\)\. Captured since the page started/,
+      /^Console of the page named below: 1 message \(0 errors or uncaught\)\. Captured since the page started/,
     );
+    expect(watchedLog).toMatch(/>\npage: http:\/\/127\.0\.0\.1:\d+\/win\/page\.html\?slow\n/);
     expect(watchedLog).toContain('watched page: first script');
     // The bystander: nothing it logged was kept. Asking now installs a capture late, which says so.
     const bystanderTab = await panel.evaluate(
@@ -174,8 +175,9 @@ test('a tab loading the same path while a watched tab loads keeps none of Otto (
     );
     const bystanderLog = await tool(sw, 'dom.console', { tab_id: bystanderTab });
     expect(bystanderLog).toMatch(
-      /^Console of http:\/\/127\.0\.0\.1:\d+\/win\/page\.html\?other: 0 messages \(0 errors or uncaught\)\. Capture began late/,
+      /^Console of the page named below: 0 messages \(0 errors or uncaught\)\. Capture began late/,
     );
+    expect(bystanderLog).toMatch(/>\npage: http:\/\/127\.0\.0\.1:\d+\/win\/page\.html\?other\n/);
     expect(bystanderLog).not.toContain('bystander: first script');
     expect(bystanderLog).not.toContain('pressed');
   } finally {

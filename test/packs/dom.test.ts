@@ -282,8 +282,10 @@ describe('dom pack: arguments → router', () => {
     api.query.mockResolvedValueOnce({ matches, total: 5004, partial: true, countedUpTo: 'checkbox "Pick 5004"' });
     const budget = await run('query', { selector: 'tr input[type=checkbox]', limit: 2 });
     expect(budget.split('\n')[0]).toBe(
-      'At least 5004 elements match "tr input[type=checkbox]" (counted in the first part of the page only, up to checkbox "Pick 5004"; narrow the selector to count a part exactly) (showing 2 of 5004; raise limit or narrow the selector). Refs: e1, e2.',
+      'At least 5004 elements match "tr input[type=checkbox]" (counted in the first part of the page only, up to the element named below; narrow the selector to count a part exactly) (showing 2 of 5004; raise limit or narrow the selector). Refs: e1, e2.',
     );
+    // The element's name is the page's words: it opens the boundary block.
+    expect(budget.split('\n')[2]).toBe('counted up to: checkbox "Pick 5004"');
     api.query.mockResolvedValueOnce({ matches, total: 40, partial: true });
     const timed = await run('query', { selector: 'tr input[type=checkbox]', limit: 2 });
     expect(timed.split('\n')[0]).toBe(
@@ -300,8 +302,8 @@ describe('dom pack: arguments → router', () => {
       searched: 200_000,
       searchedUpTo: 'cell "Row 19998 holds a short sentence"',
     });
-    expect(await run('query', { selector: 'tr.nothing' })).toBe(
-      'No element matches "tr.nothing" in the part of the page searched: the first 200,000 elements, up to cell "Row 19998 holds a short sentence"; the rest of the page was NOT searched, so matches may exist there. A selector whose last part has an #id is looked up in the whole page; or scroll to the part you mean and use dom.snapshot.',
+    expect(await run('query', { selector: 'tr.nothing' })).toMatch(
+      /^No element matches "tr\.nothing" in the part of the page searched: the first 200,000 elements, up to the one named below; the rest of the page was NOT searched, so matches may exist there\. A selector whose last part has an #id is looked up in the whole page; or scroll to the part you mean and use dom\.snapshot\.\n<(external-content-[0-9a-f]{8})>\nsearched up to: cell "Row 19998 holds a short sentence"\n<\/\1>$/,
     );
     api.query.mockResolvedValueOnce({ matches: [], total: 0, partial: true });
     expect(await run('query', { selector: 'tr.nothing' })).toBe(
@@ -315,8 +317,8 @@ describe('dom pack: arguments → router', () => {
       searchedUpTo: 'cell "Row 19998"',
       byId: true,
     });
-    expect(await run('query', { selector: 'p#nothing' })).toBe(
-      'No element matches "p#nothing" in the page\'s main document, nor in the shadow roots of its first 200,000 elements (up to cell "Row 19998"); shadow roots past them were not searched.',
+    expect(await run('query', { selector: 'p#nothing' })).toMatch(
+      /^No element matches "p#nothing" in the page's main document, nor in the shadow roots of its first 200,000 elements \(up to the one named below\); shadow roots past them were not searched\.\n<(external-content-[0-9a-f]{8})>\nsearched up to: cell "Row 19998"\n<\/\1>$/,
     );
     const end = [{ ref: 'e9', line: 'paragraph "End of orders" [ref=e9] <p#end>', visible: true }];
     api.query.mockResolvedValueOnce({
@@ -328,7 +330,7 @@ describe('dom pack: arguments → router', () => {
       byId: true,
     });
     expect((await run('query', { selector: 'p#end' })).split('\n')[0]).toBe(
-      'At least 1 element match "p#end" (searched the first 200,000 elements, up to cell "Row 19998", with their shadow roots; past them the main document was matched by id, its shadow roots were not searched). Refs: e9.',
+      'At least 1 element match "p#end" (searched the first 200,000 elements, up to the one named below, with their shadow roots; past them the main document was matched by id, its shadow roots were not searched). Refs: e9.',
     );
     api.query.mockResolvedValueOnce({
       matches: end,
@@ -338,7 +340,7 @@ describe('dom pack: arguments → router', () => {
       searchedUpTo: 'cell "Row 19998"',
     });
     expect((await run('query', { selector: 'p' })).split('\n')[0]).toBe(
-      'At least 1 element match "p" (searched the first 200,000 elements, up to cell "Row 19998"; the rest of the page was NOT searched). Refs: e9.',
+      'At least 1 element match "p" (searched the first 200,000 elements, up to the one named below; the rest of the page was NOT searched). Refs: e9.',
     );
   });
 

@@ -133,10 +133,8 @@ describe('what the model reads', () => {
       log({ console: [{ level: 'error', text: 'boom', source: 'https://shop.example/app.js:3', t: 1500 }] }),
       50,
     );
-    expect(c).toMatch(
-      /^Console of https:\/\/shop\.example\/checkout: 1 message \(1 error or uncaught\)\. Captured since/,
-    );
-    expect(c).toContain('\n[error] 1.5 s boom (https://shop.example/app.js:3)\n');
+    expect(c).toMatch(/^Console of the page named below: 1 message \(1 error or uncaught\)\. Captured since/);
+    expect(c).toContain('>\npage: https://shop.example/checkout\n[error] 1.5 s boom (https://shop.example/app.js:3)\n');
     const r = formatNetwork(
       log({
         requests: [
@@ -157,7 +155,7 @@ describe('what the model reads', () => {
       50,
       false,
     );
-    expect(r.split('\n').slice(2, 5)).toEqual([
+    expect(r.split('\n').slice(3, 6)).toEqual([
       'FAILED GET https://cdn.example/x → no answer (TypeError: Failed to fetch) · fetch · 5 ms · ? B',
       'FAILED POST https://shop.example/api → 500 · fetch · 31 ms · 24 B',
       'GET https://shop.example/a.js → 200 · script · 20 ms · 2.0 KB',

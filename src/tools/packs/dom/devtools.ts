@@ -43,10 +43,13 @@ export function formatConsole(log: DevLog, limit: number, levels?: readonly stri
   const all = levels?.length ? log.console.filter((e) => levels.includes(e.level)) : log.console;
   const shown = all.slice(-limit);
   const errors = log.console.filter((e) => e.level === 'error' || e.level === 'uncaught').length;
-  const head = `Console of ${log.url.slice(0, 300)}: ${log.console.length} message${log.console.length === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'} or uncaught)${shown.length < all.length ? `, the last ${shown.length} shown` : ''}${log.consoleDropped ? `; ${log.consoleDropped} older ones dropped` : ''}. ${captureNote(log, 'console')}`;
-  if (!shown.length) return `${head}\nNo console messages${levels?.length ? ` at level ${levels.join('/')}` : ''}.`;
+  // The page's address is the page's words (its path, query and fragment): inside the boundary, on the first line.
+  const page = `page: ${log.url.slice(0, 300)}`;
+  const head = `Console of the page named below: ${log.console.length} message${log.console.length === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'} or uncaught)${shown.length < all.length ? `, the last ${shown.length} shown` : ''}${log.consoleDropped ? `; ${log.consoleDropped} older ones dropped` : ''}. ${captureNote(log, 'console')}`;
+  if (!shown.length)
+    return `${head}\nNo console messages${levels?.length ? ` at level ${levels.join('/')}` : ''}.\n${wrapUntrusted(page)}`;
   const lines = shown.map((e) => `[${e.level}] ${secs(e.t)} ${e.text}${e.source ? ` (${e.source})` : ''}`);
-  return `${head}\n${wrapUntrusted(lines.join('\n'))}`;
+  return `${head}\n${wrapUntrusted([page, ...lines].join('\n'))}`;
 }
 
 export function formatNetwork(log: DevLog, limit: number, failedOnly: boolean): string {
@@ -54,13 +57,14 @@ export function formatNetwork(log: DevLog, limit: number, failedOnly: boolean): 
   const bad = reqs.filter(failed);
   const ok = reqs.filter((r) => !failed(r)).sort((a, b) => b.t - a.t);
   const ordered = [...bad.sort((a, b) => b.t - a.t), ...ok].slice(0, limit);
-  const head = `Requests of ${log.url.slice(0, 300)}: ${log.requests.length} (${log.requests.filter(failed).length} failed)${ordered.length < reqs.length ? `, ${ordered.length} shown` : ''}; failed first, then newest first. ${captureNote(log, 'requests')}`;
-  if (!ordered.length) return `${head}\nNo requests${failedOnly ? ' failed' : ''}.`;
+  const page = `page: ${log.url.slice(0, 300)}`;
+  const head = `Requests of the page named below: ${log.requests.length} (${log.requests.filter(failed).length} failed)${ordered.length < reqs.length ? `, ${ordered.length} shown` : ''}; failed first, then newest first. ${captureNote(log, 'requests')}`;
+  if (!ordered.length) return `${head}\nNo requests${failedOnly ? ' failed' : ''}.\n${wrapUntrusted(page)}`;
   const lines = ordered.map(
     (r) =>
       `${failed(r) ? 'FAILED ' : ''}${r.method} ${r.url.slice(0, 500)} → ${r.status === -1 ? '?' : r.status === 0 ? `no answer${r.error ? ` (${r.error.slice(0, 200)})` : ''}` : r.status} · ${r.type} · ${r.ms} ms · ${size(r.size)}`,
   );
-  return `${head}\n${wrapUntrusted(lines.join('\n'))}`;
+  return `${head}\n${wrapUntrusted([page, ...lines].join('\n'))}`;
 }
 
 export function createDevTools(page: () => PageApi): AnyTool[] {

@@ -79,7 +79,7 @@ export function formatFind(
  * the rest was not searched, so no count or absence is read as the whole page's.
  */
 function searchedPart(r: QueryReply): string {
-  const first = `the first ${(r.searched ?? 0).toLocaleString('en-US')} elements, up to ${r.searchedUpTo}`;
+  const first = `the first ${(r.searched ?? 0).toLocaleString('en-US')} elements, up to the one named below`;
   return r.byId
     ? `${first}, with their shadow roots; past them the main document was matched by id, its shadow roots were not searched`
     : `${first}; the rest of the page was NOT searched`;
@@ -89,13 +89,23 @@ function searchedPart(r: QueryReply): string {
 const PAST_BUDGET =
   'A selector whose last part has an #id is looked up in the whole page; or scroll to the part you mean and use dom.snapshot.';
 
+/**
+ * Where a budget stopped the walk names a page element (its role and name): the page's words, so the header says
+ * "named below" and the name opens the boundary block.
+ */
+function stopLine(r: QueryReply): string[] {
+  if (r.partial && r.countedUpTo) return [`counted up to: ${r.countedUpTo}`];
+  return r.searchedUpTo ? [`searched up to: ${r.searchedUpTo}`] : [];
+}
+
 export function formatQuery(r: QueryReply, selector: string): string {
   const sel = JSON.stringify(selector);
   if (!r.matches.length) {
+    const stop = r.searchedUpTo ? `\n${wrapUntrusted(stopLine(r).join('\n'))}` : '';
     if (r.searchedUpTo && r.byId)
-      return `No element matches ${sel} in the page's main document, nor in the shadow roots of its first ${(r.searched ?? 0).toLocaleString('en-US')} elements (up to ${r.searchedUpTo}); shadow roots past them were not searched.`;
+      return `No element matches ${sel} in the page's main document, nor in the shadow roots of its first ${(r.searched ?? 0).toLocaleString('en-US')} elements (up to the one named below); shadow roots past them were not searched.${stop}`;
     if (r.searchedUpTo)
-      return `No element matches ${sel} in the part of the page searched: ${searchedPart(r)}, so matches may exist there. ${PAST_BUDGET}`;
+      return `No element matches ${sel} in the part of the page searched: ${searchedPart(r)}, so matches may exist there. ${PAST_BUDGET}${stop}`;
     if (r.partial)
       return `No element matches ${sel} in the part of the page searched before the time limit; the rest was NOT searched, so matches may exist there. ${PAST_BUDGET}`;
     return `No element matches ${sel}. Check the selector, or search by text with dom.find.`;
@@ -109,14 +119,17 @@ export function formatQuery(r: QueryReply, selector: string): string {
   const partial = !r.partial
     ? ''
     : r.countedUpTo
-      ? ` (counted in the first part of the page only, up to ${r.countedUpTo}; narrow the selector to count a part exactly)`
+      ? ' (counted in the first part of the page only, up to the element named below; narrow the selector to count a part exactly)'
       : r.searchedUpTo
         ? ` (searched ${searchedPart(r)})`
         : ' (counted until the time limit: the page is too big to count them all)';
   return (
     `${count} element${r.total === 1 ? '' : 's'} match ${sel}${partial}${more}${hidden ? `; ${hidden} of them hidden` : ''}. Refs: ${refList(r.matches.map((m) => m.ref))}.\n` +
     wrapUntrusted(
-      r.matches.map((m) => `- ${m.line}${m.hidden && !m.line.includes(m.hidden) ? ` (${m.hidden})` : ''}`).join('\n'),
+      [
+        ...stopLine(r),
+        ...r.matches.map((m) => `- ${m.line}${m.hidden && !m.line.includes(m.hidden) ? ` (${m.hidden})` : ''}`),
+      ].join('\n'),
     )
   );
 }

@@ -84,20 +84,36 @@ async function readArticle(html: string, url: string, format: 'markdown' | 'text
   return reply.content;
 }
 
+/**
+ * The source line. The address the model asked for is its own words; where a redirect led is the site's choice
+ * (page text), so it is named inside the boundary, on the block's first line.
+ */
+function sourceOf(res: FullResponse, requested: string | undefined): { head: string; inside: string[] } {
+  if (!requested || requested.replace(/#.*$/, '') === res.url) return { head: `Source: ${res.url}`, inside: [] };
+  return { head: `Source: ${requested}, redirected to the address below`, inside: [`final url: ${res.url}`, ''] };
+}
+
 /** The page as the requested format, cut to `max`, with a first line naming the source. */
-export async function renderPage(res: FullResponse, format: FetchFormat, max: number): Promise<string> {
+export async function renderPage(
+  res: FullResponse,
+  format: FetchFormat,
+  max: number,
+  requested?: string,
+): Promise<string> {
   const type = res.contentType.split(';')[0]!.trim() || 'unknown type';
-  if (res.binary) return `Source: ${res.url}\n[Binary content: ${type}, ${res.bytes} bytes]`;
+  const source = sourceOf(res, requested);
+  if (res.binary)
+    return `${source.head}\n[Binary content: ${type}, ${res.bytes} bytes]${source.inside.length ? `\n${wrapUntrusted(source.inside[0]!)}` : ''}`;
   const raw = res.text ?? '';
   const body = format !== 'html' && isHtml(res.contentType, raw) ? await readArticle(raw, res.url, format) : raw;
   const total = body.length;
   const cut = total > max ? body.slice(0, max) : body;
-  const head = `Source: ${res.url} (${type}, ${total} characters${res.truncated ? `, page cut at ${FETCH_MAX_BYTES} bytes` : ''})`;
+  const head = `${source.head} (${type}, ${total} characters${res.truncated ? `, page cut at ${FETCH_MAX_BYTES} bytes` : ''})`;
   const more =
     total > max
       ? `\n[Truncated: showing ${max} of ${total} characters. Fetch again with a larger max_chars to read further.]`
       : '';
-  return `${head}\n${wrapUntrusted(cut || '(empty page)')}${more}`;
+  return `${head}\n${wrapUntrusted([...source.inside, cut || '(empty page)'].join('\n'))}${more}`;
 }
 
 export async function fetchPage(
@@ -118,7 +134,7 @@ export async function fetchPage(
   checkFinalUrl(url, data.url, ctx.config?.approvals.local_hosts ?? []);
   // A PDF is read page by page and kept in the file store (#19).
   if (data.binary && data.status < 400 && /pdf/i.test(data.contentType)) return fetchPdf(data.url, args.max_chars, ctx);
-  return renderPage(data, args.format, args.max_chars);
+  return renderPage(data, args.format, args.max_chars, url.href);
 }
 
 export const webFetch = requires(hostOf('url'))(
