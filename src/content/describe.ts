@@ -8,6 +8,7 @@ import { CHECKABLE, headingLevel, interactiveRole, roleOf } from './roles.ts';
 import { registry } from './refs.ts';
 import { styleOf } from './visibility.ts';
 import { inferName } from './inferName.ts';
+import { wrapUntrustedInline } from '../shared/untrusted.ts';
 
 /** Roles whose unlabelled controls take the text of their row as an inferred name (see inferName.ts). */
 export const ROW_NAMED = new Set([
@@ -169,6 +170,13 @@ export function linkTarget(el: Element): string {
   }
   return truncate(shown.replace(/\s+/g, '%20'), 80);
 }
+
+/**
+ * An element's description inside an inline untrusted boundary, for Otto's own sentences (errors) that name it: the
+ * name is the page's words, the sentence around it Otto's (docs/decisions.md, "Page text stays inside the untrusted
+ * boundary"). Reports need no inline boundary: their whole page-text block is wrapped.
+ */
+export const named = (el: Element): string => wrapUntrustedInline(describeElement(el));
 
 /** One line describing an element for reports and errors: `button "Save" [ref=e5]` (ref only if it has one). */
 export function describeElement(el: Element): string {

@@ -6,7 +6,7 @@ import { deepQueryAll } from './env.ts';
 import { locate, type Locator } from './locator.ts';
 import { registry } from './refs.ts';
 import { isElementVisible } from './visibility.ts';
-import { describeElement } from './describe.ts';
+import { named } from './describe.ts';
 
 export interface Target {
   ref?: string;
@@ -82,9 +82,9 @@ function notFound(selector: string, r: DeepQuery): string {
   if (r.complete)
     return `No element matches selector ${sel}. Check the selector, or find the element with dom.find (by text) or dom.snapshot.`;
   if (r.searchedUpTo && r.byId)
-    return `No element matches selector ${sel} in this big page's main document, nor in the shadow roots of its first ${r.searched.toLocaleString('en-US')} elements (up to ${describeElement(r.searchedUpTo)}); shadow roots past them were not searched. Check the selector, or act by ref from dom.snapshot.`;
+    return `No element matches selector ${sel} in this big page's main document, nor in the shadow roots of its first ${r.searched.toLocaleString('en-US')} elements (up to ${named(r.searchedUpTo)}); shadow roots past them were not searched. Check the selector, or act by ref from dom.snapshot.`;
   if (r.searchedUpTo)
-    return `No element matching selector ${sel} in the first ${r.searched.toLocaleString('en-US')} elements of this big page (up to ${describeElement(r.searchedUpTo)}); the rest of the page was NOT searched. A selector whose last part has an #id is looked up in the whole page; or scroll to the element, take dom.snapshot and act by ref.`;
+    return `No element matching selector ${sel} in the first ${r.searched.toLocaleString('en-US')} elements of this big page (up to ${named(r.searchedUpTo)}); the rest of the page was NOT searched. A selector whose last part has an #id is looked up in the whole page; or scroll to the element, take dom.snapshot and act by ref.`;
   return `No element matching selector ${sel} was found before the time limit on this big page. Narrow the selector, or find the element with dom.find.`;
 }
 

@@ -74,8 +74,9 @@ describe('a selector with fewer matches than its limit on a page past the search
 
   it('a selector target past the budget fails with where the search stopped, not "no element matches"', async () => {
     setPage(rows(30));
+    // The element's name is the page's words: inside an inline boundary (docs/decisions.md).
     await expect(selectorToRef('input[aria-label="Pick 25"]', performance.now() + 5000)).rejects.toThrow(
-      'No element matching selector "input[aria-label=\\"Pick 25\\"]" in the first 20 elements of this big page (up to checkbox "Pick 17" <input>); the rest of the page was NOT searched. A selector whose last part has an #id is looked up in the whole page; or scroll to the element, take dom.snapshot and act by ref.',
+      /^No element matching selector "input\[aria-label=\\"Pick 25\\"\]" in the first 20 elements of this big page \(up to <(external-content-[0-9a-f]{8})>checkbox "Pick 17" <input><\/\1>\); the rest of the page was NOT searched\. A selector whose last part has an #id is looked up in the whole page; or scroll to the element, take dom\.snapshot and act by ref\.$/,
     );
     // Keyed by id, the last element is reached.
     expect(await selectorToRef('p#end', performance.now() + 5000)).toMatch(/^[a-df-z]{2}e\d+$/);
@@ -84,7 +85,7 @@ describe('a selector with fewer matches than its limit on a page past the search
   it('wait_for a selector past the budget times out saying its looks did not see the rest of the page', async () => {
     setPage(rows(30));
     await expect(waitFor({ selector: 'tr.nothing', timeoutMs: 300 })).rejects.toThrow(
-      'Timed out after 300 ms waiting for selector "tr.nothing" to appear. This page is too big to look through whole: each look searched the first 20 elements (up to checkbox "Pick 17" <input>) and not the rest of it, so it may be there unseen. Give the wait a root (a ref or selector of the part to watch), or use a selector whose last part has an #id.',
+      /^Timed out after 300 ms waiting for selector "tr\.nothing" to appear\. This page is too big to look through whole: each look searched the first 20 elements \(up to <(external-content-[0-9a-f]{8})>checkbox "Pick 17" <input><\/\1>\) and not the rest of it, so it may be there unseen\. Give the wait a root \(a ref or selector of the part to watch\), or use a selector whose last part has an #id\.$/,
     );
     // "disappear" does not read a look that stopped at the budget as absence.
     await expect(waitFor({ selector: 'tr.nothing', state: 'disappear', timeoutMs: 300 })).rejects.toThrow(

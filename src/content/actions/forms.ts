@@ -1,7 +1,7 @@
 /**
  * Selects (native and ARIA listbox/combobox) and checkboxes/radios/switches, set to a requested state and verified.
  */
-import { checkedState, describeElement, isDisabled } from '../describe.ts';
+import { checkedState, describeElement, isDisabled, named } from '../describe.ts';
 import { accessibleName, labelsOf, normalize } from '../names.ts';
 import { roleOf } from '../roles.ts';
 import { hiddenReason, isElementVisible } from '../visibility.ts';
@@ -9,6 +9,7 @@ import { ActionError } from '../targets.ts';
 import { clickElement } from './pointer.ts';
 import { fireChange, fireInput, focusElement } from './typing.ts';
 import { watchShownOptions } from './shownOptions.ts';
+import { wrapUntrustedInline } from '../../shared/untrusted.ts';
 
 export interface SelectResult {
   selected: string[];
@@ -51,10 +52,10 @@ export async function selectOptions(
 
 function selectNative(select: HTMLSelectElement, values: string[]): SelectResult {
   const hidden = hiddenReason(select);
-  if (hidden) throw new ActionError(`${describeElement(select)} is not visible: ${hidden}.`);
-  if (isDisabled(select)) throw new ActionError(`${describeElement(select)} is disabled.`);
+  if (hidden) throw new ActionError(`${named(select)} is not visible: ${hidden}.`);
+  if (isDisabled(select)) throw new ActionError(`${named(select)} is disabled.`);
   if (!select.multiple && values.length > 1)
-    throw new ActionError(`${describeElement(select)} allows one choice; give one value.`);
+    throw new ActionError(`${named(select)} allows one choice; give one value.`);
   const options = Array.from(select.options);
   const chosen: HTMLOptionElement[] = [];
   for (const v of values) {
@@ -64,11 +65,10 @@ function selectNative(select: HTMLSelectElement, values: string[]): SelectResult
         .slice(0, 30)
         .map((x) => JSON.stringify(optionLabel(x) + (x.value !== optionLabel(x) ? ` (value ${x.value})` : '')));
       throw new ActionError(
-        `${describeElement(select)} has no option ${JSON.stringify(v)}. Options: ${avail.join(', ')}${options.length > 30 ? ', …' : ''}.`,
+        `${named(select)} has no option ${JSON.stringify(v)}. Options: ${wrapUntrustedInline(avail.join(', ') + (options.length > 30 ? ', …' : ''))}.`,
       );
     }
-    if (o.disabled)
-      throw new ActionError(`Option ${JSON.stringify(optionLabel(o))} of ${describeElement(select)} is disabled.`);
+    if (o.disabled) throw new ActionError(`Option ${JSON.stringify(optionLabel(o))} of ${named(select)} is disabled.`);
     chosen.push(o);
   }
   focusElement(select);
@@ -123,7 +123,7 @@ async function selectAria(el: Element, values: string[], deadline: number): Prom
   }
   if (!options.length)
     throw new ActionError(
-      `${describeElement(el)} (${role ?? el.localName}) shows no options to select. If it is a text combobox, type into it with dom.type and pick from what appears.`,
+      `${named(el)} (${role ?? el.localName}) shows no options to select. If it is a text combobox, type into it with dom.type and pick from what appears.`,
     );
   const picked: string[] = [];
   for (const v of values) {
@@ -135,10 +135,12 @@ async function selectAria(el: Element, values: string[], deadline: number): Prom
     );
     if (!o)
       throw new ActionError(
-        `No option ${JSON.stringify(v)} in ${describeElement(el)}. Options: ${options
-          .slice(0, 30)
-          .map((x) => JSON.stringify(accessibleName(x, 'option')))
-          .join(', ')}.`,
+        `No option ${JSON.stringify(v)} in ${named(el)}. Options: ${wrapUntrustedInline(
+          options
+            .slice(0, 30)
+            .map((x) => JSON.stringify(accessibleName(x, 'option')))
+            .join(', '),
+        )}.`,
       );
     clickElement(o);
     picked.push(accessibleName(o, 'option'));
@@ -168,7 +170,7 @@ export function setChecked(el: Element, want: boolean): CheckResult {
   const control = checkControl(el);
   const state = checkedState(control);
   if (state === undefined)
-    throw new ActionError(`${describeElement(el)} is not a checkbox, radio or switch. Use dom.click for buttons.`);
+    throw new ActionError(`${named(el)} is not a checkbox, radio or switch. Use dom.click for buttons.`);
   if (state === want)
     return {
       checked: state,
@@ -178,7 +180,7 @@ export function setChecked(el: Element, want: boolean): CheckResult {
   const isRadio = (control as HTMLInputElement).type === 'radio' || control.getAttribute('role') === 'radio';
   if (isRadio && !want)
     throw new ActionError(`A radio button cannot be unchecked directly: check another option of the group instead.`);
-  if (isDisabled(control)) throw new ActionError(`${describeElement(control)} is disabled.`);
+  if (isDisabled(control)) throw new ActionError(`${named(control)} is disabled.`);
 
   // Click what a person would click: the control, or its label when the control itself is hidden or covered.
   const candidates: Element[] = [control];
@@ -195,8 +197,7 @@ export function setChecked(el: Element, want: boolean): CheckResult {
       lastError = e;
     }
   }
-  if (!clicked)
-    throw lastError instanceof Error ? lastError : new ActionError(`Could not click ${describeElement(control)}.`);
+  if (!clicked) throw lastError instanceof Error ? lastError : new ActionError(`Could not click ${named(control)}.`);
   const now = checkedState(control);
   if (now !== want)
     return {

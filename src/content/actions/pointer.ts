@@ -6,9 +6,10 @@
  */
 import { labelsOf } from '../names.ts';
 import { composedContains, deepElementFromPoint, parentOf } from '../env.ts';
-import { describeElement, isDisabled, tagHint } from '../describe.ts';
+import { describeElement, isDisabled, tagHint, named } from '../describe.ts';
 import { hiddenReason, layoutAvailable } from '../visibility.ts';
 import { ActionError } from '../targets.ts';
+import { wrapUntrustedInline } from '../../shared/untrusted.ts';
 
 export type Button = 'left' | 'right' | 'middle';
 export type Modifier = 'Alt' | 'Control' | 'Meta' | 'Shift';
@@ -122,35 +123,35 @@ export function ensureClickable(el: Element, needEnabled = true): Actionable {
   const hidden = hiddenReason(el);
   if (hidden)
     throw new ActionError(
-      `${describeElement(el)} is not visible: ${hidden}. It may appear after another step (open its menu, tab or dialog); take a new snapshot to see what is visible.`,
+      `${named(el)} is not visible: ${hidden}. It may appear after another step (open its menu, tab or dialog); take a new snapshot to see what is visible.`,
     );
   if (needEnabled && isDisabled(el))
     throw new ActionError(
-      `${describeElement(el)} is disabled. Complete what enables it first (e.g. fill required fields), then take a new snapshot.`,
+      `${named(el)} is disabled. Complete what enables it first (e.g. fill required fields), then take a new snapshot.`,
     );
   scrollIntoViewIfNeeded(el);
   if (!layoutAvailable()) return { x: 0, y: 0, hit: el };
   const p = clickPoint(el);
   if (!p)
     throw new ActionError(
-      `${describeElement(el)} could not be scrolled into view (it lies outside the visible area). Scroll its container with dom.scroll, then retry.`,
+      `${named(el)} could not be scrolled into view (it lies outside the visible area). Scroll its container with dom.scroll, then retry.`,
     );
   const hit = deepElementFromPoint(p.x, p.y);
-  if (!hit) throw new ActionError(`Nothing is at ${describeElement(el)}'s position on screen. Take a new snapshot.`);
+  if (!hit) throw new ActionError(`Nothing is at ${named(el)}'s position on screen. Take a new snapshot.`);
   // The page's root or body at the point means nothing is drawn there (the element is clipped, off its scroller or
   // transparent to hits), never that <html> "covers" it.
   if ((hit === document.documentElement || hit === document.body) && !hits(el, hit))
     throw new ActionError(
-      `${describeElement(el)} could not be brought into view at a clickable spot (it is clipped by its container). Scroll to it with dom.scroll(ref=...), then retry.`,
+      `${named(el)} could not be brought into view at a clickable spot (it is clipped by its container). Scroll to it with dom.scroll(ref=...), then retry.`,
     );
   if (!hits(el, hit)) {
     const style = getComputedStyle(el);
     if (style.pointerEvents === 'none')
       throw new ActionError(
-        `${describeElement(el)} does not receive clicks (pointer-events: none); ${describeCover(hit)} is what a click there would reach.`,
+        `${named(el)} does not receive clicks (pointer-events: none); ${wrapUntrustedInline(describeCover(hit))} is what a click there would reach.`,
       );
     throw new ActionError(
-      `${describeElement(el)} is covered by ${describeCover(hit)}. Close or dismiss that first (for example its close or accept button), or scroll, then retry.`,
+      `${named(el)} is covered by ${wrapUntrustedInline(describeCover(hit))}. Close or dismiss that first (for example its close or accept button), or scroll, then retry.`,
     );
   }
   return { x: p.x, y: p.y, hit };

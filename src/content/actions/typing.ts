@@ -6,7 +6,7 @@
  * get beforeinput + execCommand('insertText'). The value is read back and compared afterwards.
  */
 import { deepActiveElement } from '../env.ts';
-import { describeElement, isDisabled } from '../describe.ts';
+import { describeElement, isDisabled, named } from '../describe.ts';
 import { hiddenReason } from '../visibility.ts';
 import { ActionError } from '../targets.ts';
 import { keyboardEvent, keyForChar, producesKeypress, type KeyDef, type Mods } from './keys.ts';
@@ -45,10 +45,10 @@ export function resolveEditable(el: Element): Editable {
         : type === 'file'
           ? 'file inputs cannot be typed into'
           : 'use dom.click';
-    throw new ActionError(`${describeElement(el)} is an input of type "${type}", not a text field: ${hint}.`);
+    throw new ActionError(`${named(el)} is an input of type "${type}", not a text field: ${hint}.`);
   }
   if (el.localName === 'select')
-    throw new ActionError(`${describeElement(el)} is a select: use dom.select with the option's value or label.`);
+    throw new ActionError(`${named(el)} is a select: use dom.select with the option's value or label.`);
   const inner = el.querySelector(
     'textarea, input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), [contenteditable=""], [contenteditable="true"]',
   );
@@ -57,7 +57,7 @@ export function resolveEditable(el: Element): Editable {
   const innerShadow = sr?.querySelector('textarea, input, [contenteditable=""], [contenteditable="true"]');
   if (innerShadow && (isTextControl(innerShadow) || isContentEditable(innerShadow))) return innerShadow as Editable;
   throw new ActionError(
-    `${describeElement(el)} is not a text field (no input, textarea or contenteditable). Take a snapshot and pick a textbox ref.`,
+    `${named(el)} is not a text field (no input, textarea or contenteditable). Take a snapshot and pick a textbox ref.`,
   );
 }
 
@@ -65,14 +65,12 @@ export function assertEditable(el: Editable): void {
   const hidden = hiddenReason(el);
   if (hidden)
     throw new ActionError(
-      `${describeElement(el)} is not visible (${hidden}). Make it appear first (open its section or dialog), then take a new snapshot.`,
+      `${named(el)} is not visible (${hidden}). Make it appear first (open its section or dialog), then take a new snapshot.`,
     );
   if (isDisabled(el))
-    throw new ActionError(
-      `${describeElement(el)} is disabled. Complete the steps that enable it first, then try again.`,
-    );
+    throw new ActionError(`${named(el)} is disabled. Complete the steps that enable it first, then try again.`);
   if ((el as HTMLInputElement).readOnly || el.getAttribute('aria-readonly') === 'true')
-    throw new ActionError(`${describeElement(el)} is read-only; its value cannot be typed.`);
+    throw new ActionError(`${named(el)} is read-only; its value cannot be typed.`);
 }
 
 /** Sets a control's value through the prototype's native setter (bypassing setters a framework put on the element). */

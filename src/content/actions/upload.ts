@@ -5,7 +5,7 @@
  * that is no file input is treated as a drop zone and gets the drag sequence a real drop gives (dragenter, dragover,
  * drop, carrying the files), unless it holds or labels a file input, which is then filled instead.
  */
-import { describeElement, isDisabled } from '../describe.ts';
+import { describeElement, isDisabled, named } from '../describe.ts';
 import { ActionError } from '../targets.ts';
 
 export interface UploadFile {
@@ -58,10 +58,9 @@ export function uploadFiles(el: Element, files: UploadFile[], opts: { drop?: boo
   const list = toFiles(files);
   const input = opts.drop ? undefined : fileInputOf(el);
   if (input) {
-    if (isDisabled(input))
-      throw new ActionError(`${describeElement(input)} is disabled: the page does not take files now.`);
+    if (isDisabled(input)) throw new ActionError(`${named(input)} is disabled: the page does not take files now.`);
     if (list.length > 1 && !input.multiple)
-      throw new ActionError(`${describeElement(input)} takes one file (no "multiple" attribute); give one file.`);
+      throw new ActionError(`${named(input)} takes one file (no "multiple" attribute); give one file.`);
     const dt = new DataTransfer();
     for (const f of list) dt.items.add(f);
     input.files = dt.files;

@@ -9,7 +9,7 @@ import { registry } from '../refs.ts';
 import { visibleText } from '../text.ts';
 import { isElementVisible, withStyleCache } from '../visibility.ts';
 import { ActionError } from '../targets.ts';
-import { describeElement, tagHint } from '../describe.ts';
+import { describeElement, named, tagHint } from '../describe.ts';
 import { textOf } from '../names.ts';
 import { interactiveRole, roleOf } from '../roles.ts';
 
@@ -241,7 +241,7 @@ export function waitFor(req: WaitRequest): Promise<WaitResult> {
 function timedOut(req: WaitRequest, appear: boolean, timeout: number, cut: Cut | undefined): string {
   const head = `Timed out after ${timeout} ms waiting for ${what(req)} to ${appear ? 'appear' : 'disappear'}.`;
   if (!cut) return `${head} Take a new snapshot to see the page as it is now, or wait longer.`;
-  const part = `the first ${cut.searched.toLocaleString('en-US')} elements (up to ${describeElement(cut.upTo)})`;
+  const part = `the first ${cut.searched.toLocaleString('en-US')} elements (up to ${named(cut.upTo)})`;
   const rest = cut.byId
     ? 'and, past them, the main document by id, not its shadow roots'
     : 'and not the rest of it, so it may be there unseen';

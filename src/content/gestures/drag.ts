@@ -5,7 +5,7 @@
  * on pointerdown; links and images), an HTML5 drag follows (html5.ts); otherwise the mouse moves with the button
  * held (mouse.ts). The report says how it was done and what moved (moved.ts).
  */
-import { describeElement } from '../describe.ts';
+import { describeElement, named } from '../describe.ts';
 import { parentOf } from '../env.ts';
 import { ActionError, resolveTarget } from '../targets.ts';
 import { html5Drag } from './html5.ts';
@@ -13,6 +13,7 @@ import { mouseDrag, pressAt } from './mouse.ts';
 import { placement, whatMoved, containerName } from './moved.ts';
 import { fmtPoint, hitInside, pointIn, resizeCorner, type Point } from './points.ts';
 import { nativelyResizable, resizeNatively, sizeOf } from './resize.ts';
+import { wrapUntrustedInline } from '../../shared/untrusted.ts';
 
 export interface DragRequest {
   ref?: string;
@@ -71,13 +72,11 @@ export async function drag(req: DragRequest): Promise<DragResult> {
   if (dest) {
     const r = dest.getBoundingClientRect();
     if (r.width <= 0 || r.height <= 0)
-      throw new ActionError(
-        `The destination ${describeElement(dest)} has no box on screen (hidden?). Take a new snapshot.`,
-      );
+      throw new ActionError(`The destination ${named(dest)} has no box on screen (hidden?). Take a new snapshot.`);
     to = req.toX !== undefined || req.toY !== undefined ? pointInBox(dest, r, req.toX, req.toY) : pastCentre(r, from);
     if (to.y < 0 || to.y >= innerHeight || to.x < 0 || to.x >= innerWidth)
       throw new ActionError(
-        `${describeElement(dest)} is off screen while ${target} is in view, and a drag cannot scroll the page. Scroll so both show (dom.scroll), or drag in steps with dx/dy.`,
+        `${named(dest)} is off screen while ${wrapUntrustedInline(target)} is in view, and a drag cannot scroll the page. Scroll so both show (dom.scroll), or drag in steps with dx/dy.`,
       );
   } else to = { x: from.x + (req.dx ?? 0), y: from.y + (req.dy ?? 0) };
   const steps = req.steps ?? 10;
@@ -164,7 +163,7 @@ function pointInBox(el: Element, r: DOMRect, x?: number, y?: number): Point {
   const oy = y ?? r.height / 2;
   if (ox < 0 || oy < 0 || ox > r.width || oy > r.height)
     throw new ActionError(
-      `to_x/to_y (${ox}, ${oy}) fall outside ${describeElement(el)}, whose box is ${Math.round(r.width)}×${Math.round(r.height)} px.`,
+      `to_x/to_y (${ox}, ${oy}) fall outside ${named(el)}, whose box is ${Math.round(r.width)}×${Math.round(r.height)} px.`,
     );
   return { x: r.left + ox, y: r.top + oy };
 }

@@ -4,12 +4,13 @@
  * the element (elementFromPoint through shadow roots), with errors that say what to do instead.
  */
 import { composedContains, deepElementFromPoint } from '../env.ts';
-import { describeElement } from '../describe.ts';
+import { named } from '../describe.ts';
 import { withRef } from './moved.ts';
 import { ActionError } from '../targets.ts';
 import { describeCover, ensureClickable, hits } from '../actions/pointer.ts';
 import { errorMessage } from '../../shared/errorMessage.ts';
 import { round1 } from '../../shared/round.ts';
+import { wrapUntrustedInline } from '../../shared/untrusted.ts';
 
 export interface Point {
   x: number;
@@ -35,7 +36,7 @@ export function pointIn(el: Element, x?: number, y?: number): Point {
   const oy = y ?? r.height / 2;
   if (ox < 0 || oy < 0 || ox > r.width || oy > r.height)
     throw new ActionError(
-      `The point (${round1(ox)}, ${round1(oy)}) is outside ${describeElement(el)}, whose box is ${round1(r.width)}×${round1(r.height)} px: x and y count from its top-left corner.`,
+      `The point (${round1(ox)}, ${round1(oy)}) is outside ${named(el)}, whose box is ${round1(r.width)}×${round1(r.height)} px: x and y count from its top-left corner.`,
     );
   return { x: r.left + ox, y: r.top + oy };
 }
@@ -68,7 +69,7 @@ export function hitInside(el: Element, p: Point): Element {
   const hit = elementAt(p);
   if (hits(el, hit) || composedContains(el, hit)) return hit;
   throw new ActionError(
-    `At (${round1(p.x)}, ${round1(p.y)}) ${describeElement(el)} is covered by ${describeCover(hit)}. Pick another point, or close what covers it first.`,
+    `At (${round1(p.x)}, ${round1(p.y)}) ${named(el)} is covered by ${wrapUntrustedInline(describeCover(hit))}. Pick another point, or close what covers it first.`,
   );
 }
 

@@ -11,6 +11,7 @@ import { ActionError } from '../targets.ts';
 import { isTextControl } from '../actions/typing.ts';
 import { moveTo, pressAt, releaseAt } from './mouse.ts';
 import { pointIn, type Point } from './points.ts';
+import { wrapUntrustedInline } from '../../shared/untrusted.ts';
 
 export interface SelectResult {
   summary: string;
@@ -28,10 +29,12 @@ function find(all: string, text: string, occurrence: number, where: string): num
   let at = occurrences(all, text);
   if (!at.length) at = occurrences(all.toLowerCase(), text.toLowerCase());
   if (!at.length)
-    throw new ActionError(`${JSON.stringify(text)} is not in the text of ${where}. Read it with dom.text first.`);
+    throw new ActionError(
+      `${JSON.stringify(text)} is not in the text of ${wrapUntrustedInline(where)}. Read it with dom.text first.`,
+    );
   if (occurrence > at.length)
     throw new ActionError(
-      `${JSON.stringify(text)} occurs ${at.length} time${at.length === 1 ? '' : 's'} in ${where}, not ${occurrence}.`,
+      `${JSON.stringify(text)} occurs ${at.length} time${at.length === 1 ? '' : 's'} in ${wrapUntrustedInline(where)}, not ${occurrence}.`,
     );
   return at[occurrence - 1]!;
 }
@@ -88,7 +91,7 @@ export function selectText(el: Element, text: string | undefined, occurrence = 1
   const range = document.createRange();
   const nodes = textNodes(el);
   if (text === undefined || !nodes.length) {
-    if (text !== undefined) throw new ActionError(`${where} holds no text to select.`);
+    if (text !== undefined) throw new ActionError(`${wrapUntrustedInline(where)} holds no text to select.`);
     range.selectNodeContents(el);
   } else {
     const all = nodes.map((n) => n.node.data).join('');
