@@ -15,6 +15,7 @@ import {
   formatWait,
 } from '../../src/tools/packs/dom/format.ts';
 import { formatConsole, formatNetwork } from '../../src/tools/packs/dom/devtools.ts';
+import { formatPdf } from '../../src/tools/packs/files/pdf.ts';
 import type { DevLog } from '../../src/content/devCapture.ts';
 
 const BOUNDARY = /<(external-content-[0-9a-f]{8})>[\s\S]*?<\/\1>/g;
@@ -115,13 +116,18 @@ describe('page text stays inside the boundary in every formatter', () => {
       50,
       false,
     ),
+    'pdf: a titled document': formatPdf('"a.pdf"', {
+      numPages: 1,
+      title: 'INJ87 title',
+      pages: [{ n: 1, text: 'INJ88', images: false }],
+    }),
   };
 
   it('no marker stands outside a boundary, and every crafted reply put its markers in the output', () => {
     const found = Object.entries(outputs).filter(([, out]) => leaks(out).length);
     expect(found.map(([name, out]) => `${name}: ${leaks(out).join(', ')}\n${out}`)).toEqual([]);
     const all = Object.values(outputs).join('\n');
-    for (const m of ['INJ01', 'INJ40', 'INJ41', 'INJ43', 'INJ44', 'INJ48', 'INJ49', 'INJ66', 'INJ68'])
+    for (const m of ['INJ01', 'INJ40', 'INJ41', 'INJ43', 'INJ44', 'INJ48', 'INJ49', 'INJ66', 'INJ68', 'INJ87'])
       expect(all).toContain(m);
   });
 

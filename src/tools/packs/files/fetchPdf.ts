@@ -6,10 +6,21 @@ import type { ToolContext } from '../../context.ts';
 import { urlLabel } from '../../guard/labels.ts';
 import { fileStore, safeFileName } from '../../../storage/files.ts';
 import { pdfText } from './pdf.ts';
+import { wrapUntrusted } from '../../../shared/untrusted.ts';
 
 export const FETCH_PDF_MAX_BYTES = 50 * 1024 * 1024;
 
-export async function fetchPdf(url: string, maxChars: number, ctx: Pick<ToolContext, 'signal'>): Promise<string> {
+/**
+ * `asked`: the URL the model asked for. After a redirect the final address is the site's words, so the text names the
+ * asked one and gives the final one inside the boundary (docs/decisions.md, "Page text stays inside the untrusted
+ * boundary").
+ */
+export async function fetchPdf(
+  url: string,
+  maxChars: number,
+  ctx: Pick<ToolContext, 'signal'>,
+  asked = url,
+): Promise<string> {
   const res = await fetch(url, { credentials: 'omit', signal: ctx.signal });
   if (!res.ok) throw new Error(`Fetching the PDF answered HTTP ${res.status}: ${url.slice(0, 200)}`);
   const bytes = await res.arrayBuffer();
@@ -28,5 +39,9 @@ export async function fetchPdf(url: string, maxChars: number, ctx: Pick<ToolCont
   } catch {
     // Keeping a copy is a convenience: the text is still returned.
   }
-  return `Source: ${url}\n${await pdfText(url.slice(0, 300), bytes, { maxChars })}${kept}`;
+  const redirected = asked.replace(/#.*$/, '') !== url;
+  const source = redirected
+    ? `Source: ${asked}, redirected to the address below\n${wrapUntrusted(`final url: ${url}`)}`
+    : `Source: ${url}`;
+  return `${source}\n${await pdfText(asked.slice(0, 300), bytes, { maxChars })}${kept}`;
 }

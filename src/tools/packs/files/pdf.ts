@@ -32,7 +32,9 @@ export function formatPdf(what: string, pdf: PdfText, opts: { fromPage?: number;
   const scanned = blank.filter((p) => p.images).map((p) => p.n);
   const empty = blank.filter((p) => !p.images).map((p) => p.n);
   const withText = pdf.pages.length - blank.length;
-  let head = `PDF ${what}${pdf.title ? ` ("${pdf.title.replace(/\s+/g, ' ').slice(0, 200)}")` : ''}: ${pdf.numPages} page${pdf.numPages === 1 ? '' : 's'}, ${withText} with text`;
+  // The document's title is its author's words: named inside the boundary, on the block's first line.
+  const title = pdf.title ? `title: ${pdf.title.replace(/\s+/g, ' ').slice(0, 200)}\n` : '';
+  let head = `PDF ${what}${title ? ' (its title is the first line below)' : ''}: ${pdf.numPages} page${pdf.numPages === 1 ? '' : 's'}, ${withText} with text`;
   if (scanned.length)
     head += `; no text layer on page${scanned.length > 1 ? 's' : ''} ${scanned.join(', ')} (an image, probably scanned: its text cannot be read)`;
   if (empty.length) head += `; page${empty.length > 1 ? 's' : ''} ${empty.join(', ')} empty`;
@@ -52,7 +54,7 @@ export function formatPdf(what: string, pdf: PdfText, opts: { fromPage?: number;
     body += part;
   }
   const more = cut ? `\n[Cut at page ${cut}: read on with from_page=${cut}.]` : '';
-  return `${head}\n${wrapUntrusted(body.trimEnd() || '(no pages)')}${more}`;
+  return `${head}\n${wrapUntrusted(title + (body.trimEnd() || '(no pages)'))}${more}`;
 }
 
 /** `formatPdf(extractPdf(bytes))` in one step. */

@@ -133,7 +133,8 @@ export async function fetchPage(
   if (!ok) throw new Error(data);
   checkFinalUrl(url, data.url, ctx.config?.approvals.local_hosts ?? []);
   // A PDF is read page by page and kept in the file store (#19).
-  if (data.binary && data.status < 400 && /pdf/i.test(data.contentType)) return fetchPdf(data.url, args.max_chars, ctx);
+  if (data.binary && data.status < 400 && /pdf/i.test(data.contentType))
+    return fetchPdf(data.url, args.max_chars, ctx, url.href);
   return renderPage(data, args.format, args.max_chars, url.href);
 }
 
