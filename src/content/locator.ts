@@ -77,6 +77,14 @@ const LOCATE_CHARS = 600_000;
  */
 const DESCRIBE_CHARS = 150_000;
 const DESCRIBE_MS = 400;
+/**
+ * Elements past which describing a target does not try that walk at all (#24, docs/decisions.md "#24 the locator
+ * before each action"). The walk's outline stops at DESCRIBE_CHARS, about 6,500 elements of the test table (23
+ * characters an element); a page of nearly eight times that many elements is taken to be past it, since its outline
+ * would have to average under 3 characters an element to fit. Below it the walk runs as before, so pages where the
+ * check finished keep their readable locators.
+ */
+const DESCRIBE_ELEMENTS = 50_000;
 /** Resolving a locator (a replayed step) may search as long as a walking tool does. */
 const LOCATE_MS = 20_000;
 /** Counting an element's siblings for its CSS path. */
@@ -260,13 +268,26 @@ function* cssPath(el: Element, slicer: Slicer): Generator<void, string, void> {
 }
 
 /**
+ * Whether the page is too big for the uniqueness walk to finish, known without walking it: the main document's
+ * element at index DESCRIBE_ELEMENTS, looked up natively, with no wrapper per element (the wrappers the walk makes,
+ * and their garbage collection, were the cost: 233-312 ms CPU before every action on the 10k- and 50k-row tables,
+ * and a 165-184 ms collection in one task after it). The live collection stops at that index: 2-3 ms at 10k rows
+ * and 12-15 ms at 50k, where its `length` (the whole page) took 33-71 ms at 50k and 252-463 ms at 200k. Shadow
+ * roots are not counted, so a page can only look smaller than it is: then it is walked, as before.
+ */
+function pastDescribeBudget(): boolean {
+  return document.getElementsByTagName('*').item(DESCRIBE_ELEMENTS) !== null;
+}
+
+/**
  * The most readable locator that names `el` alone on the page now: a field's label, then role and name, then
  * visible text, then a CSS selector. Readable ones only when the whole page was searched (within a small budget):
- * otherwise uniqueness is unknown and the CSS path is given. Undefined when there is no usable selector either.
+ * otherwise uniqueness is unknown and the CSS path is given, with no walk when the page's element count already
+ * says it is past that budget. Undefined when there is no usable selector either.
  */
 export async function locatorFor(el: Element): Promise<Locator | undefined> {
-  const c = await candidates(DESCRIBE_CHARS, performance.now() + DESCRIBE_MS);
-  if (c.complete) {
+  const c = pastDescribeBudget() ? undefined : await candidates(DESCRIBE_CHARS, performance.now() + DESCRIBE_MS);
+  if (c?.complete) {
     const ref = registry.peek(el) ?? registry.refFor(el);
     const own = c.all.find((x) => x.ref === ref);
     const role = own?.node.role;

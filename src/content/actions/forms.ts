@@ -106,6 +106,7 @@ function ariaOptions(el: Element): Element[] {
 async function selectAria(el: Element, values: string[], deadline: number): Promise<SelectResult> {
   const role = roleOf(el);
   let options = ariaOptions(el);
+  let cut = '';
   if (!options.length) {
     // A closed combobox: open it, then look for the options it shows — where the page changed, else anywhere.
     const shown = watchShownOptions();
@@ -116,14 +117,22 @@ async function selectAria(el: Element, values: string[], deadline: number): Prom
         options = ariaOptions(el);
         if (!options.length) options = await shown.check(deadline);
       }
-      if (!options.length) options = await shown.anywhere(deadline);
+      if (!options.length) {
+        const r = await shown.anywhere(deadline);
+        options = r.options;
+        cut = r.searchedUpTo
+          ? ` in the first ${r.searched.toLocaleString('en-US')} elements of this big page (up to ${named(r.searchedUpTo)}); the rest of the page was NOT searched, so they may be there: take dom.snapshot and click one by ref`
+          : r.timedOut
+            ? ' in the part of this big page searched before the time limit; the rest was NOT searched, so they may be there: take dom.snapshot and click one by ref'
+            : '';
+      }
     } finally {
       shown.stop();
     }
   }
   if (!options.length)
     throw new ActionError(
-      `${named(el)} (${role ?? el.localName}) shows no options to select. If it is a text combobox, type into it with dom.type and pick from what appears.`,
+      `${named(el)} (${role ?? el.localName}) shows no options to select${cut}. If it is a text combobox, type into it with dom.type and pick from what appears.`,
     );
   const picked: string[] = [];
   for (const v of values) {

@@ -6,7 +6,7 @@
  * visibility checks, ten times in a row, holding a big page's main thread each time). Each search is sliced.
  */
 import { knownRoots } from '../env.ts';
-import { deepQuerySliced } from '../deepQuery.ts';
+import { deepQuerySliced, SEARCH_ELEMENTS } from '../deepQuery.ts';
 import { isElementVisible } from '../visibility.ts';
 
 const OPTION = '[role="option"]';
@@ -15,11 +15,25 @@ const MAX_ROOTS = 200;
 /** Options kept (a longer list is cut; the model picks among what it is told). */
 const MAX_OPTIONS = 500;
 
+/** Options shown anywhere on the page, and where the search stopped when it did not reach the page's end. */
+export interface ShownAnywhere {
+  options: Element[];
+  /** The last element visited when the element budget stopped the search (what follows was not searched). */
+  searchedUpTo?: Element;
+  /** Elements visited. */
+  searched: number;
+  /** Set when the deadline stopped the search first. */
+  timedOut?: true;
+}
+
 export interface OptionWatch {
   /** Visible options in what changed since the watch began (or since the last check, for changes already seen). */
   check(deadline: number): Promise<Element[]>;
-  /** Visible options anywhere on the page (sliced, until the deadline): the last resort. */
-  anywhere(deadline: number): Promise<Element[]>;
+  /**
+   * Visible options anywhere on the page (sliced, until the deadline or SEARCH_ELEMENTS elements, as a
+   * selector target's search): the last resort.
+   */
+  anywhere(deadline: number): Promise<ShownAnywhere>;
   stop(): void;
 }
 
@@ -37,6 +51,9 @@ export function watchShownOptions(): OptionWatch {
   for (const root of knownRoots) observer.observe(root, opts);
   const searched = new Set<Element>();
   const found: Element[] = [];
+  // Elements the checks of what changed may still visit in all: a click that adds a whole page's worth is not
+  // opening a popup, and each check's walk would otherwise be bounded only by the time limit.
+  let left = SEARCH_ELEMENTS;
   const visible = (el: Element): boolean => isElementVisible(el);
 
   return {
@@ -47,17 +64,34 @@ export function watchShownOptions(): OptionWatch {
       for (const root of batch) {
         if (searched.has(root) || !root.isConnected) continue;
         searched.add(root);
-        if (++roots > MAX_ROOTS || found.length >= MAX_OPTIONS || performance.now() >= deadline) break;
+        if (++roots > MAX_ROOTS || found.length >= MAX_OPTIONS || left <= 0 || performance.now() >= deadline) break;
         if (root.matches(OPTION) && visible(root) && !found.includes(root)) found.push(root);
-        const r = await deepQuerySliced(OPTION, { scope: root, limit: MAX_OPTIONS, keep: visible, deadline, lane: '' });
+        const r = await deepQuerySliced(OPTION, {
+          scope: root,
+          limit: MAX_OPTIONS,
+          keep: visible,
+          deadline,
+          lane: '',
+          searchBudget: left,
+        });
+        left -= r.searched;
         for (const o of r.found) if (!found.includes(o) && found.length < MAX_OPTIONS) found.push(o);
       }
       // Options un-hidden earlier may have been hidden again since; keep what is showing now.
       return found.filter(visible);
     },
     async anywhere(deadline) {
-      const r = await deepQuerySliced(OPTION, { limit: MAX_OPTIONS, keep: visible, deadline, lane: '' });
-      return r.found;
+      const r = await deepQuerySliced(OPTION, {
+        limit: MAX_OPTIONS,
+        keep: visible,
+        deadline,
+        lane: '',
+        searchBudget: SEARCH_ELEMENTS,
+      });
+      const out: ShownAnywhere = { options: r.found, searched: r.searched };
+      if (r.searchedUpTo) out.searchedUpTo = r.searchedUpTo;
+      else if (!r.complete && r.found.length < MAX_OPTIONS) out.timedOut = true;
+      return out;
     },
     stop() {
       observer.disconnect();
