@@ -13,6 +13,7 @@ import { registry } from './refs.ts';
 import { buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
 import { isElementVisible } from './visibility.ts';
+import { PageGrowth } from './pageGrowth.ts';
 import { runSliced, Slicer } from './slices.ts';
 
 export interface Locator {
@@ -64,6 +65,8 @@ interface Candidate {
 interface Candidates {
   all: Candidate[];
   complete: boolean;
+  /** The walk stopped because its character budget was full (not its deadline). */
+  overBudget: boolean;
 }
 
 /**
@@ -99,7 +102,7 @@ function collect(snap: SnapshotResult): Candidates {
     }
   };
   walk(snap.root.children);
-  return { all, complete: !snap.stopped };
+  return { all, complete: !snap.stopped, overBudget: snap.stopped === 'budget' };
 }
 
 /** Candidates found in slices that yield to the page (a synchronous walk held a 10,000-row page for a second). */
@@ -285,8 +288,18 @@ function pastDescribeBudget(): boolean {
  * otherwise uniqueness is unknown and the CSS path is given, with no walk when the page's element count already
  * says it is past that budget. Undefined when there is no usable selector either.
  */
+/**
+ * Set after a describing walk ran out of its character budget: while the page has only grown since, the next walk
+ * would too, so it is skipped (the 1k-row table is 10,000 elements, under DESCRIBE_ELEMENTS, and its walk cost
+ * 230-400 ms CPU before every action). A walk stopped by its deadline does not set it: a busy machine is no sign of
+ * a big page.
+ */
+const grown = new PageGrowth();
+
 export async function locatorFor(el: Element): Promise<Locator | undefined> {
-  const c = pastDescribeBudget() ? undefined : await candidates(DESCRIBE_CHARS, performance.now() + DESCRIBE_MS);
+  const skip = pastDescribeBudget() || grown.onlyGrown();
+  const c = skip ? undefined : await candidates(DESCRIBE_CHARS, performance.now() + DESCRIBE_MS);
+  if (c?.overBudget) grown.mark();
   if (c?.complete) {
     const ref = registry.peek(el) ?? registry.refFor(el);
     const own = c.all.find((x) => x.ref === ref);

@@ -11,7 +11,10 @@ const table = (n: number): string =>
   ).join('')}</tbody></table>`;
 
 describe('the locator before each action on a page past its element budget (#24 the locator before each action)', () => {
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
 
   it('gives the CSS path without walking the outline when the page has more than 50,000 elements', async () => {
     // 12,600 rows: 50,400 elements in the table alone.
@@ -35,4 +38,24 @@ describe('the locator before each action on a page past its element budget (#24 
     expect(await locatorFor(document.querySelectorAll('button')[3]!)).toEqual({ role: 'button', name: 'Open 3' });
     expect(styles).toHaveBeenCalled();
   });
+
+  it('after a walk that ran out of its budget, skips the next while the page has only grown', async () => {
+    // 8,000 rows: 32,000 elements, under the element budget, but far more outline than describing may walk.
+    setPage(table(8_000));
+    // happy-dom walks slowly: with the clock held, the walk stops at its character budget, never at its deadline.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const styles = vi.spyOn(window, 'getComputedStyle');
+    expect(await locatorFor(document.querySelectorAll('button')[3]!)).toEqual({
+      selector: '#t > tr:nth-of-type(4) > td:nth-of-type(1) > button',
+    });
+    expect(styles).toHaveBeenCalled();
+    styles.mockClear();
+    // The page adds a line (as the table's own click handler does): the outline only grew, so no walk.
+    document.body.insertAdjacentHTML('beforeend', '<p role="status">Opened order 3</p>');
+    expect(await locatorFor(document.querySelectorAll('button')[4]!)).toEqual({
+      selector: '#t > tr:nth-of-type(5) > td:nth-of-type(1) > button',
+    });
+    expect(styles).not.toHaveBeenCalled();
+    // What ends the skip (a removal, an attribute, a text edit, a style sheet): test/content/pageGrowth.test.ts.
+  }, 90_000); // one whole walk of the budget in happy-dom: 20-40 s on a loaded machine
 });
