@@ -423,6 +423,15 @@ test.describe('big pages', () => {
       expectResponsive(clicked, over, Math.max(0, native.gap - native.idle));
       expect(clicked.value.summary).toContain('clicked button "Open 3"');
       expect(clicked.value.changes.added.join(' ')).toContain('Opened order 3');
+      if (rows >= 50_000) {
+        // #24 (docs/decisions.md "#24 the locator before each action"): past 50,000 elements the target's locator is
+        // its CSS path with no uniqueness walk first. With the walk, this click cost 175-260 ms of Otto's CPU in all
+        // (bench, 3 reps); without it, 40-55.
+        expect((clicked.value as { locator?: unknown }).locator).toEqual({
+          selector: '#grid > tbody > tr:nth-of-type(3) > td:nth-of-type(2) > button',
+        });
+        expect(clicked.otto.total).toBeLessThan(120);
+      }
       await settled(page);
 
       // CSS selectors (dom.query, an action's selector target) are matched in one sliced walk: before, the search
