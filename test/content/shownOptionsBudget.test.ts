@@ -18,7 +18,8 @@ describe("a combobox's options shown elsewhere, on a page past the search budget
   it('looks for them anywhere only as far as the budget, and says where it stopped', async () => {
     setPage(`<div id="status" role="combobox" tabindex="0">Any</div>${rows(30)}<ul><li role="option">Closed</li></ul>`);
     await expect(selectOptions(document.getElementById('status')!, ['Closed'])).rejects.toThrow(
-      'combobox "Any" <div#status> (combobox) shows no options to select in the first 20 elements of this big page (up to checkbox "Pick 16" <input>); the rest of the page was NOT searched, so they may be there: take dom.snapshot and click one by ref. If it is a text combobox, type into it with dom.type and pick from what appears.',
+      // The page's words (the combobox, the element where the search stopped) each in their own boundary.
+      /^<(external-content-[0-9a-f]{8})>combobox "Any" <div#status><\/\1> \(combobox\) shows no options to select in the first 20 elements of this big page \(up to <(external-content-[0-9a-f]{8})>checkbox "Pick 16" <input><\/\2>\); the rest of the page was NOT searched, so they may be there: take dom\.snapshot and click one by ref\. If it is a text combobox, type into it with dom\.type and pick from what appears\.$/,
     );
   });
 
