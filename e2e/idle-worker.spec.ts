@@ -43,6 +43,41 @@ async function expectWatchSeesAStart(
   await panel.close();
 }
 
+/**
+ * Brings Otto to idle as a user's browser would have it: no Otto group (one an earlier test in this browser left
+ * keeps the popup rule's listeners on, and a group's end wakes the worker) and none of the listeners browsing could
+ * fire still attached (navigations, tabs, a page's popup, a group's end); then the pause before a stop.
+ */
+async function quiesce(context: BrowserContext, extensionId: string, page: Page): Promise<void> {
+  const worker = async () => {
+    const sw = await currentServiceWorker(context, extensionId);
+    // Ungrouping ends the group, which the worker hears of; it then looks again and lets go.
+    await sw.evaluate(async () => {
+      const grouped = (await chrome.tabs.query({})).filter((t) => t.groupId !== -1 && t.id !== undefined);
+      if (grouped.length) await chrome.tabs.ungroup(grouped.map((t) => t.id!) as [number, ...number[]]);
+    });
+    return sw;
+  };
+  await worker();
+  await (await context.newPage()).close();
+  const listening = async () =>
+    (await worker()).evaluate(
+      () =>
+        chrome.webNavigation.onCommitted.hasListeners() ||
+        chrome.tabs.onCreated.hasListeners() ||
+        chrome.tabs.onRemoved.hasListeners() ||
+        chrome.webNavigation.onCreatedNavigationTarget.hasListeners() ||
+        chrome.tabGroups.onRemoved.hasListeners(),
+    );
+  // A fresh worker holds its listeners for a moment (an event that woke it is delivered), then lets go; after an
+  // earlier test's run they stay for the grace (20 s).
+  await expect.poll(listening, { timeout: 30_000 }).toBe(false);
+  // A stop within milliseconds of the removal still found a listener registered with Chrome on a quiet machine (a new
+  // tab then started the worker, 3 of 3 runs; 0 of 4 after this pause). Chrome stops an idle worker after 30 s, so a
+  // user never meets that moment.
+  await page.waitForTimeout(3000);
+}
+
 test('an idle Otto’s stopped worker stays stopped while a tab loads, reloads and navigates framed pages', async ({
   context,
   extensionId,
@@ -52,14 +87,8 @@ test('an idle Otto’s stopped worker stays stopped while a tab loads, reloads a
   const page = await context.newPage();
   const framed = (n: number) => `${pages.origin}/frames.html?cross=${otherOrigin.port}&n=${n}`;
   await page.goto(framed(1));
-  // A fresh worker holds its navigation listeners for a moment (an event that woke it is delivered), then lets go;
-  // after an earlier test's run they stay for the grace (20 s).
   test.setTimeout(120_000);
-  const listening = async () => {
-    const sw = context.serviceWorkers().at(-1) ?? (await context.waitForEvent('serviceworker'));
-    return sw.evaluate(() => chrome.webNavigation.onCommitted.hasListeners());
-  };
-  await expect.poll(listening, { timeout: 30_000 }).toBe(false);
+  await quiesce(context, extensionId, page);
   // Watching from before the stop, so the watch knows the worker's state rather than assuming it.
   const { starts, cdp } = await watchWorkerStarts(context, page);
   await stopServiceWorker(context, page);
@@ -93,32 +122,7 @@ test('an idle Otto’s stopped worker stays stopped while tabs open and close, a
   test.setTimeout(120_000);
   const page = await context.newPage();
   await page.goto(`${pages.origin}/blog.html`);
-  const worker = async () => {
-    const sw = await currentServiceWorker(context, extensionId);
-    // An Otto group an earlier test left would keep the popup rule listening (its tabs' popups are still judged):
-    // take its tabs out, then open a tab so the worker looks again.
-    await sw.evaluate(async () => {
-      const grouped = (await chrome.tabs.query({})).filter((t) => t.groupId !== -1 && t.id !== undefined);
-      if (grouped.length) await chrome.tabs.ungroup(grouped.map((t) => t.id!) as [number, ...number[]]);
-    });
-    return sw;
-  };
-  await worker();
-  await (await context.newPage()).close();
-  // The tab listeners come off once the worker knows no run goes and no Otto group is there to watch.
-  const listening = async () =>
-    (await worker()).evaluate(
-      () =>
-        chrome.tabs.onCreated.hasListeners() ||
-        chrome.tabs.onRemoved.hasListeners() ||
-        chrome.webNavigation.onCreatedNavigationTarget.hasListeners() ||
-        chrome.tabGroups.onRemoved.hasListeners(),
-    );
-  await expect.poll(listening, { timeout: 30_000 }).toBe(false);
-  // A stop within milliseconds of the removal still found the listener registered with Chrome on a quiet machine (a
-  // new tab then started the worker, 3 of 3 runs; 0 of 4 after this pause). Chrome stops an idle worker after 30 s,
-  // so a user never meets that moment.
-  await page.waitForTimeout(3000);
+  await quiesce(context, extensionId, page);
   const { starts, cdp } = await watchWorkerStarts(context, page);
   await stopServiceWorker(context, page);
   const before = starts();

@@ -163,7 +163,12 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     options.validate === false ? { validator: undefined, note: 'off: disabled by option' } : loadRequestValidator();
   const log = options.log ?? (() => undefined);
 
-  const CUT_GRACE_MS = 100;
+  /**
+   * How long a cut waits for the client to read what was sent. 100 ms was too short once, at a load of 20 on two
+   * cores: the worker had not read the text deltas, the reset dropped them, and the cut looked like one before any
+   * output (which Otto retries by itself), so the reply completed with no banner to see.
+   */
+  const CUT_GRACE_MS = 1_000;
   const writeStream = async (
     ctx: RequestContext,
     turn: Turn,
