@@ -6,7 +6,7 @@
  * `limit` matches and counts the rest until its deadline.
  */
 import { shadowRootOf } from './env.ts';
-import { runSliced, runSync, Slicer } from './slices.ts';
+import { runSliced, Slicer } from './slices.ts';
 
 export interface DeepQuery {
   /** The first `limit` matches, in tree order. */
@@ -209,11 +209,4 @@ export async function deepQuerySliced(selector: string, opts: DeepQueryOptions =
   });
   const inPage = scope === document || (scope as Element).getRootNode() === document;
   return r.searchedUpTo && inPage && idKeyed(selector) ? addById(r, selector, scope, limit, opts.pick, opts.keep) : r;
-}
-
-/** The same walk in one go (unit tests). */
-export function deepQuerySync(selector: string, scope: Document | Element = document, limit = 50): DeepQuery {
-  checkSelector(selector);
-  if (/:scope\b/.test(selector)) return nativeQuery(selector, scope, limit);
-  return runSync(walk(selector, scope, new Slicer(), limit, Infinity));
 }

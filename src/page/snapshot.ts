@@ -231,7 +231,7 @@ export async function snapshotPage(tabId: number, opts: SnapshotOptions = {}): P
  * What the snapshot says when the page's click listeners are not all known (content/listenerRegistry.ts): the
  * registry came after the page loaded (`late`: it cannot see the past), or there is none (`none`: Otto reads pages
  * outside a run without putting anything in their world). A load during a run gets it before the page's scripts
- * (background/devCapture.ts).
+ * (page/devCapture.ts).
  */
 export const LISTENERS_NOTE = {
   late: '; listeners the page added before Otto came are unseen: a control with only such a listener has no ref (tabs.navigate to this URL during the run shows them)',

@@ -235,7 +235,6 @@ export const ContentRequest = z.discriminatedUnion('type', [
   }),
 ]);
 export type ContentRequest = z.infer<typeof ContentRequest>;
-export type ContentRequestType = ContentRequest['type'];
 export type ActionRequest = Extract<
   ContentRequest,
   {
@@ -264,7 +263,7 @@ export type FrameSlot = z.infer<typeof FrameSlot>;
 
 /**
  * One node of a frame's outline, as the content script builds it and the worker stitches and renders it
- * (src/content/outline.ts writes the line). Element fields are page text as found; rendering quotes and shortens.
+ * (src/shared/outline.ts writes the line). Element fields are page text as found; rendering quotes and shortens.
  */
 export interface OutlineNode {
   /** `frame`: an iframe whose own outline the worker puts in `children` (`frame` indexes the reply's `frames`). */
