@@ -7,14 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ScriptedModel, calls, say } from '../support/scriptedModel.ts';
-import { FakeHost, outputOf, setup, waitFor, type Harness } from './helpers.ts';
-import type { FlowBlock, ToolRunContext } from '../../src/agent/toolHost.ts';
+import { outputOf, setup, waitFor, type Harness } from './helpers.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
-import { runCommandText } from '../../src/tools/packs/ot/program.ts';
 import { fromStored, toStored } from '../../src/storage/runStateSchema.ts';
-import { toolContext } from '../support/toolContext.ts';
+import { nestedRunTool, ProgramHost } from './programHost.ts';
 import { z } from '../../src/shared/zod.ts';
 
 const never = () => new Promise<never>(() => undefined);
@@ -50,36 +48,10 @@ function registryFor(world: World): ToolRegistry {
         return a.hang ? never() : `read ${world.reads}`;
       },
     }),
-    defineTool({
-      pack: 'ot',
-      name: 'run',
-      description: 'run',
-      parameters: z.object({ code: z.string() }),
-      effect: 'changes',
-      execute: async (a, ctx) => (await runCommandText(a.code, ctx, { registry, label: 'ot.run' })).output,
-    }),
+    nestedRunTool(registry),
   ];
   for (const t of tools) registry.register(t as AnyTool);
   return registry;
-}
-
-/** A host whose ot.run runs the real interpreter, with the journal the agent hands the call. */
-class ProgramHost extends FakeHost {
-  constructor(world: World) {
-    super();
-    const registry = registryFor(world);
-    this.define('ot.run', {
-      readOnly: false,
-      schema: z.object({ code: z.string() }),
-      impl: async (a, run: ToolRunContext) => {
-        const ctx = toolContext({ registry, signal: run.signal, ...(run.journal ? { journal: run.journal } : {}) });
-        return (await runCommandText(String(a.code), ctx, { registry, label: 'ot.run' })).output;
-      },
-    });
-  }
-  async checkFlow(): Promise<FlowBlock | undefined> {
-    return undefined;
-  }
 }
 
 /**
@@ -89,7 +61,7 @@ class ProgramHost extends FakeHost {
 async function cutShort(code: string, hung: (w: World) => boolean) {
   const world: World = { clicks: [], reads: 0 };
   const h: Harness = await setup({ turns: [calls([{ name: 'ot__run', args: { code }, callId: 'prog' }])] });
-  h.host = new ProgramHost(world);
+  h.host = new ProgramHost(registryFor(world));
   h.runner = h.newRunner();
   void h.runner.send(h.conversationId, 'run it');
   await waitFor(() => hung(world), 'the program hung');
@@ -97,7 +69,7 @@ async function cutShort(code: string, hung: (w: World) => boolean) {
 
   const after: World = { clicks: [], reads: 0 };
   h.model = new ScriptedModel([say('I will check the page.')]);
-  h.host = new ProgramHost(after);
+  h.host = new ProgramHost(registryFor(after));
   const runner = h.newRunner();
   await runner.recoverInterrupted();
   const state = await runner.resume(h.conversationId);

@@ -5,16 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { calls, say } from '../support/scriptedModel.ts';
-import { FakeHost, outputOf, setup } from './helpers.ts';
-import type { FlowBlock, ToolRunContext } from '../../src/agent/toolHost.ts';
+import { outputOf, setup } from './helpers.ts';
+import type { FlowBlock } from '../../src/agent/toolHost.ts';
 import { blockedFlowOf, FlowBlockedError, flowSentence } from '../../src/tools/guard/guard.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
-import { runCommandText } from '../../src/tools/packs/ot/program.ts';
 import { fromStored, toStored, type StoredRunState } from '../../src/storage/runStateSchema.ts';
 import { KEEP_READ_MAX_CHARS, KEEP_TOTAL_MAX_CHARS } from '../../src/agent/stepJournal.ts';
-import { toolContext } from '../support/toolContext.ts';
+import { nestedRunTool, ProgramHost } from './programHost.ts';
 import { z } from '../../src/shared/zod.ts';
 
 const BANK = 'https://bank.example';
@@ -65,36 +64,16 @@ function registryFor(world: World): ToolRegistry {
         return `sent ${a.text}`;
       },
     }),
-    // A program inside the program: the real interpreter again, with the context the interceptor hands the step.
-    defineTool({
-      pack: 'ot',
-      name: 'run',
-      description: 'run',
-      parameters: z.object({ code: z.string() }),
-      effect: 'changes',
-      execute: async (a, ctx) => (await runCommandText(a.code, ctx, { registry, label: 'ot.run' })).output,
-    }),
+    nestedRunTool(registry),
   ];
   for (const t of tools) registry.register(t as AnyTool);
   return registry;
 }
 
-/** A host whose ot.run runs the real interpreter, with the journal the agent hands the call. */
-class ProgramHost extends FakeHost {
+/** The program host, with the guard's refusal of a step read as the flow it blocked. */
+class GuardedProgramHost extends ProgramHost {
   constructor(world: World) {
-    super();
-    const registry = registryFor(world);
-    this.define('ot.run', {
-      readOnly: false,
-      schema: z.object({ code: z.string() }),
-      impl: async (a, run: ToolRunContext) => {
-        const ctx = toolContext({ registry, signal: run.signal, ...(run.journal ? { journal: run.journal } : {}) });
-        return (await runCommandText(String(a.code), ctx, { registry, label: 'ot.run' })).output;
-      },
-    });
-  }
-  async checkFlow(): Promise<FlowBlock | undefined> {
-    return undefined; // ot.run itself sends nothing
+    super(registryFor(world));
   }
   blockedFlow(error: unknown): FlowBlock | undefined {
     const b = blockedFlowOf(error);
@@ -107,7 +86,7 @@ async function programRun(code: string, world: World) {
     origin: BANK,
     turns: [calls([{ name: 'ot__run', args: { code }, callId: 'prog' }]), say('ok')],
   });
-  h.host = new ProgramHost(world);
+  h.host = new GuardedProgramHost(world);
   h.runner = h.newRunner();
   return h;
 }
