@@ -78,6 +78,29 @@ async function quiesce(context: BrowserContext, extensionId: string, page: Page)
   await page.waitForTimeout(3000);
 }
 
+/**
+ * Stops the worker, watching from before the stop (so the watch knows the worker's state rather than assuming it):
+ * `since()` counts the starts after it; `expectNone()` waits long enough for a start to be reported (one is under 1 s
+ * on this machine, even loaded) and asserts there was none.
+ */
+async function stoppedAndWatched(
+  context: BrowserContext,
+  page: Page,
+): Promise<{ since: () => number; expectNone: () => Promise<void>; detach: () => Promise<void> }> {
+  const { starts, cdp } = await watchWorkerStarts(context, page);
+  await stopServiceWorker(context, page);
+  const before = starts();
+  const since = () => starts() - before;
+  return {
+    since,
+    expectNone: async () => {
+      await page.waitForTimeout(3000);
+      expect(since()).toBe(0);
+    },
+    detach: () => cdp.detach().catch(() => undefined),
+  };
+}
+
 test('an idle Otto’s stopped worker stays stopped while a tab loads, reloads and navigates framed pages', async ({
   context,
   extensionId,
@@ -89,10 +112,7 @@ test('an idle Otto’s stopped worker stays stopped while a tab loads, reloads a
   await page.goto(framed(1));
   test.setTimeout(120_000);
   await quiesce(context, extensionId, page);
-  // Watching from before the stop, so the watch knows the worker's state rather than assuming it.
-  const { starts, cdp } = await watchWorkerStarts(context, page);
-  await stopServiceWorker(context, page);
-  const before = starts();
+  const watch = await stoppedAndWatched(context, page);
 
   await page.goto(framed(2));
   await expect(page.frameLocator('#cross').locator('p')).toHaveText('I am a child frame.');
@@ -105,12 +125,10 @@ test('an idle Otto’s stopped worker stays stopped while a tab loads, reloads a
   );
   await expect(page.frameLocator('#same').locator('p')).toHaveText('I am a child frame.');
   await page.evaluate(() => history.pushState(null, '', '#next'));
-  // Long enough for a worker start to be reported (one is under 1 s on this machine, even loaded).
-  await page.waitForTimeout(3000);
-  expect(starts() - before).toBe(0);
+  await watch.expectNone();
 
-  await expectWatchSeesAStart(context, extensionId, () => starts() - before);
-  await cdp.detach().catch(() => undefined);
+  await expectWatchSeesAStart(context, extensionId, watch.since);
+  await watch.detach();
   await page.close();
 });
 
@@ -123,9 +141,7 @@ test('an idle Otto’s stopped worker stays stopped while tabs open and close, a
   const page = await context.newPage();
   await page.goto(`${pages.origin}/blog.html`);
   await quiesce(context, extensionId, page);
-  const { starts, cdp } = await watchWorkerStarts(context, page);
-  await stopServiceWorker(context, page);
-  const before = starts();
+  const watch = await stoppedAndWatched(context, page);
 
   // The user opens a tab and loads a page in it; a page opens one (target=_blank); both are closed.
   const opened = await context.newPage();
@@ -136,11 +152,10 @@ test('an idle Otto’s stopped worker stays stopped while tabs open and close, a
   await popup.waitForLoadState();
   await opened.close();
   await popup.close();
-  await page.waitForTimeout(3000);
-  expect(starts() - before).toBe(0);
+  await watch.expectNone();
 
-  await expectWatchSeesAStart(context, extensionId, () => starts() - before);
-  await cdp.detach().catch(() => undefined);
+  await expectWatchSeesAStart(context, extensionId, watch.since);
+  await watch.detach();
   await page.close();
 });
 
@@ -175,9 +190,7 @@ test('with an Otto group and no run, the stopped worker stays stopped while the 
   await expect.poll(async () => (await listening()).removed, { timeout: 30_000 }).toBe(false);
   // The removal's pause before the stop, as in the test above.
   await page.waitForTimeout(3000);
-  const { starts, cdp } = await watchWorkerStarts(context, page);
-  await stopServiceWorker(context, page);
-  const before = starts();
+  const watch = await stoppedAndWatched(context, page);
 
   // The user opens a tab, loads a page in it and puts it into Otto's group (as a drag does): theirs to share.
   const opened = await context.newPage();
@@ -193,22 +206,21 @@ test('with an Otto group and no run, the stopped worker stays stopped while the 
     },
     { u: opened.url(), g: groupId },
   );
-  await page.waitForTimeout(3000);
-  expect(starts() - before).toBe(0);
+  await watch.expectNone();
   // The user's tab stays in the group: nothing took it out.
   expect(await helper.evaluate(async (id) => (await chrome.tabs.get(id)).groupId, openedId)).toBe(groupId);
 
   // Otto's group ends (its tabs leave it): that starts the worker (so the watch does see starts), which lets go of the
   // between-runs listeners rather than keeping them until the next popup.
   await helper.evaluate(async (ids) => chrome.tabs.ungroup(ids as [number, number]), [blogId, openedId]);
-  await expect.poll(() => starts() - before).toBe(1);
+  await expect.poll(watch.since).toBe(1);
   await expect.poll(listening, { timeout: 30_000 }).toEqual({
     created: false,
     removed: false,
     opened: false,
     groupGone: false,
   });
-  await cdp.detach().catch(() => undefined);
+  await watch.detach();
   await helper.close();
   await opened.close();
   await page.close();
