@@ -8,9 +8,11 @@
  *   carries  it holds a value read from another site (path, query, fragment, or the host's subdomains), or it was
  *            seen nowhere and the run has read something from another site.
  *
- * A value is a piece of the URL (a path segment, a query key or value, the fragment, a subdomain, or a word of one)
+ * A value is a piece of the URL (a path segment, a query key or value, the fragment, a subdomain, a word of one, or
+ * a run of a word's parts between `-_.+@`)
  * of at least 4 characters with a digit, or of at least 10, found in a tool output labelled with another site that
- * does not itself show this URL (a page that names a link also names what is in it). Matching ignores case.
+ * does not itself show this URL (a page that names a link also names what is in it). Matching ignores case; the
+ * value is shown as the URL has it.
  */
 import type { ItemRecord } from '../storage/records.ts';
 import type { AnswerLink } from '../shared/answerLink.ts';
@@ -92,9 +94,28 @@ export function urlPieces(url: URL): string[] {
   const out = new Set<string>();
   for (const p of parts) {
     out.add(p);
-    for (const w of p.split(WORD_SPLIT)) out.add(w);
+    for (const w of p.split(WORD_SPLIT)) for (const run of joinedRuns(w)) out.add(run);
   }
   return [...out].filter(isValueLike);
+}
+
+const JOINERS = /[-_.+@]/g;
+const MAX_RUN_TOKENS = 12;
+
+/** Every run of whole tokens of a word split at `-_.+@` (`x-acct-7731` → `x-acct`, `acct-7731`, `7731`, ...). */
+function joinedRuns(word: string): string[] {
+  const starts = [0];
+  const ends: number[] = [];
+  for (const m of word.matchAll(JOINERS)) {
+    ends.push(m.index);
+    starts.push(m.index + 1);
+  }
+  ends.push(word.length);
+  if (starts.length > MAX_RUN_TOKENS) return [word];
+  const runs: string[] = [];
+  for (let i = 0; i < starts.length; i++)
+    for (let j = i; j < ends.length; j++) if (ends[j]! > starts[i]!) runs.push(word.slice(starts[i], ends[j]));
+  return runs;
 }
 
 /** Long enough, and not a plain short word: a number, a code, an address. */
@@ -129,15 +150,16 @@ interface Found {
 /** The values of `url` read from sites other than its own, in outputs that do not show the URL itself. */
 function foreignValues(url: URL, forms: readonly string[], corpus: LinkCorpus, userText: string): Found {
   const found: Found = { values: [], from: new Set() };
+  // Each piece as the URL has it, and in lower case to compare.
   const pieces = urlPieces(url)
-    .map((p) => p.toLowerCase())
-    .filter((p) => !userText.includes(p));
+    .map((p) => [p, p.toLowerCase()] as const)
+    .filter(([, low]) => !userText.includes(low));
   if (!pieces.length) return found;
   for (const out of corpus.outputs) {
     const foreign = out.labels.filter((l) => l !== url.origin);
     if (!foreign.length || forms.some((f) => out.text.includes(f))) continue;
     const text = out.text.toLowerCase();
-    const hits = pieces.filter((p) => text.includes(p));
+    const hits = pieces.filter(([, low]) => text.includes(low)).map(([p]) => p);
     if (!hits.length) continue;
     for (const l of foreign) found.from.add(l);
     for (const h of hits) if (!found.values.includes(h)) found.values.push(h);

@@ -34,8 +34,8 @@ describe('judgeLink: plain or carrying data', () => {
       to: 'collector.test',
       carries: true,
       from: ['bank.test'],
-      values: [ACCOUNT.toLowerCase()],
-      sentence: `This link sends data read from bank.test (${ACCOUNT.toLowerCase()}) to collector.test. Open it?`,
+      values: [ACCOUNT],
+      sentence: `This link sends data read from bank.test (${ACCOUNT}) to collector.test. Open it?`,
     });
   });
 
@@ -48,6 +48,10 @@ describe('judgeLink: plain or carrying data', () => {
       `https://collector.test/v?d=${ACCOUNT.toLowerCase()}`,
     ])
       expect(judgeLink(url, corpus()), url).toMatchObject({ carries: true, from: ['bank.test'] });
+    // Shown as the link has it.
+    expect(judgeLink(`https://collector.test/v?d=x-${ACCOUNT.toLowerCase()}`, corpus())?.values).toEqual([
+      ACCOUNT.toLowerCase(),
+    ]);
   });
 
   it('a link the blog showed verbatim, to a site the page named, is plain', () => {
@@ -113,7 +117,7 @@ describe('judgeLink: plain or carrying data', () => {
   it('an MCP server is named as one', () => {
     const c = corpus({ outputs: [{ text: 'note: SECRET-4411', labels: ['mcp:notes'] }] });
     expect(judgeLink('https://collector.test/?n=SECRET-4411', c)?.sentence).toBe(
-      'This link sends data read from the MCP server "notes" (secret-4411) to collector.test. Open it?',
+      'This link sends data read from the MCP server "notes" (SECRET-4411) to collector.test. Open it?',
     );
   });
 });
@@ -191,8 +195,8 @@ describe('the loop keeps the verdicts with the message', () => {
         to: 'collector.test',
         carries: true,
         from: ['bank.test'],
-        values: [ACCOUNT.toLowerCase()],
-        sentence: `This link sends data read from bank.test (${ACCOUNT.toLowerCase()}) to collector.test. Open it?`,
+        values: [ACCOUNT],
+        sentence: `This link sends data read from bank.test (${ACCOUNT}) to collector.test. Open it?`,
       },
       { url: 'https://bank.test/help', to: 'bank.test', carries: false, from: [], values: [] },
     ];

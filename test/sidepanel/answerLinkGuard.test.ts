@@ -77,6 +77,7 @@ describe('guardLinks', () => {
     const a = root.querySelector('a')!;
     expect(a.getAttribute('href')).toBe(SHOP);
     expect(a.hasAttribute('data-ask-url')).toBe(false);
+    expect(a.outerHTML).toBe(`<a href="${SHOP}" target="_blank" rel="noopener noreferrer">Seeds</a>`);
     expect(root.querySelectorAll('.link-dest')).toHaveLength(0);
   });
 });

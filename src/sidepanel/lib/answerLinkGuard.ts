@@ -74,6 +74,7 @@ export function guardLinks(root: Element, links: readonly AnswerLink[]): void {
         a.removeAttribute(ASK_ATTR);
         a.removeAttribute('role');
         a.removeAttribute('tabindex');
+        a.removeAttribute('data-testid');
         a.setAttribute('href', href);
         a.setAttribute('target', '_blank');
         a.setAttribute('rel', 'noopener noreferrer');
