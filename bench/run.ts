@@ -33,12 +33,14 @@ import * as inputPaths from './inputPaths.bench.ts';
 import * as replay from './replay.bench.ts';
 import * as context from './context.bench.ts';
 import * as webfetch from './webfetch.bench.ts';
+import * as answerLinks from './answerLinks.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
 const MODULES: BenchModule[] = [
   interceptor,
   dataflow,
+  answerLinks,
   loop,
   transport,
   streamDecode,

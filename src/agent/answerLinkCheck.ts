@@ -21,6 +21,8 @@ import type { AnswerLink } from '../shared/answerLink.ts';
 export interface ReadOutput {
   readonly text: string;
   readonly labels: readonly string[];
+  /** `text` in lower case, made once per corpus (matching ignores case). */
+  readonly lower?: string;
 }
 
 /** What the run's transcript says about where text came from. */
@@ -51,9 +53,10 @@ export function linkCorpus(records: readonly ItemRecord[]): LinkCorpus {
   const written: string[] = [];
   for (const { item, labels } of records) {
     if (item.type === 'message' && item.role === 'user') user.push(contentText(item.content));
-    else if (item.type === 'function_call_output')
-      outputs.push({ text: contentText(item.output), labels: labels ?? [] });
-    else if (item.type === 'function_call' && typeof item.arguments === 'string') written.push(item.arguments);
+    else if (item.type === 'function_call_output') {
+      const text = contentText(item.output);
+      outputs.push({ text, labels: labels ?? [], lower: text.toLowerCase() });
+    } else if (item.type === 'function_call' && typeof item.arguments === 'string') written.push(item.arguments);
   }
   return { user, outputs, written };
 }
@@ -158,7 +161,7 @@ function foreignValues(url: URL, forms: readonly string[], corpus: LinkCorpus, u
   for (const out of corpus.outputs) {
     const foreign = out.labels.filter((l) => l !== url.origin);
     if (!foreign.length || forms.some((f) => out.text.includes(f))) continue;
-    const text = out.text.toLowerCase();
+    const text = out.lower ?? out.text.toLowerCase();
     const hits = pieces.filter(([, low]) => text.includes(low)).map(([p]) => p);
     if (!hits.length) continue;
     for (const l of foreign) found.from.add(l);

@@ -203,9 +203,14 @@ export class RunSession {
   async #judgeLinks(items: readonly ResponseItem[]): Promise<(AnswerLink[] | undefined)[] | undefined> {
     const texts = items.map((i) => assistantText(i));
     if (!texts.some((t) => t && urlsIn(t).length)) return undefined;
-    const records = this.#records ?? (await this.deps.store.transcript(this.conversationId));
-    const corpus = linkCorpus(records);
-    return texts.map((t) => (t ? judgeAnswerLinks(t, corpus) : undefined));
+    try {
+      const records = this.#records ?? (await this.deps.store.transcript(this.conversationId));
+      const corpus = linkCorpus(records);
+      return texts.map((t) => (t ? judgeAnswerLinks(t, corpus) : undefined));
+    } catch {
+      // The message is written all the same: with no verdict, the panel asks before opening any of its links.
+      return undefined;
+    }
   }
 
   /**

@@ -161,7 +161,7 @@ describe('judgeAnswerLinks over a message', () => {
         rec(2, { type: 'function_call_output', call_id: 'a', output: 'page' }, [BANK]),
         rec(3, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'x' }] }),
       ]),
-    ).toEqual({ user: ['hi'], outputs: [{ text: 'page', labels: [BANK] }], written: ['{"u":1}'] });
+    ).toEqual({ user: ['hi'], outputs: [{ text: 'page', labels: [BANK], lower: 'page' }], written: ['{"u":1}'] });
   });
 });
 
