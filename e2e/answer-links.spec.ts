@@ -68,6 +68,7 @@ test('a link in the answer carrying the bank’s account number shows its destin
   pages,
 }) => {
   test.setTimeout(90_000);
+  const ownPages = new Set(context.pages());
   await connectToFakeApi(panel, fakeApi);
   const bankUrl = `${pages.origin}/bank.html`;
   const bankHost = new URL(pages.origin).host;
@@ -146,4 +147,11 @@ test('a link in the answer carrying the bank’s account number shows its destin
   await expect.poll(() => shop.hits.filter((h) => h === '/seeds')).toHaveLength(1);
   await expect(ask).toHaveCount(0);
   expect(pagesAsked()).toEqual([`/verify?d=${SECRET}`]);
+  // The tabs the links opened go, so the next test starts with the panel in front.
+  for (const page of context.pages()) if (!ownPages.has(page)) await page.close();
+});
+
+// The next test's panel (same browser, same localStorage) starts with no conversation open, not this one's.
+test.afterEach(async ({ panel }) => {
+  await panel.evaluate(() => localStorage.removeItem('otto.panel.current'));
 });
