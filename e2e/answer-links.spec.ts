@@ -122,10 +122,13 @@ test('a link in the answer carrying the bank’s account number shows its destin
   await expect(ask.getByTestId('link-ask-url')).toHaveText(leak);
   await ask.getByTestId('link-ask-cancel').click();
   await expect(ask).toHaveCount(0);
-  // The image link asks the same way.
-  await guarded.nth(1).click();
+  // The image link asks the same way, from the keyboard too; Enter twice opens nothing (Don't open has the focus).
+  await guarded.nth(1).focus();
+  await panel.keyboard.press('Enter');
   await expect(ask.getByTestId('link-ask-url')).toHaveText(pixel);
-  await ask.getByTestId('link-ask-cancel').click();
+  await expect(ask.getByTestId('link-ask-cancel')).toBeFocused();
+  await panel.keyboard.press('Enter');
+  await expect(ask).toHaveCount(0);
   await panel.waitForTimeout(1000);
   expect(collector.hits).toEqual([]); // not even a favicon
   expect(context.pages()).toHaveLength(pagesBefore);
@@ -147,6 +150,11 @@ test('a link in the answer carrying the bank’s account number shows its destin
   await expect.poll(() => shop.hits.filter((h) => h === '/seeds')).toHaveLength(1);
   await expect(ask).toHaveCount(0);
   expect(pagesAsked()).toEqual([`/verify?d=${SECRET}`]);
+  // Reopened, the conversation shows the same verdicts: they are stored with the message, not judged again.
+  await panel.reload();
+  await expect(panel.getByTestId('message-assistant').last()).toContainText('Your balance is 12,345.67.');
+  await expect(guarded).toHaveCount(2);
+  await expect(answer.locator(`a[href="${seeds}"]`)).toHaveCount(1);
   // The tabs the links opened go, so the next test starts with the panel in front.
   for (const page of context.pages()) if (!ownPages.has(page)) await page.close();
 });
