@@ -530,7 +530,8 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       tab_id: tabId,
     }),
     effect: 'changes',
-    flow: FLOW.readsPage,
+    // A point, a press and a release tell the page what the model chose, as a click or a drag does (#43).
+    flow: FLOW.actsOnPage,
     examples: [
       "dom.hover(ref='e10')",
       'dom.hover(x=320, y=180, hold_ms=1500)',
