@@ -7,6 +7,8 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { openTab, refIn, tool } from './page-tools.helpers.ts';
+import { connectToFakeApi, events, send, waitForStatus } from './support/agent.ts';
+import type { RecordedRequest, Turn } from '../test/support/fake-api/turns.ts';
 
 let opened = 0;
 const app = (origin: string): string => `${origin}/apps/pointer.html?n=${++opened}`;
@@ -209,4 +211,55 @@ test.describe('a pointer like a person’s (#43)', () => {
     expect(s.confirmed).toBe(true);
     expect(s.heldMs).toBeGreaterThanOrEqual(1500);
   });
+});
+
+test('through the agent: the model follows the jumping target by ref and reads its fill change in the report', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+  serviceWorker: sw,
+}) => {
+  fakeApi.reset();
+  await connectToFakeApi(panel, fakeApi);
+  const url = app(pages.origin);
+  const { page, tabId } = await openTab(context, sw, url);
+  // dom.query and dom.hover are not in the default tool set: the model runs them through ot.call.
+  let target = '';
+  const hover: Turn = {
+    match: (r: RecordedRequest) => {
+      if (!/1 element match "svg circle"/.test(r.lastInput)) return false;
+      target = refIn(r.lastInput, 'clickable "Target"');
+      hover.calls = [{ name: 'ot__call', arguments: { tool: 'dom.hover', args: { ref: target } } }];
+      return true;
+    },
+  };
+  fakeApi.script([
+    {
+      match: 'hover the target',
+      calls: [{ name: 'ot__call', arguments: { tool: 'dom.query', args: { selector: 'svg circle' } } }],
+    },
+    hover,
+    { match: /fill "#9aa5b1" → "#e4572e"/, text: 'The target turns red and shows a tooltip.' },
+  ]);
+  await justMoved(page);
+  const id = await send(panel, 'hover the target on the game board', { tabId });
+  await waitForStatus(panel, id, 'completed');
+  const inputs = (fakeApi.responsesRequests().at(-1)!.body?.input ?? []) as { type: string; output?: unknown }[];
+  const report = String(inputs.filter((i) => i.type === 'function_call_output').at(-1)!.output);
+  expect(unwrap(report)).toBe(
+    [
+      // The model reads tool names as it calls them (dom__hover).
+      'dom__hover ok — 1 shown, 1 changed.',
+      '<external-content-X>',
+      `hovered clickable "Target" [ref=${target}]`,
+      `shown: ${TIP}`,
+      `changed: clickable "Target" [ref=${target}]: ${RED_FILL}`,
+      `locator: {"selector":"#target"} at ${JSON.stringify(url)}`,
+      '</external-content-X>',
+    ].join('\n'),
+  );
+  expect((await pageState(page)).log).toEqual(['enter']);
+  // Same site: the data-flow guard lets the hover (page → page) through without asking.
+  expect((await events(panel, id)).some((e) => e.type === 'approval.required')).toBe(false);
 });
