@@ -7,7 +7,8 @@
  * mutations), text (from the mutation records), and visibility (hidden subtrees compared before/after: a tab panel
  * shown, a menu opened); dialogs that opened or closed (role=dialog, aria-modal, <dialog open>), whether the page
  * asked to confirm leaving (beforeunload), and where focus went. The alert/confirm/prompt calls answered meanwhile
- * are added by the worker (page/dialogs.ts), which guards them from the page's world.
+ * are added by the worker (page/dialogs.ts), which guards them from the page's world. Given the element the action
+ * works on (`subject`), attribute changes a person would see in and around it are told too (attributeChanges.ts).
  */
 import { deepActiveElement, knownRoots, parentOf } from './env.ts';
 import { describeElement } from './describe.ts';
