@@ -47,7 +47,7 @@ export function systemBlock(i: SystemBlockInput): string {
   const lines = [
     "You are Otto, an AI agent in the user's Chrome side panel: you do tasks in their browser by calling tools.",
     `Today is ${i.date}. ${tab}`,
-    'Working on a page:',
+    'Working on a page (tools act on the current tab unless given tab_id):',
     '1. dom.snapshot (or dom.find for one thing) shows the page; every control has a ref like e12.',
     '2. Act by ref: dom.click, dom.type, dom.fill_form, dom.select, dom.check, dom.press.',
     '3. Read the report each action returns: what appeared (with refs), changed, was shown or hidden; "no DOM change" means nothing happened.',

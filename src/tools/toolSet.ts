@@ -14,10 +14,9 @@ export type ToolSetMode = 'default' | 'all';
 export const BUILTIN_PACKS: ReadonlySet<string> = new Set(['dom', 'tabs', 'ot', 'llm', 'web', 'files']);
 
 /**
- * Sent in full by default: reading and acting on the page, navigating, running the listed tools and paging through
- * large results. tabs.list and tabs.open are listed instead (#43: their one line says all a definition would). The
- * fixed input of a tools-mode request stays under 13,500 characters (bench/fixedInput.bench.ts;
- * test/tools/discovery.test.ts asserts the figure).
+ * Sent in full by default: reading and acting on the page, finding and opening tabs, running the listed tools and
+ * paging through large results. The fixed input of a tools-mode request stays within 13,500 characters
+ * (bench/fixedInput.bench.ts reports it; test/tools/discovery.test.ts asserts it).
  */
 export const DEFAULT_TOOLS: ReadonlySet<string> = new Set([
   'dom.snapshot',
@@ -29,6 +28,8 @@ export const DEFAULT_TOOLS: ReadonlySet<string> = new Set([
   'dom.check',
   'dom.press',
   'dom.wait_for',
+  'tabs.list',
+  'tabs.open',
   'tabs.navigate',
   'ot.help',
   'ot.call',

@@ -34,7 +34,7 @@ export const BRIEFS: Readonly<Record<string, string>> = {
   'tabs.back': 'history back',
   'tabs.close': 'close a tab',
   'tabs.forward': 'history forward',
-  'tabs.list': 'tabs shared with you: id, title, URL, which is active',
+  'tabs.list': 'tabs shared with you: id, title, URL',
   'tabs.navigate': 'load a URL in the tab',
   'tabs.open': 'open a URL in a new tab',
   'tabs.reload': 'reload',

@@ -22,7 +22,7 @@ import { paramDocs } from './signature.ts';
 export const PAGE_TASK_PACKS: ReadonlySet<string> = new Set(['dom', 'tabs', 'files', 'web', 'llm']);
 
 export const CALL_LIST_HEADER =
-  'Tools not in your list, run as ot.call(tool="dom.drag", args={"dx": 50}); page tools also take tab_id; ot.help(query="dom.drag") explains one:';
+  'Not in your list; run as ot.call(tool="dom.drag", args={...}). Page tools also take tab_id; ot.help(query="dom.drag") explains one:';
 
 /** `dom.hover(ref|selector?, role?, name?, label?)`: the parameter names a call may use, `?` when optional. */
 export function callSignature(qualified: string, tool: AnyTool): string {
