@@ -61,3 +61,35 @@ test('the first request lists every page tool; a listed tool runs through ot.cal
   expect(out).toMatch(/^Console of the page named below: 0 messages \(0 errors or uncaught\)\. Capture began late/);
   await page.close();
 });
+
+test('ot.help finds tools from several words and from a synonym, and names the tools that go with them', async ({
+  panel,
+  fakeApi,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  fakeApi.script([
+    {
+      match: 'which tools',
+      calls: [call('ot__help', { query: 'console errors network requests' }), call('ot__help', { query: 'pdf' })],
+    },
+    { text: 'dom.console, dom.network; files.download then files.read.' },
+  ]);
+  const id = await send(panel, 'which tools read errors and PDFs?');
+  await waitForStatus(panel, id, 'completed', 60_000);
+  const [several, pdf] = lastOutputs(fakeApi);
+  // In the names the model calls (wire names), best first.
+  expect(several!.split('\n').slice(0, 6)).toEqual([
+    '# Search results for "console errors network requests"',
+    '',
+    '## Tools',
+    '',
+    expect.stringMatching(/^- dom__network: The page's recent requests/),
+    expect.stringMatching(/^- dom__console: The page's last console messages and uncaught errors/),
+  ]);
+  const lines = pdf!.split('\n');
+  expect(lines.slice(0, 4)).toEqual(['# Search results for "pdf"', '', '## Tools', '']);
+  expect(lines[4]).toMatch(/^- files__read: /);
+  expect(lines[5]).toMatch(/^- files__download: /);
+  expect(pdf).toMatch(/\n## Goes with\n\n- files__list \(with files__read\): /);
+  expect(lines.at(-1)).toBe('Tools not in your tool list run as `ot__call(tool="<name>", args={...})`.');
+});
