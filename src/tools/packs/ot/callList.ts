@@ -16,7 +16,7 @@ import { BRIEFS } from './briefs.ts';
 import { CALL_TOOL } from './call.ts';
 import { brief } from './common.ts';
 import { CODE_TOOL } from './run.ts';
-import { paramDocs } from './signature.ts';
+import { toolDoc } from './signature.ts';
 
 /** Packs whose tools a task on pages, tabs, files or the web may need: each gets a signature line. */
 export const PAGE_TASK_PACKS: ReadonlySet<string> = new Set(['dom', 'tabs', 'files', 'web', 'llm']);
@@ -26,7 +26,8 @@ export const CALL_LIST_HEADER =
 
 /** `dom.hover(ref|selector?, role?, name?, label?)`: the parameter names a call may use, `?` when optional. */
 export function callSignature(qualified: string, tool: AnyTool): string {
-  const params = paramDocs(tool).filter((p) => p.name !== 'tab_id' || p.required);
+  // toolDoc is cached per tool (tools are immutable): the lines cost nothing after the first request.
+  const params = toolDoc(tool, 'local').params.filter((p) => p.name !== 'tab_id' || p.required);
   const names = new Set(params.map((p) => p.name));
   const parts: string[] = [];
   for (const p of params) {
