@@ -21,6 +21,7 @@ import * as coldstart from './coldstart.bench.ts';
 import * as loopChromium from './loopChromium.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as modelView from './modelView.bench.ts';
+import * as fixedInput from './fixedInput.bench.ts';
 import * as storage from './storage.bench.ts';
 import * as pageload from './pageload.bench.ts';
 import * as mcp from './mcp.bench.ts';
@@ -53,6 +54,7 @@ const MODULES: BenchModule[] = [
   help,
   snapshot,
   modelView,
+  fixedInput,
   pageload,
   bigpages,
   inputPaths,
