@@ -18,6 +18,7 @@ export function Markdown({ text, class: cls = 'md' }: { text: string; class?: st
       button.className = 'copy';
       button.textContent = 'Copy';
       button.setAttribute('aria-label', 'Copy code');
+      pre.tabIndex = 0; // a wide code line scrolls sideways: the keyboard must reach it to scroll it
       pre.replaceWith(wrap);
       wrap.append(button, pre);
     }
