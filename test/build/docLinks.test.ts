@@ -143,8 +143,8 @@ describe('READMEs', () => {
     expect(missing).toEqual([]);
   });
 
-  it("the root README's layout names every folder of src/, and only those", () => {
-    const readme = text.get(path.join(ROOT, 'README.md')) ?? '';
+  it("docs/development.md's layout names every folder of src/, and only those", () => {
+    const readme = readFileSync(path.join(ROOT, 'docs/development.md'), 'utf8');
     const layout = readme.slice(readme.indexOf('## Layout of `src/`'));
     const block = layout.slice(layout.indexOf('```') + 3, layout.indexOf('```', layout.indexOf('```') + 3));
     const listed = [...block.matchAll(/^([a-z]+)\/ /gm)].map((m) => m[1]).sort();
