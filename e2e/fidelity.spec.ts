@@ -13,7 +13,7 @@ interface RunReply {
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
-test('Logs view: turned on in Settings, it lists the llm.transform span; a non-sk key in a 401 body appears nowhere', async ({
+test('Logs view: turned on in Settings, it lists the llm.transform spans, the failed one at level error; a non-sk key in a 401 body appears nowhere', async ({
   panel,
   fakeApi,
 }) => {
@@ -48,7 +48,8 @@ test('Logs view: turned on in Settings, it lists the llm.transform span; a non-s
     type: 'command.run',
     text: 'llm.transform(input="x", prompt="Extract again")',
   });
-  expect(failed.output).toBe('Error: 401 Invalid API Key: [redacted]');
+  // The spec's words for a refused key, whatever its shape (#45; it used to be 'Error: 401 Invalid API Key: [redacted]').
+  expect(failed.output).toBe('Error: Authentication error - check OPENAI_API_KEY in secrets.yaml');
   // The transform's request counts in the statistics like the agent's own (it used to be missing).
   await expect
     .poll(async () => {
@@ -68,11 +69,15 @@ test('Logs view: turned on in Settings, it lists the llm.transform span; a non-s
     .locator('[data-testid="log-entry"][data-span="llm.transform"]')
     .filter({ hasText: 'model=gpt-logs-e2e' });
   await expect(spans).toHaveCount(2);
-  await expect(spans.nth(1)).toHaveAttribute('data-level', 'info');
-  await expect(spans.nth(1)).toContainText('[redacted]');
-  // Filtering by level: errors only hides the successful span.
+  // The failed transform is logged at level error (#45: it was info, so "error and up" hid it).
+  await expect(spans.nth(0)).toHaveAttribute('data-level', 'info');
+  await expect(spans.nth(1)).toHaveAttribute('data-level', 'error');
+  await expect(spans.nth(1)).toContainText('Authentication error - check OPENAI_API_KEY in secrets.yaml');
+  // Filtering by level: errors only hides the successful span and keeps the failed one.
   await panel.getByTestId('logs-level').selectOption('error');
-  await expect(panel.locator('[data-testid="log-entry"]').filter({ hasText: 'model=gpt-logs-e2e' })).toHaveCount(0);
+  const errorsOnly = panel.locator('[data-testid="log-entry"]').filter({ hasText: 'model=gpt-logs-e2e' });
+  await expect(errorsOnly).toHaveCount(1);
+  await expect(errorsOnly).toHaveAttribute('data-level', 'error');
   await panel.getByTestId('logs-level').selectOption('debug');
   await panel.getByTestId('logs-filter').fill('');
   await expect(panel.getByTestId('log-entry').first()).toBeVisible();

@@ -90,3 +90,30 @@ test('with neither transform.base_url nor agent.base_url set, llm.transform give
     'not set: set it here or the agent base URL',
   );
 });
+
+test('#45: a key that does not start with sk- and is refused gets the spec words, and ot.stats counts the failure', async ({
+  panel,
+  fakeApi,
+}) => {
+  const key = 'gq_live_0123456789abcdef';
+  await connectToFakeApi(panel, fakeApi, { key });
+  fakeApi.scriptChat([{ http: { status: 401, body: { error: { message: `Invalid API Key: ${key}`, type: 'x' } } } }]);
+  const out = await panelRequest<{ ok: boolean; output?: string }>(panel, {
+    type: 'command.run',
+    text: 'llm.transform(input="text", prompt="Summarize")',
+  });
+  expect(out.output).toBe('Error: Authentication error - check OPENAI_API_KEY in secrets.yaml');
+  // The failed call is a failure in the statistics (it used to count as a success).
+  await expect
+    .poll(
+      async () =>
+        (
+          await panelRequest<{ output?: string }>(panel, {
+            type: 'command.run',
+            text: 'ot.stats(tool="llm.transform")',
+          })
+        ).output ?? '',
+      { timeout: 15_000 },
+    )
+    .toMatch(/total_calls: 1\n[\s\S]*success_rate: 0\b/);
+});

@@ -86,6 +86,24 @@ test('invalid YAML shows line:column, Save stays off, and the saved config is un
   expect(refused).toBe('line 2, column 14: agent.max_turns: should be a number, not text');
   expect(await savedYaml(panel)).toBe(before);
 
+  // #45: text that reads as nothing (`&&`, an anchor on nothing) is not "no settings": refused in the editor and by
+  // the worker, so no form edit can later fail on it in the YAML reader's words.
+  await editor.fill('&&');
+  await expect(errors).toHaveText(
+    'line 1, column 3: the whole file: should be a map (one "key: value" per line), not empty',
+  );
+  await expect(panel.getByTestId('config-save')).toBeDisabled();
+  const nothing = await panel.evaluate(() =>
+    (globalThis as unknown as { ottoPanel: { request(b: unknown): Promise<unknown> } }).ottoPanel
+      .request({ type: 'config.save', yaml: '&&' })
+      .then(
+        () => 'saved',
+        (e: Error) => e.message,
+      ),
+  );
+  expect(nothing).toBe('line 1, column 3: the whole file: should be a map (one "key: value" per line), not empty');
+  expect(await savedYaml(panel)).toBe(before);
+
   // Fixing it enables Save, and the worker stores it.
   await editor.fill(`${before}  max_turns: 7\n`);
   await expect(panel.getByTestId('config-errors')).toHaveCount(0);

@@ -3,7 +3,7 @@
  * line:column problems), read the effective values, and apply form edits to the user's text while keeping their
  * comments and other keys. The worker validates again on `config.save`; this is for instant feedback.
  */
-import { isMap, isScalar, parseDocument, stringify } from 'yaml';
+import { isMap, isScalar, parseDocument, stringify, type Document } from 'yaml';
 import { formatProblem, parseConfigYaml, type ConfigProblem } from './parse.ts';
 import { DEFAULT_CONFIG, type OttoConfig } from './schema.ts';
 import { CONFIG_VERSION, migrateDocument, readVersion } from './migrations.ts';
@@ -59,25 +59,44 @@ export interface YamlEdit {
 export function patchYaml(yaml: string, edits: readonly YamlEdit[]): string {
   const doc = parseDocument(yaml || '');
   if (doc.errors.length) throw new Error('The YAML has errors; fix them in the editor first.');
+  if (!doc.contents) doc.contents = doc.createNode({}) as never;
+  if (!isMap(doc.contents)) throw new Error(NOT_MAP_EDIT);
   const version = readVersion(doc.toJS());
   if (version.ok && version.version < CONFIG_VERSION) migrateDocument(doc, version.version);
-  if (!doc.contents) doc.contents = doc.createNode({}) as never;
-  for (const { path, value } of edits) {
-    if (value === undefined) {
-      if (!doc.hasIn(path)) continue;
-      doc.deleteIn(path);
-      // Drop maps the deletion left empty, so removing the last key leaves no `agent: {}` behind.
-      for (let depth = path.length - 1; depth > 0; depth--) {
-        const parent = doc.getIn(path.slice(0, depth), true);
-        if (isMap(parent) && parent.items.length === 0) doc.deleteIn(path.slice(0, depth));
-        else break;
-      }
-    } else doc.setIn(path, value);
-  }
+  for (const { path, value } of edits) applyEdit(doc, path, value);
   const text = doc.toString();
   // Nothing left but the version stamp: the empty config (every default) says the same.
   const left = doc.toJS() as Record<string, unknown> | null;
   return text.trim() === '{}' || (left && Object.keys(left).every((k) => k === 'version')) ? '' : text;
+}
+
+const NOT_MAP_EDIT =
+  'The settings text is not "key: value" lines, so a form cannot change it; fix it in the editor first.';
+
+/** One form edit: set (or, with `value` undefined, remove) the key at `path`, in the words a user reads on failure. */
+function applyEdit(doc: Document, path: readonly string[], value: unknown): void {
+  if (value === undefined) {
+    if (!doc.hasIn(path)) return;
+    doc.deleteIn(path);
+    // Drop maps the deletion left empty, so removing the last key leaves no `agent: {}` behind.
+    for (let depth = path.length - 1; depth > 0; depth--) {
+      const parent = doc.getIn(path.slice(0, depth), true);
+      if (isMap(parent) && parent.items.length === 0) doc.deleteIn(path.slice(0, depth));
+      else break;
+    }
+    return;
+  }
+  // A key on the way that holds a single value (`agent: 5`) cannot take `agent.model`: the reader's own words
+  // ("Expected YAML collection at agent") would reach the user, so say what to fix.
+  for (let depth = 1; depth < path.length; depth++) {
+    const holder = doc.getIn(path.slice(0, depth), true);
+    if (holder !== undefined && !isMap(holder)) {
+      throw new Error(
+        `${path.slice(0, depth).join('.')} holds a single value in the settings text, so ${path.join('.')} cannot be set; fix it in the editor first.`,
+      );
+    }
+  }
+  doc.setIn(path, value);
 }
 
 /** Every setting at its default, as YAML the user can start from. */

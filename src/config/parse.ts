@@ -211,7 +211,10 @@ function toData(at: Located): { ok: true; data: unknown } | { ok: false; problem
   }
   try {
     // Aliases are capped: a few lines of YAML must not expand into gigabytes ("billion laughs").
-    return { ok: true, data: doc.toJS({ maxAliasCount: 100 }) ?? {} };
+    // Only text with no contents (empty, or comments only) is the empty config. Contents that read as nothing — `&&`
+    // (an anchor on nothing), `~`, `null` — go to validation as they are and are refused there as "not a map":
+    // taken as "no settings" they passed, and the next form edit failed in the YAML reader's words (#45).
+    return { ok: true, data: doc.contents === null ? {} : doc.toJS({ maxAliasCount: 100 }) };
   } catch (err) {
     const message = errorMessage(err);
     const first = firstAlias(doc);

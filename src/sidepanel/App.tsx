@@ -160,7 +160,9 @@ export function App({ client }: { client: PortClient }) {
         ) : view === 'data' ? (
           <DataView data={store.data} tab={dataTab} onTab={setDataTab} client={client} />
         ) : (
-          <>
+          // The chat is the page's main landmark (each other view has its own <main>); `display: contents` keeps
+          // the panel's column layout as it was.
+          <main class="chat-pane">
             <MessageList
               entries={entries}
               loading={chat.loading}
@@ -220,7 +222,7 @@ export function App({ client }: { client: PortClient }) {
               onSend={store.submit}
               onStop={() => after(stop())}
             />
-          </>
+          </main>
         )}
       </div>
     </PanelActionsContext.Provider>

@@ -21,6 +21,7 @@ import type { Labels } from './guard/labels.ts';
 import { isPlainObject } from '../shared/plainObject.ts';
 import { round2 } from '../shared/round.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
+import { errorOutputMessage } from './errorOutput.ts';
 
 /** What the statistics recorder receives for every call, success or not. */
 export interface ToolCallRecord {
@@ -28,7 +29,8 @@ export interface ToolCallRecord {
   readonly tool: string;
   readonly durationMs: number;
   readonly success: boolean;
-  /** The thrown error's name (`ToolValidationError`, `AbortError`, `TypeError`), or `ResultError` for `{success:false}`. */
+  /** The thrown error's name (`ToolValidationError`, `AbortError`, `TypeError`), or `ResultError` for `{success:false}`
+   * and for an `Error: …` text. */
   readonly errorType?: string;
   /** Characters of arguments in (the model's raw JSON when given) and of the result out. */
   readonly charsIn: number;
@@ -233,10 +235,11 @@ export class ToolInterceptor {
     // AFTER: duration, completion line, metadata, record.
     const durationMs = round2(this.clock() - start);
     if (flow && checkedArgs) await flow.record(tool as AnyTool, checkedArgs, ctx, before);
-    const failed = isPlainObject(result) && result.success === false;
+    const failure = failureOf(result);
+    const failed = failure !== undefined;
     if (logging) {
       if (failed) {
-        const why = cut(previewValue((result as Record<string, unknown>).error, cfg.truncate_logs), cfg.truncate_logs);
+        const why = cut(previewValue(failure.why, cfg.truncate_logs), cfg.truncate_logs);
         logger.debug(`${PREFIX} Failed ${name} (${durationMs}ms): ${why}`, { tool: name, duration_ms: durationMs });
       } else logger.debug(`${PREFIX} Completed ${name} (${durationMs}ms)`, { tool: name, duration_ms: durationMs });
     }
@@ -280,6 +283,13 @@ export class ToolInterceptor {
       this.logger.warn(`${PREFIX} Statistics hook failed for ${tool}: ${errorMessage(error)}`);
     }
   }
+}
+
+/** What a result that reports failure says (`{success: false, error}` or an `Error: …` text); undefined on success. */
+function failureOf(result: unknown): { why: unknown } | undefined {
+  if (isPlainObject(result) && result.success === false) return { why: result.error };
+  const message = errorOutputMessage(result);
+  return message === undefined ? undefined : { why: message };
 }
 
 /**

@@ -106,6 +106,28 @@ function resolves(readme: string, p: string): boolean {
   return walk(dir, (n) => n === p).length > 0 || existsSync(path.join(ROOT, p));
 }
 
+/** The repository's documents: the root ones, docs/ and every README in src/. */
+const documents = [
+  ...['README.md', 'BENCHMARKS.md'].map((n) => path.join(ROOT, n)),
+  ...walk(path.join(ROOT, 'docs'), (n) => n.endsWith('.md')),
+  ...readmes.filter((p) => p !== path.join(ROOT, 'README.md')),
+];
+
+describe('documents stand alone (#45: a bare clone passes)', () => {
+  it('no document cites a folder outside the repository (../shared, the seeds, DESIGN.md)', () => {
+    const outside = /(?<![./])\.\.\/shared\/|shared\/(corpora|seeds|reference)|DESIGN\.md/; // `../../shared/x.ts` is in src/
+    const found = documents.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, i }))
+        .filter(({ line }) => outside.test(line))
+        .map(({ i }) => `${rel(file)}:${i + 1}`),
+    );
+    expect(documents.length).toBeGreaterThan(25);
+    expect(found).toEqual([]);
+  });
+});
+
 describe('READMEs', () => {
   it('checks every README in src/ and the root one', () => {
     expect(readmes.length).toBeGreaterThan(20);
@@ -121,8 +143,8 @@ describe('READMEs', () => {
     expect(missing).toEqual([]);
   });
 
-  it("the root README's layout names every folder of src/, and only those", () => {
-    const readme = text.get(path.join(ROOT, 'README.md')) ?? '';
+  it("docs/development.md's layout names every folder of src/, and only those", () => {
+    const readme = readFileSync(path.join(ROOT, 'docs/development.md'), 'utf8');
     const layout = readme.slice(readme.indexOf('## Layout of `src/`'));
     const block = layout.slice(layout.indexOf('```') + 3, layout.indexOf('```', layout.indexOf('```') + 3));
     const listed = [...block.matchAll(/^([a-z]+)\/ /gm)].map((m) => m[1]).sort();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfigYaml, parseSecretsYaml } from '../../src/config/parse.ts';
+import { formatProblems, parseConfigYaml, parseSecretsYaml, type ConfigProblem } from '../../src/config/parse.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { loadConfig, saveConfig, loadSecrets, saveSecrets } from '../../src/config/store.ts';
 import { seedSettings } from '../../src/config/seed.ts';
@@ -124,6 +124,22 @@ describe('redaction', () => {
 });
 
 describe('hostile YAML', () => {
+  it('#45: text that reads as nothing (`&&`, `~`, `null`) is refused as not a map, not taken as "no settings"', () => {
+    const refused = (text: string) => {
+      const r = parseConfigYaml(text);
+      return r.ok ? 'accepted' : formatProblems(r.problems);
+    };
+    const notAMap = 'the whole file: should be a map (one "key: value" per line), not empty';
+    expect(refused('&&')).toBe(`line 1, column 3: ${notAMap}`);
+    expect(refused('~')).toBe(`line 1, column 1: ${notAMap}`);
+    expect(refused('# mine\nnull')).toBe(`line 2, column 1: ${notAMap}`);
+    expect(formatProblems((parseSecretsYaml('&&') as { problems: ConfigProblem[] }).problems)).toBe(
+      `line 1, column 3: ${notAMap}`,
+    );
+    // Empty text and text of comments only are the empty config (every default), as before.
+    expect(parseConfigYaml('').ok).toBe(true);
+    expect(parseConfigYaml('# nothing yet\n').ok).toBe(true);
+  });
   it('an alias without its anchor is a located problem, not a crash (found by fuzzing)', () => {
     const r = parseConfigYaml('*a');
     expect(r.ok).toBe(false);

@@ -2,12 +2,13 @@
 // (corpora/openai-sse), the order of the cleanest recordings, and the fields stream-events.tsv requires (except
 // where real streams deviate, which the fake imitates). Also: the hosted tool types the client passes through are
 // exactly the spec's. Skips where ../shared/corpora is absent.
-import { existsSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
 import { HOSTED_TOOL_TYPES } from '../../src/models/flattenTools.ts';
-import { OPENAPI_SUBSET, corpusPath } from '../support/fake-api/corpora.ts';
+import { OPENAPI_SUBSET, SSE_CORPUS_DIR, corpusPath } from '../support/fake-api/corpora.ts';
+import { describeWithCorpus } from '../support/corpusSkip.ts';
 import { buildResponseEvents, type WireEvent } from '../support/fake-api/index.ts';
-import { chunkFiles, loadRecording, sseCorpusPresent, type RawEvent } from './corpora.ts';
+import { chunkFiles, loadRecording, type RawEvent } from './corpora.ts';
 
 const TSV = corpusPath('openai-openapi', 'stream-events.tsv');
 
@@ -53,7 +54,7 @@ const fakeTurns = {
 };
 const allFake: WireEvent[] = Object.values(fakeTurns).flat();
 
-describe.skipIf(!sseCorpusPresent)('conformance: the fake API streams like the recordings', () => {
+describeWithCorpus(SSE_CORPUS_DIR, 'conformance: the fake API streams like the recordings', () => {
   const recorded = realOpenAiEvents();
   const recordedShapes = new Set(recorded.map(shape));
   const recordedResponseKeys = new Set(recorded.flatMap((e) => (isRecord(e.response) ? Object.keys(e.response) : [])));
@@ -82,7 +83,7 @@ describe.skipIf(!sseCorpusPresent)('conformance: the fake API streams like the r
   });
 });
 
-describe.skipIf(!existsSync(TSV))('conformance: the fake API against stream-events.tsv', () => {
+describeWithCorpus(TSV, 'conformance: the fake API against stream-events.tsv', () => {
   // Where the recordings contradict the spec, the fake follows the recordings (docs/design.md, platform fact 8).
   const realDeviations: Record<string, string[]> = {
     'response.function_call_arguments.done': ['name'],
@@ -110,7 +111,7 @@ describe.skipIf(!existsSync(TSV))('conformance: the fake API against stream-even
   });
 });
 
-describe.skipIf(!existsSync(OPENAPI_SUBSET))('conformance: hosted tool types', () => {
+describeWithCorpus(OPENAPI_SUBSET, 'conformance: hosted tool types', () => {
   it('HOSTED_TOOL_TYPES are exactly the non-function members of the spec’s Tool union', () => {
     const doc = JSON.parse(readFileSync(OPENAPI_SUBSET, 'utf8')) as {
       components: {
@@ -125,6 +126,3 @@ describe.skipIf(!existsSync(OPENAPI_SUBSET))('conformance: hosted tool types', (
   });
 });
 
-describe.skipIf(sseCorpusPresent)('conformance: the fake API streams like the recordings', () => {
-  it.skip('skipped: ../shared/corpora is absent (shared corpora are not part of the project)', () => undefined);
-});

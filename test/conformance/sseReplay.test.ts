@@ -1,11 +1,12 @@
 // Conformance: EVERY recorded stream in corpora/openai-sse replayed through the stream mapper. No crash; exactly one
 // terminal event; text, reasoning and function calls rebuilt exactly as the recording's final items state them;
 // output items passed on verbatim. Skips (with a message) where ../shared/corpora is absent.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ModelEvent, ResponseItem } from '../../src/models/events.ts';
 import { StreamMapper, mapUsage, messageText, summaryText } from '../../src/models/streamMapper.ts';
 import { SSE_CORPUS_DIR } from '../support/fake-api/corpora.ts';
-import { chunkFiles, loadRecording, splitResponses, sseCorpusPresent, type RawEvent } from './corpora.ts';
+import { describeWithCorpus } from '../support/corpusSkip.ts';
+import { chunkFiles, loadRecording, splitResponses, type RawEvent } from './corpora.ts';
 
 type Item = Record<string, unknown>;
 
@@ -69,7 +70,7 @@ const ROTATES_IDS = /id-rotation/;
 const allFiles = chunkFiles();
 const files = allFiles.filter((path) => !ROTATES_IDS.test(path));
 
-describe.skipIf(!sseCorpusPresent)(`conformance: recorded SSE streams (${SSE_CORPUS_DIR})`, () => {
+describeWithCorpus(SSE_CORPUS_DIR, 'conformance: recorded SSE streams', () => {
   it('finds the recordings', () => {
     expect(allFiles.length).toBeGreaterThanOrEqual(50);
   });
@@ -187,6 +188,3 @@ describe.skipIf(!sseCorpusPresent)(`conformance: recorded SSE streams (${SSE_COR
   });
 });
 
-describe.skipIf(sseCorpusPresent)('conformance: recorded SSE streams', () => {
-  it.skip(`skipped: ${SSE_CORPUS_DIR} is absent (shared corpora are not part of the project)`, () => undefined);
-});

@@ -7,7 +7,8 @@ import { StreamMapper } from '../../src/models/streamMapper.ts';
 import { formatCallResult } from '../../src/mcp/content.ts';
 import { z } from '../../src/shared/zod.ts';
 import { ToolValidationError, validateArguments } from '../../src/tools/validate.ts';
-import { corpusPath, corpusPresent } from '../support/fake-api/corpora.ts';
+import { corpusPath } from '../support/fake-api/corpora.ts';
+import { describeWithCorpus } from '../support/corpusSkip.ts';
 import { BASE_URL, client, runTurn, scriptedFetch, shownText } from './streamSupport.ts';
 import { doneItems } from '../support/modelEvents.ts';
 
@@ -124,7 +125,7 @@ describe('#34 regressions: a 200 that is not a stream', () => {
   });
 });
 
-describe.skipIf(!corpusPresent(corpusPath('openai-sse')))('#34 regressions: ids changed mid-stream', () => {
+describeWithCorpus(corpusPath('openai-sse'), '#34 regressions: ids changed mid-stream', () => {
   const path = corpusPath('openai-sse', 'openai-responses', 'github-copilot-id-rotation.1.chunks.txt');
   const events = () =>
     readFileSync(path, 'utf8')

@@ -7,7 +7,8 @@ import type { ModelEvent, ModelRequest, ResponseItem } from '../../src/models/ev
 import { OpenAIResponsesClient, type OpenAIResponsesClientOptions } from '../../src/models/OpenAIResponsesClient.ts';
 import { ChatCompletionsClient } from '../../src/models/ChatCompletionsClient.ts';
 import type { RecordedRequest } from '../support/fake-api/index.ts';
-import { OPENAPI_SUBSET, corpusPresent } from '../support/fake-api/corpora.ts';
+import { OPENAPI_SUBSET } from '../support/fake-api/corpora.ts';
+import { itWithCorpus } from '../support/corpusSkip.ts';
 import { faults, openAiError, startFakeApi, type FakeApi } from '../support/fake-api/index.ts';
 import { collect } from '../support/modelEvents.ts';
 
@@ -177,22 +178,19 @@ describe('OpenAIResponsesClient streaming', () => {
     expect(secondSent?.body?.input).toContainEqual(items[0]);
   });
 
-  it.skipIf(!corpusPresent(OPENAPI_SUBSET))(
-    'sends bodies that validate against the OpenAPI CreateResponse schema',
-    async () => {
-      api.script([{ text: 'ok', times: 2 }]);
-      const client = makeClient({
-        model: 'o4-mini',
-        reasoningEffort: 'high',
-        hostedTools: [{ type: 'web_search' }],
-        instructions: 'x',
-      });
-      await collect(client.stream(request('hi', { previousResponseId: 'resp_prev' })));
-      await collect(client.stream(request('hi', { tools: [] })));
-      expect(api.schemaValidation).toMatch(/^on: /);
-      expect(api.responsesRequests().map((r) => r.schemaErrors)).toEqual([[], []]);
-    },
-  );
+  itWithCorpus(OPENAPI_SUBSET, 'sends bodies that validate against the OpenAPI CreateResponse schema', async () => {
+    api.script([{ text: 'ok', times: 2 }]);
+    const client = makeClient({
+      model: 'o4-mini',
+      reasoningEffort: 'high',
+      hostedTools: [{ type: 'web_search' }],
+      instructions: 'x',
+    });
+    await collect(client.stream(request('hi', { previousResponseId: 'resp_prev' })));
+    await collect(client.stream(request('hi', { tools: [] })));
+    expect(api.schemaValidation).toMatch(/^on: /);
+    expect(api.responsesRequests().map((r) => r.schemaErrors)).toEqual([[], []]);
+  });
 
   it('passes previous_response_id and only configured hosted tools', async () => {
     api.script([{ text: 'ok' }]);

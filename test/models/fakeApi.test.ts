@@ -1,7 +1,8 @@
 // The fake Responses API itself: framing, scripting, CORS, auth, request log, replay checks, control endpoints.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SseDecoder } from '../../src/models/sse.ts';
-import { OPENAPI_SUBSET, corpusPresent } from '../support/fake-api/corpora.ts';
+import { OPENAPI_SUBSET } from '../support/fake-api/corpora.ts';
+import { describeWithCorpus } from '../support/corpusSkip.ts';
 import { buildResponseEvents, splitText, startFakeApi, type FakeApi } from '../support/fake-api/index.ts';
 
 let api: FakeApi;
@@ -325,25 +326,22 @@ describe('fake Responses API: HTTP behaviour', () => {
   });
 });
 
-describe.skipIf(!corpusPresent(OPENAPI_SUBSET))(
-  'fake Responses API: request validation (corpora/openai-openapi)',
-  () => {
-    it('records schema errors for an invalid body instead of rejecting it', async () => {
-      await post({
-        model: 'm',
-        input: [{ type: 'function_call_output' }],
-        tools: [{ type: 'function', name: 'x' }],
-        stream: true,
-      });
-      const [logged] = api.requests;
-      expect(logged?.status).toBe(400); // the replay check, not the schema
-      expect(logged?.schemaErrors?.length).toBeGreaterThan(0);
+describeWithCorpus(OPENAPI_SUBSET, 'fake Responses API: request validation (corpora/openai-openapi)', () => {
+  it('records schema errors for an invalid body instead of rejecting it', async () => {
+    await post({
+      model: 'm',
+      input: [{ type: 'function_call_output' }],
+      tools: [{ type: 'function', name: 'x' }],
+      stream: true,
     });
+    const [logged] = api.requests;
+    expect(logged?.status).toBe(400); // the replay check, not the schema
+    expect(logged?.schemaErrors?.length).toBeGreaterThan(0);
+  });
 
-    it('finds a well-formed body valid', async () => {
-      await post({ model: 'm', input: userInput('x'), tools: [tool], tool_choice: 'auto', stream: true, store: false });
-      expect(api.requests[0]?.schemaErrors).toEqual([]);
-      expect(api.schemaValidation).toMatch(/^on: /);
-    });
-  },
-);
+  it('finds a well-formed body valid', async () => {
+    await post({ model: 'm', input: userInput('x'), tools: [tool], tool_choice: 'auto', stream: true, store: false });
+    expect(api.requests[0]?.schemaErrors).toEqual([]);
+    expect(api.schemaValidation).toMatch(/^on: /);
+  });
+});

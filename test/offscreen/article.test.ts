@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { articleOf, type ArticleFormat } from '../../src/offscreen/article.ts';
 import { plainText } from '../../src/offscreen/plainText.ts';
+import { describeWithCorpus } from '../support/corpusSkip.ts';
 
 const URL_ = 'http://news.test/2024/otters.html';
 const parse = (html: string) => () => new DOMParser().parseFromString(html, 'text/html');
@@ -104,12 +105,13 @@ describe('plainText', () => {
 });
 
 // Readability's own cases for base URLs (../shared/corpora/readability): the links its expected output holds.
+// (happy-dom here: the corpora's place is resolved from the working directory, as in test/support/fake-api/corpora.ts.)
 const CORPUS = resolve(process.env.OTTO_CORPORA_DIR ?? resolve(process.cwd(), '../shared/corpora'), 'readability');
 const BASE_CASES = ['base-url', 'base-url-base-element-relative'].filter((c) =>
   existsSync(`${CORPUS}/${c}/source.html`),
 );
 
-describe.skipIf(!BASE_CASES.length)('real pages: base URLs (corpora/readability)', () => {
+describeWithCorpus(CORPUS, 'real pages: base URLs (corpora/readability)', () => {
   it.each(BASE_CASES)('%s: every link and image is where Readability’s expected output points', (name) => {
     const source = readFileSync(`${CORPUS}/${name}/source.html`, 'utf8');
     const expected = readFileSync(`${CORPUS}/${name}/expected.html`, 'utf8');

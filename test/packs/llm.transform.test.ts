@@ -249,6 +249,22 @@ describe('Requirement: Error Handling', () => {
     api.scriptChat([{ http: { status: 400, body: { error: { message: 'bad api_key parameter', type: 'x' } } } }]);
     expect(await transform({ input: 'a', prompt: 'p' }, deps())).toBe(`Error: ${AUTH_ERROR}`);
   });
+  it('#45: a rejected key that does not start with sk- gets the same words, never the key', async () => {
+    const key = 'gq_live_0123456789abcdef';
+    api.scriptChat([{ http: { status: 401, body: { error: { message: `Invalid API Key: ${key}`, type: 'x' } } } }]);
+    const out = await transform({ input: 'a', prompt: 'p' }, deps({}, key));
+    expect(out).toBe('Error: Authentication error - check OPENAI_API_KEY in secrets.yaml');
+    // A 401 whose text names no key at all, and a 400 that quotes the key: the same words.
+    api.scriptChat([{ http: { status: 401, body: { error: { message: 'Unauthorized', type: 'x' } } } }]);
+    expect(await transform({ input: 'a', prompt: 'p' }, deps({}, key))).toBe(
+      'Error: Authentication error - check OPENAI_API_KEY in secrets.yaml',
+    );
+    api.scriptChat([{ http: { status: 400, body: { error: { message: `unknown token ${key}`, type: 'x' } } } }]);
+    expect(await transform({ input: 'a', prompt: 'p' }, deps({}, key))).toBe(
+      'Error: Authentication error - check OPENAI_API_KEY in secrets.yaml',
+    );
+    expect(JSON.stringify(logger.entries())).not.toContain(key);
+  });
 });
 
 describe('Requirement: Composability', () => {
@@ -299,6 +315,24 @@ describe('Requirement: Transform Logging', () => {
     api.scriptChat([{ content: 'OUT', usage: { prompt_tokens: 11, completion_tokens: 3 } }]);
     await transform({ input: 'abcd', prompt: 'pp' }, deps());
     expect(span()?.fields).toMatchObject({ inputTokens: 11, outputTokens: 3, totalTokens: 14 });
+  });
+  it('#45: a failed transform is logged at level error, so the Logs view\'s "error and up" shows it', async () => {
+    api.scriptChat([
+      { http: { status: 400, body: { error: { message: 'context too long', type: 'invalid_request_error' } } } },
+    ]);
+    await transform({ input: 'a', prompt: 'p' }, deps());
+    expect(span()).toMatchObject({
+      level: 'error',
+      fields: expect.objectContaining({ error: expect.stringMatching(/context too long/) }),
+    });
+    expect(logger.entries({ level: 'error' }).map((e) => e.span)).toEqual(['llm.transform']);
+  });
+  it('#45: json_mode output that is not JSON is logged at level error', async () => {
+    api.scriptChat([{ content: 'not json' }]);
+    expect(await transform({ input: 'a', prompt: 'p', json_mode: true }, deps())).toBe(
+      'Error: the model did not return valid JSON: not json',
+    );
+    expect(span()?.level).toBe('error');
   });
   it('Scenario: Error logging — the sanitized error', async () => {
     api.scriptChat([{ http: { status: 401, body: { error: { message: `bad key ${KEY}`, type: 'x' } } } }]);

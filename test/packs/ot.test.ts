@@ -13,6 +13,7 @@ import { browserEnvironment, detectBrowser } from '../../src/tools/packs/ot/env.
 import { globToRegExp, notify } from '../../src/tools/packs/ot/notify.ts';
 import { NO_MATCHES } from '../../src/tools/packs/ot/help.ts';
 import { toolContext } from '../support/toolContext.ts';
+import { ToolInterceptor, type ToolCallRecord } from '../../src/tools/interceptor.ts';
 
 const ALIASES = { ws: 'brave.web_search', alias_f: 'demo.foo' };
 const SNIPPETS = {
@@ -934,6 +935,24 @@ describe('Requirement: Query Stored Results', () => {
     const f = otFixture({}, { stores: s.stores });
     s.clock.now += 61_000;
     expect(await f.call('ot.result', { handle: ref.handle })).toBe(`Error: Result expired: ${ref.handle}`);
+  });
+
+  it('#45: an expired handle is a failed call — ot.stats counts it so, and its span is logged at error', async () => {
+    const s = realStores();
+    const ref = await s.results.store(LINES.join('\n'), { result_ttl: 60 });
+    const f = otFixture({}, { stores: s.stores });
+    const records: ToolCallRecord[] = [];
+    const interceptor = new ToolInterceptor({ logger: f.logger, onRecord: (r) => records.push(r) });
+    const ctx = toolContext({ config: f.config, logger: f.logger, registry: f.registry, interceptor });
+    s.clock.now += 61_000;
+    expect(await ctx.callTool('ot.result', { handle: ref.handle })).toBe(`Error: Result expired: ${ref.handle}`);
+    await s.stats.recordBatch({ toolCalls: records });
+    const r = (await yaml(ctx.callTool('ot.stats', { tool: 'ot.result' }))) as Record<string, unknown>;
+    expect(r).toMatchObject({ tool: 'ot.result', total_calls: 1, success_rate: 0 });
+    expect(f.logger.entries().find((e) => e.span === 'ot.result')).toMatchObject({
+      level: 'error',
+      fields: expect.objectContaining({ error: `Result expired: ${ref.handle}` }),
+    });
   });
 
   it('Scenario: Query response format — lines, total_lines, returned, offset, has_more', async () => {

@@ -25,6 +25,19 @@ describe('config editing helpers', () => {
     );
   });
 
+  it('#45: a form edit of text that is not "key: value" lines fails in plain words, not the YAML reader\'s', () => {
+    const edit = [{ path: ['agent', 'model'], value: 'x' }];
+    expect(() => patchYaml('&&', edit)).toThrow(
+      'The settings text is not "key: value" lines, so a form cannot change it; fix it in the editor first.',
+    );
+    expect(() => patchYaml('agent: 5\n', edit)).toThrow(
+      'agent holds a single value in the settings text, so agent.model cannot be set; fix it in the editor first.',
+    );
+    expect(checkYaml('&&').problems.map(formatProblem)).toEqual([
+      'line 1, column 3: the whole file: should be a map (one "key: value" per line), not empty',
+    ]);
+  });
+
   it('refuses to patch text that does not parse', () => {
     expect(() => patchYaml('agent: [', [{ path: ['agent', 'model'], value: 'x' }])).toThrow(/fix them/);
   });

@@ -259,6 +259,19 @@ describe('3 after execution', () => {
     expect(toolLines(logger)).toContain('[TOOL EXECUTION] Failed web.search (1ms): quota exceeded');
   });
 
+  it('#45: an `Error: …` text is a failure: logged Failed with its message, recorded as ResultError', async () => {
+    const logger = newLogger();
+    const records: ToolCallRecord[] = [];
+    const { tool } = searchTool(() => 'Error: Result expired: 0123456789ab');
+    const interceptor = new ToolInterceptor({ logger, clock: steppingClock(1), onRecord: (r) => records.push(r) });
+    expect(await interceptor.execute(tool, { query: 'q' }, makeCtx())).toBe('Error: Result expired: 0123456789ab');
+    expect(toolLines(logger)).toContain('[TOOL EXECUTION] Failed web.search (1ms): Result expired: 0123456789ab');
+    expect(toolLines(logger).some((l) => l.startsWith('[TOOL EXECUTION] Completed'))).toBe(false);
+    expect(records).toEqual([
+      { tool: 'web.search', durationMs: 1, success: false, errorType: 'ResultError', charsIn: 13, charsOut: 35 },
+    ]);
+  });
+
   it('3.3 metadata has duration_ms, tool_name and an ISO 8601 timestamp, and the result keeps its structure', async () => {
     const before = Date.now();
     const result = (await new ToolInterceptor({ logger: newLogger() }).execute(

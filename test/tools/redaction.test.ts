@@ -92,7 +92,7 @@ describe('llm.transform through the interceptor: a 401 body quoting a non-sk key
   });
   afterAll(() => api.close());
 
-  it('returns the error without the key (it used to come back verbatim)', async () => {
+  it('returns the authentication error, never the key (it used to come back verbatim, then redacted)', async () => {
     const key = SECRETS.GROQ_API_KEY;
     api.scriptChat([
       { http: { status: 401, body: { error: { message: `Invalid API Key: ${key}`, type: 'invalid_request_error' } } } },
@@ -107,6 +107,7 @@ describe('llm.transform through the interceptor: a 401 body quoting a non-sk key
       { input: 'a', prompt: 'p' },
       ctx,
     );
-    expect(out).toBe('Error: 401 Invalid API Key: [redacted]');
+    // The spec's words (docs/specs/000-llm-transform.md, "Sensitive error sanitization"), not the server's (#45).
+    expect(out).toBe('Error: Authentication error - check OPENAI_API_KEY in secrets.yaml');
   });
 });

@@ -104,7 +104,7 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
         <code>{approval.name}</code>
         {approval.parentCallId && !action ? ' (a step of its program) would send:' : ' would send:'}
       </p>
-      <pre class="approval-args" data-testid="approval-data">
+      <pre class="approval-args" data-testid="approval-data" tabIndex={0}>
         {truncate(flow.data, 800).text}
       </pre>
       {approval.target && <TargetFacts target={approval.target} />}
@@ -219,7 +219,9 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
       ) : (
         ''
       )}
-      <pre class="approval-args">{prettyJson(approval.arguments || '{}')}</pre>
+      <pre class="approval-args" tabIndex={0}>
+        {prettyJson(approval.arguments || '{}')}
+      </pre>
       <p class="approval-hint">This action can change things. Allow it?</p>
       <div class="actions">
         <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>

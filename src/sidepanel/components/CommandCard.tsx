@@ -39,7 +39,7 @@ function Output({ card }: { card: CommandCard }) {
   const markdown = card.kind === 'help' || card.source?.startsWith('ot.help(');
   return (
     <div class="command-output" data-testid="command-output">
-      {markdown ? <Markdown text={linkDocs(shown)} /> : <pre>{shown}</pre>}
+      {markdown ? <Markdown text={linkDocs(shown)} /> : <pre tabIndex={0}>{shown}</pre>}
       {(clipped !== undefined || card.clipped) && (
         <p class="command-more">
           {clipped !== undefined && (

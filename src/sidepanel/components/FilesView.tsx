@@ -50,7 +50,7 @@ function Preview({ data }: { data: DataSlice }) {
         <p class="error-text">{p.error}</p>
       ) : (
         <>
-          <pre>{p.text ? (p.truncated ? p.text : prettyJson(p.text)) : 'Loading…'}</pre>
+          <pre tabIndex={0}>{p.text ? (p.truncated ? p.text : prettyJson(p.text)) : 'Loading…'}</pre>
           {p.truncated && (
             <p class="muted">
               Showing the first {p.text.length.toLocaleString()} of {p.totalChars.toLocaleString()} characters; Download

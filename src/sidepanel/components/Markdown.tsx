@@ -20,6 +20,7 @@ function addCopyButtons(root: HTMLElement): void {
     button.className = 'copy';
     button.textContent = 'Copy';
     button.setAttribute('aria-label', 'Copy code');
+    pre.tabIndex = 0; // a wide code line scrolls sideways: the keyboard must reach it to scroll it
     pre.replaceWith(wrap);
     wrap.append(button, pre);
   }

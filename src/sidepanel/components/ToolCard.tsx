@@ -25,15 +25,12 @@ function Clipped({ label, text }: { label: string; text: string }) {
   return (
     <div class="tool-section">
       <h4>{label}</h4>
-      <pre>{shown.text}</pre>
+      {/* Focusable: a long line scrolls sideways, and the keyboard must be able to scroll it (WCAG 2.1.1). */}
+      <pre tabIndex={0}>{shown.text}</pre>
       {(shown.truncated || all) && (
-        <button
-          type="button"
-          class="link"
-          onClick={() => setAll(!all)}
-          aria-label={`${all ? 'Show less of' : 'Show all of'} the ${label.toLowerCase()}`}
-        >
+        <button type="button" class="link" onClick={() => setAll(!all)}>
           {all ? 'Show less' : `Show all (${text.length.toLocaleString()} characters)`}
+          <span class="visually-hidden">{` of the ${label.toLowerCase()}`}</span>
         </button>
       )}
     </div>
@@ -53,21 +50,18 @@ export function ToolCard({ card }: { card: ToolCardModel }) {
   const errorLine = card.status === 'error' && card.output ? truncate(card.output.split('\n')[0] ?? '', 160).text : '';
   return (
     <article class={`tool-card ${card.status}`} data-testid="tool-call" data-tool={card.name} data-status={card.status}>
-      <button
-        type="button"
-        class="tool-head"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-        aria-label={`${card.name}: ${STATUS_LABEL[card.status]}${time ? `, ${time}` : ''}. Show details`}
-      >
+      <button type="button" class="tool-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span class={`dot ${card.status}`} aria-hidden="true" />
-        <code class="tool-name">{card.name}</code>
-        <span class="tool-args">{argsSummary(card.args, 60)}</span>
+        {/* The spaces separate the words in the spoken name; a flex row does not render them. */}
+        <code class="tool-name">{card.name}</code> <span class="tool-args">{argsSummary(card.args, 60)}</span>{' '}
         <span class="tool-time" data-testid="tool-duration">
           {card.status === 'ok' || card.status === 'error'
             ? time
             : `${STATUS_LABEL[card.status]}${time ? ` ${time}` : ''}`}
         </span>
+        {/* The name is the visible text and then this (WCAG 2.5.3: a name that starts elsewhere than the words a
+            person sees cannot be spoken to voice control): the status the dot shows only by colour, and the action. */}
+        <span class="visually-hidden">{`, ${STATUS_LABEL[card.status]}. Show details`}</span>
       </button>
       {errorLine && <p class="tool-error">{errorLine}</p>}
       {card.handle && (

@@ -55,8 +55,20 @@ export function inputToText(input: unknown): string {
   return String(input);
 }
 
-export function sanitizeError(message: string): string {
-  return /api_key/i.test(message) || message.includes('sk-') ? AUTH_ERROR : message;
+/**
+ * The spec's rule (an error text with `api_key`, any case, or `sk-` becomes AUTH_ERROR) widened to what it is for: a
+ * key that does not start with `sk-` (`gsk_…`, a proxy's own token) rejected with `401 Invalid API Key: …` must get the
+ * same words, so also the key itself, "API key" written with a space, and any 401 (the server refused the key).
+ */
+export function sanitizeError(message: string, apiKey?: string, status?: number): string {
+  const namesKey = /api[_ -]?key/i.test(message) || message.includes('sk-');
+  const quotesKey = apiKey !== undefined && apiKey.length >= 8 && message.includes(apiKey);
+  return namesKey || quotesKey || status === 401 ? AUTH_ERROR : message;
+}
+
+/** The HTTP status of an SDK error, when it has one. */
+function statusOf(error: unknown): number | undefined {
+  return error instanceof OpenAI.APIError && typeof error.status === 'number' ? error.status : undefined;
 }
 
 export function userMessage(input: string, prompt: string): string {
@@ -122,7 +134,7 @@ export async function transform(options: TransformOptions, deps: TransformDeps, 
         JSON.parse(output);
       } catch {
         const error = `the model did not return valid JSON: ${output.slice(0, 200)}`;
-        span.end({ outputLen: output.length, error });
+        span.fail(error, { outputLen: output.length });
         return `Error: ${error}`;
       }
     }
@@ -138,8 +150,8 @@ export async function transform(options: TransformOptions, deps: TransformDeps, 
     const raw = timedOut
       ? `the request timed out after ${deps.config.timeout} s (transform.timeout)`
       : errorMessage(err);
-    const error = sanitizeError(raw);
-    span.end({ error });
+    const error = sanitizeError(raw, deps.apiKey, statusOf(err));
+    span.fail(error);
     return `Error: ${error}`;
   }
 }

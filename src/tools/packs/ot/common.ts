@@ -6,6 +6,7 @@
 import { z } from '../../../shared/zod.ts';
 import type { LogFields } from '../../../shared/log.ts';
 import { formatOutput } from '../../../shared/format.ts';
+import { errorOutputMessage } from '../../errorOutput.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW, type ToolFlow } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
@@ -82,7 +83,9 @@ export function otTool<S extends ParamsSchema>(spec: OtToolSpec<S>): AnyTool {
       );
       try {
         const text = output(ctx, await spec.run(args, ctx));
-        span.end({ chars: text.length });
+        const failure = errorOutputMessage(text);
+        if (failure === undefined) span.end({ chars: text.length });
+        else span.fail(failure, { chars: text.length });
         return text;
       } catch (error) {
         span.fail(error);
