@@ -89,7 +89,7 @@ test('a link in the answer carrying the bank’s account number shows its destin
   await expect(answer).toContainText('Your balance is 12,345.67.');
 
   // The worker judged the links and kept the verdict with the message.
-  const id = (await events(panel)).find((e) => e.type === 'item')!.conversationId;
+  const id = (await events(panel)).filter((e) => e.type === 'item').at(-1)!.conversationId; // this run's: the panel keeps earlier specs' events
   const view = await conversation(panel, id);
   const message = view.items.find((r) => r.item.type === 'message' && r.item.role === 'assistant') as unknown as {
     links: unknown[];
