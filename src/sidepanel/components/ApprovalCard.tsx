@@ -13,7 +13,8 @@ import { isShareApproval, shareQuestion } from '../../agent/tabAccess.ts';
 import { prettyJson, truncate } from '../lib/format.ts';
 
 export interface ApprovalActions {
-  approve(scope: 'once' | 'site'): void;
+  /** `task` (#42): allow, and widen the task's scope with what the card names. */
+  approve(scope: 'once' | 'site' | 'task'): void;
   deny(): void;
 }
 
@@ -133,6 +134,78 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
   );
 }
 
+/**
+ * The call is outside the task the user asked for (#42): the card says so in plain words, shows what the action would
+ * send or change, and offers Allow once, Allow for this task (the scope widens with this kind of effect) or Deny —
+ * never "always on this site", which must not cover an action the task did not ask for.
+ */
+function ScopeApproval({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
+  const asked = approval.outOfScope!;
+  const changes = whatChanges(approval);
+  return (
+    <section
+      class="approval"
+      role="group"
+      aria-label={`Approve ${approval.name}?`}
+      data-testid="approval"
+      data-kind="scope"
+    >
+      <p class="approval-title" data-testid="approval-scope">
+        {asked.sentence}
+      </p>
+      {approval.flow && (
+        <p class="approval-title" data-testid="approval-flow">
+          {approval.flow.sentence}.
+        </p>
+      )}
+      {changes.length > 0 && (
+        <div data-testid="approval-changes">
+          <p class="approval-hint">It would send or change:</p>
+          <ul class="approval-target">
+            {changes.map((c) => (
+              <li>{c.fromPage ? <FromPage text={c.text} /> : c.text}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {approval.target && <TargetFacts target={approval.target} />}
+      <pre class="approval-args">{prettyJson(approval.arguments || '{}')}</pre>
+      <div class="actions">
+        <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
+          Allow once
+        </button>
+        <button
+          type="button"
+          data-testid="approval-task"
+          title={`Add “${asked.effects.join(', ')}” to what this task may do`}
+          onClick={() => actions.approve('task')}
+        >
+          Allow for this task
+        </button>
+        <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
+          Deny
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** What the action would send or change: the values it writes (the model's), and the page's fields and item. */
+function whatChanges(approval: PendingApproval): { text: string; fromPage: boolean }[] {
+  const out: { text: string; fromPage: boolean }[] = [];
+  try {
+    const a = JSON.parse(approval.arguments || '{}') as Record<string, unknown>;
+    if (typeof a.text === 'string') out.push({ text: `Types: ${truncate(a.text, 300).text}`, fromPage: false });
+    if (typeof a.checked === 'boolean') out.push({ text: a.checked ? 'Turns it on' : 'Turns it off', fromPage: false });
+    if (a.value !== undefined)
+      out.push({ text: `Chooses: ${truncate(JSON.stringify(a.value), 300).text}`, fromPage: false });
+  } catch {
+    // The arguments are shown whole below.
+  }
+  for (const line of approval.target?.element?.context ?? []) out.push({ text: line, fromPage: true });
+  return out;
+}
+
 /** Text the web page controls: shown as such, never as Otto's own words. */
 function FromPage({ text }: { text: string }) {
   return (
@@ -193,6 +266,7 @@ function TargetFacts({ target }: { target: CallTarget }) {
 
 export function ApprovalCard({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
   if (isShareApproval(approval)) return <ShareCard approval={approval} actions={actions} />;
+  if (approval.outOfScope) return <ScopeApproval approval={approval} actions={actions} />;
   if (approval.flow) return <FlowApproval approval={approval} actions={actions} />;
   const site = approval.origin;
   const dialog = acceptedQuestion(approval.name, approval.arguments);
