@@ -280,7 +280,7 @@ async function pause(
   const approval: PendingApproval = {
     ...approvalFor(call.callId, qualifiedName, j.argsText ?? call.arguments, j, session.deps.now(), undefined, share),
     ...(flow ? { flow: { from: [...flow.from], to: flow.to, data: flow.data, sentence: flow.sentence } } : {}),
-    ...(flow && opts.targetAsks ? { targetAsks: true } : {}),
+    ...((flow || opts.outOfScope) && opts.targetAsks ? { targetAsks: true } : {}),
     ...(opts.outOfScope ? { outOfScope: opts.outOfScope } : {}),
   };
   await session.commit((s) => {
@@ -467,7 +467,8 @@ function nestedGate(
     const callId = `${parent.callId}~${asked + 1}`;
     const approval: PendingApproval = {
       ...approvalFor(callId, qualifiedName, shown.argsText ?? jsonText(args), shown, session.deps.now(), parent.callId),
-      ...(flowAsks ? { flow: plainFlow(flowAsks.block), ...(targetAsks ? { targetAsks: true } : {}) } : {}),
+      ...(flowAsks ? { flow: plainFlow(flowAsks.block) } : {}),
+      ...((flowAsks || outOfScope) && targetAsks ? { targetAsks: true } : {}),
       ...(outOfScope ? { outOfScope } : {}),
     };
     const refused = () =>

@@ -114,7 +114,7 @@ export interface PendingApproval {
    */
   flow?: { from: string[]; to: string; data: string; sentence: string };
   /**
-   * With `flow`: the target rule asks too (an action that can change things, another tab, the user's own network).
+   * With `flow` or `outOfScope` (#42): the target rule asks too (an action that can change things, another tab, the user's own network).
    * Both are named on one card and one answer covers both — approving the flow never skips the action's question.
    */
   targetAsks?: boolean;

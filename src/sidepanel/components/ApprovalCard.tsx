@@ -158,6 +158,12 @@ function ScopeApproval({ approval, actions }: { approval: PendingApproval; actio
           {approval.flow.sentence}.
         </p>
       )}
+      {approval.targetAsks && (
+        <p class="approval-hint" data-testid="approval-action">
+          Otto would ask about this action in any task: <code>{approval.name}</code> can change things (a form it
+          submits, a password, another tab).
+        </p>
+      )}
       {changes.length > 0 && (
         <div data-testid="approval-changes">
           <p class="approval-hint">It would send or change:</p>
