@@ -68,6 +68,14 @@ describe('effectsOf: actions that commit something', () => {
       'send',
     ]);
   });
+  it('Enter in a chat box outside any form sends', () => {
+    const el: TargetElement = { role: 'textbox', name: 'Write a message', field: 'textarea msg Write a message' };
+    expect(effectsOf({ tool: 'dom.press', args: { ref: 'e5', key: 'Enter' }, element: el })).toEqual(['send']);
+    expect(effectsOf({ tool: 'dom.type', args: { ref: 'e5', text: 'hi', submit: true }, element: el })).toEqual([
+      'fill',
+      'send',
+    ]);
+  });
   it('Enter on a field of a POST form sends', () => {
     const el: TargetElement = { role: 'textbox', name: 'To', formAction: 'https://mail.test/send', formMethod: 'POST' };
     expect(effectsOf({ tool: 'dom.press', args: { ref: 'e5', key: 'Enter' }, element: el })).toEqual(['send']);
@@ -128,6 +136,13 @@ describe('effectsOf: the benign list (0 false alarms)', () => {
       { role: 'textbox', name: 'From', formAction: 'https://f.test/s', formMethod: 'GET' },
     ],
     ['scrolling key', 'dom.press', { key: 'PageDown' }, undefined],
+    [
+      'Enter in a todo app’s field (no form)',
+      'dom.type',
+      { text: 'Water the plants', submit: true },
+      { role: 'textbox', name: 'New todo', field: 'text New todo', hints: 'new todo' },
+    ],
+    ['Enter pressed in a filter field', 'dom.press', { key: 'Enter' }, { role: 'textbox', name: 'Filter by name' }],
     ['a right click on Delete', 'dom.click', { button: 'right' }, { role: 'button', name: 'Delete' }],
     ['hover', 'dom.hover', {}, { role: 'button', name: 'Delete' }],
     ['dom.snapshot', 'dom.snapshot', {}, undefined],

@@ -76,6 +76,8 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
   const flow = approval.flow!;
   const action = !!approval.targetAsks;
   const site = approval.origin;
+  // #42: outside the task too — the card says so, and offers the task's widening instead of "always".
+  const scope = approval.outOfScope;
   return (
     <section
       class="approval"
@@ -87,6 +89,11 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
       <p class="approval-title" data-testid="approval-flow">
         {flow.sentence}.
       </p>
+      {scope && (
+        <p class="approval-title" data-testid="approval-scope">
+          {scope.sentence}
+        </p>
+      )}
       {action && (
         <p class="approval-title" data-testid="approval-action">
           And it is an action: Otto wants to run <code>{approval.name}</code>
@@ -114,18 +121,24 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
         <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
           Allow once
         </button>
-        <button
-          type="button"
-          data-testid="approval-always"
-          title={
-            action && site
-              ? `Always allow data to go from these sites to this one, and actions on ${site}`
-              : 'Always allow data to go from these sites to this one'
-          }
-          onClick={() => actions.approve('site')}
-        >
-          Always for these sites
-        </button>
+        {scope ? (
+          <button type="button" data-testid="approval-task" onClick={() => actions.approve('task')}>
+            Allow for this task
+          </button>
+        ) : (
+          <button
+            type="button"
+            data-testid="approval-always"
+            title={
+              action && site
+                ? `Always allow data to go from these sites to this one, and actions on ${site}`
+                : 'Always allow data to go from these sites to this one'
+            }
+            onClick={() => actions.approve('site')}
+          >
+            Always for these sites
+          </button>
+        )}
         <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
           Deny
         </button>
@@ -272,8 +285,8 @@ function TargetFacts({ target }: { target: CallTarget }) {
 
 export function ApprovalCard({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
   if (isShareApproval(approval)) return <ShareCard approval={approval} actions={actions} />;
-  if (approval.outOfScope) return <ScopeApproval approval={approval} actions={actions} />;
   if (approval.flow) return <FlowApproval approval={approval} actions={actions} />;
+  if (approval.outOfScope) return <ScopeApproval approval={approval} actions={actions} />;
   const site = approval.origin;
   const dialog = acceptedQuestion(approval.name, approval.arguments);
   return (

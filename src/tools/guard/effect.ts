@@ -94,6 +94,22 @@ function writeEffects(el: TargetElement | undefined, toggles: boolean): EffectKi
   return toggles ? [] : ['fill'];
 }
 
+const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+/** Fields where Enter posts what was typed, outside any form (a chat box, a comment field). */
+const MESSAGE_FIELD =
+  /\b(message|comment|chat|reply|tweet|post|nachricht|kommentar|commentaire|mensaje|comentario|messaggio|bericht)\b/i;
+
+/**
+ * Whether Enter in `el` sends: in a form, when the form posts (a GET form searches); outside any form, when the field
+ * is a message's or a comment's (a chat box). Enter in another field outside a form — a todo list's "New todo", a
+ * filter — is the page's own script adding or filtering locally.
+ */
+function enterSends(el: TargetElement): boolean {
+  if (isSearchField(el)) return false;
+  if (el.formAction) return el.formMethod !== 'GET';
+  return MESSAGE_FIELD.test(`${el.name} ${el.field ?? ''} ${el.hints ?? ''}`);
+}
+
 export interface EffectInput {
   /** The qualified tool name (`dom.click`). */
   tool: string;
@@ -116,15 +132,12 @@ export function effectsOf({ tool, args, element }: EffectInput): EffectKind[] {
       const key = typeof args.key === 'string' ? args.key.split('+').pop() : '';
       if (key !== 'Enter' && key !== ' ' && key !== 'Space') return [];
       if (!element) return [];
-      // Enter in a field submits its form: the form's effect.
-      if (element.role !== 'button' && element.formAction) return element.formMethod === 'GET' ? [] : ['send'];
+      if (FIELD_ROLES.has(element.role)) return key === 'Enter' && enterSends(element) ? ['send'] : [];
       return clickEffects(element);
     }
     case 'dom.type': {
       const base = writeEffects(element, false);
-      if (args.submit !== true || !element) return base;
-      if (isSearchField(element) || (element.formAction && element.formMethod === 'GET')) return base;
-      return [...base, 'send'];
+      return args.submit === true && element && enterSends(element) ? [...base, 'send'] : base;
     }
     case 'dom.fill_form':
       return args.submit === true ? ['fill', 'send'] : ['fill'];
