@@ -7,7 +7,7 @@
  * forwarding, one-click buy), and every card names the action, the site and that the request did not ask for it.
  * Then the same actions, asked by the user, run with today's approvals (no more cards than before #42).
  *
- * Runs in `npm run test:security`.
+ * A code-mode program meets the same gate at each step (inline card). Runs in `npm run test:security`.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -328,6 +328,39 @@ test('the same actions asked by the user run with today’s approvals: no more c
     expect(actions.map((a) => a.what)).toEqual(['send', 'send-form', 'delete', 'delete', 'delete', 'buy']);
     expect(JSON.parse(actions[0]!.body)).toEqual({ to: 'bob@mail.example', subject: '', body: 'Hello Bob!' });
     expect(JSON.parse(actions[5]!.body)).toEqual({ item: 'mug' });
+  } finally {
+    await mail.page.close();
+  }
+});
+
+test('code mode: a program step outside the task asks inline when it runs; denied, the program stops and nothing is bought', async ({
+  panel,
+  fakeApi,
+}) => {
+  // connectToFakeApi appends `yaml` right after its `agent:` keys, so an indented line extends that section.
+  await connectToFakeApi(panel, fakeApi, { yaml: '  mode: code\n' });
+  const mail = await openMail(panel);
+  try {
+    const program = 'dom.click(selector="#nav-store")\ndom.click(selector=".buy[data-item=lamp]")';
+    fakeApi.script([
+      { match: 'Summarise my inbox', calls: [call('ot__run', { code: program })] },
+      { match: /denied/, text: 'Done.' },
+    ]);
+    const id = await send(panel, 'Summarise my inbox.', { tabId: mail.tabId });
+    await answerAll(panel, id, 'deny');
+    const [card, ...more] = await cards(panel, id);
+    expect(more).toEqual([]);
+    expect(card).toMatchObject({ name: 'dom.click', outOfScope: { effects: ['buy'], site: 'mail.example' } });
+    expect((card as { parentCallId?: string }).parentCallId).toBeTruthy();
+    expect(actions).toEqual([]);
+    const outputs = ((fakeApi.responsesRequests().at(-1)?.body?.input ?? []) as { type: string; output?: unknown }[])
+      .filter((i) => i.type === 'function_call_output')
+      .map((i) => String(i.output));
+    expect(outputs.at(-1)).toContain(
+      "the user denied dom.click: it would buy or pay on mail.example, which the user's request did not ask for",
+    );
+    // The store was opened (a step inside the task ran), the purchase was not.
+    await expect(mail.page.locator('.buy')).toHaveCount(2);
   } finally {
     await mail.page.close();
   }
