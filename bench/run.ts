@@ -22,6 +22,7 @@ import * as coldstart from './coldstart.bench.ts';
 import * as loopChromium from './loopChromium.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as modelView from './modelView.bench.ts';
+import * as fixedInput from './fixedInput.bench.ts';
 import * as storage from './storage.bench.ts';
 import * as pageload from './pageload.bench.ts';
 import * as mcp from './mcp.bench.ts';
@@ -34,6 +35,7 @@ import * as inputPaths from './inputPaths.bench.ts';
 import * as replay from './replay.bench.ts';
 import * as context from './context.bench.ts';
 import * as webfetch from './webfetch.bench.ts';
+import * as answerLinks from './answerLinks.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -41,6 +43,7 @@ const MODULES: BenchModule[] = [
   interceptor,
   dataflow,
   taskScope,
+  answerLinks,
   loop,
   transport,
   streamDecode,
@@ -53,6 +56,7 @@ const MODULES: BenchModule[] = [
   help,
   snapshot,
   modelView,
+  fixedInput,
   pageload,
   bigpages,
   inputPaths,

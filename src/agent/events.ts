@@ -4,6 +4,7 @@
  * everything from items plus `run.status`.
  */
 import type { ResponseItem, Usage } from '../models/events.ts';
+import type { AnswerLink } from '../shared/answerLink.ts';
 import type { PendingApproval, RunError, RunStatus, StopReason, UsageTotals } from '../storage/runRecords.ts';
 import type { TaskScope } from '../shared/taskScope.ts';
 
@@ -16,8 +17,11 @@ export type AgentEvent =
       /** `taskScope` (#42): what the user's words ask the task to do, for the panel's "Task: …" line. */
       { status: RunStatus; turn: number; stopReason?: StopReason; error?: RunError; taskScope?: TaskScope }
     >
-  /** An item was persisted at `seq` (user message, completed output item, function_call_output, `otto.note`). */
-  | Ev<'item', { seq: number; item: ResponseItem }>
+  /**
+   * An item was persisted at `seq` (user message, completed output item, function_call_output, `otto.note`); an
+   * assistant message with links carries the verdict on each (answerLinkCheck.ts).
+   */
+  | Ev<'item', { seq: number; item: ResponseItem; links?: AnswerLink[] }>
   /**
    * Persisted items from `fromSeq` on were removed: the partial output of a response that did not complete (it is
    * requested again). The panel drops them and any live bubbles of that response.
