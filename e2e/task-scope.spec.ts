@@ -324,6 +324,9 @@ test('the same actions asked by the user run with today’s approvals: no more c
       const asked = await cards(panel, id);
       expect(asked.length, words).toBe(expected);
       expect(asked.filter((c) => c.outOfScope)).toEqual([]);
+      // Today's card (a form's submission) shows what it would send too.
+      for (const c of asked)
+        expect(c.target?.element?.context).toEqual(['To: bob@mail.example', 'Message: Hello Bob!']);
     }
     expect(actions.map((a) => a.what)).toEqual(['send', 'send-form', 'delete', 'delete', 'delete', 'buy']);
     expect(JSON.parse(actions[0]!.body)).toEqual({ to: 'bob@mail.example', subject: '', body: 'Hello Bob!' });

@@ -115,6 +115,7 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
       <pre class="approval-args" data-testid="approval-data">
         {truncate(flow.data, 800).text}
       </pre>
+      {action && <WhatChanges approval={approval} />}
       {approval.target && <TargetFacts target={approval.target} />}
       <p class="approval-hint">{action ? 'Allow this action, and this data to leave?' : 'Allow this data to leave?'}</p>
       <div class="actions">
@@ -154,7 +155,6 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
  */
 function ScopeApproval({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
   const asked = approval.outOfScope!;
-  const changes = whatChanges(approval);
   return (
     <section
       class="approval"
@@ -177,16 +177,7 @@ function ScopeApproval({ approval, actions }: { approval: PendingApproval; actio
           submits, a password, another tab).
         </p>
       )}
-      {changes.length > 0 && (
-        <div data-testid="approval-changes">
-          <p class="approval-hint">It would send or change:</p>
-          <ul class="approval-target">
-            {changes.map((c) => (
-              <li>{c.fromPage ? <FromPage text={c.text} /> : c.text}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <WhatChanges approval={approval} />
       {approval.target && <TargetFacts target={approval.target} />}
       <pre class="approval-args">{prettyJson(approval.arguments || '{}')}</pre>
       <div class="actions">
@@ -206,6 +197,22 @@ function ScopeApproval({ approval, actions }: { approval: PendingApproval; actio
         </button>
       </div>
     </section>
+  );
+}
+
+/** Every action card (#42): what it would send or change, the page's part marked as page text. */
+function WhatChanges({ approval }: { approval: PendingApproval }) {
+  const changes = whatChanges(approval);
+  if (!changes.length) return null;
+  return (
+    <div data-testid="approval-changes">
+      <p class="approval-hint">It would send or change:</p>
+      <ul class="approval-target">
+        {changes.map((c) => (
+          <li>{c.fromPage ? <FromPage text={c.text} /> : c.text}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -303,6 +310,7 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
         )}
         {approval.parentCallId ? ' (a step of its program)' : ''}.
       </p>
+      <WhatChanges approval={approval} />
       {approval.target && <TargetFacts target={approval.target} />}
       {dialog ? (
         <p class="approval-dialog" data-testid="approval-dialog">
