@@ -5,7 +5,8 @@
  * describes its resolved target (issue #31) — the tab's site and title, the element as Otto sees it (role, name, a
  * link's destination, a form's action), a URL it loads and whether that is the user's own network — with
  * page-controlled text marked as coming from the page; a flow card shows that target too. The arguments are shown
- * whole: nothing is cut off.
+ * whole: nothing is cut off. A call outside the task the user asked for (#42) gets a card that says so (Allow once /
+ * Allow for this task / Deny, never "always"); every action card shows what it would send or change.
  */
 import type { PendingApproval, TabShareRequest } from '../../storage/runRecords.ts';
 import type { CallTarget } from '../../shared/callTarget.ts';
