@@ -12,6 +12,7 @@ import './quickFlag.ts'; // first: sets BENCH_QUICK before the modules below rea
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as interceptor from './interceptor.bench.ts';
 import * as dataflow from './dataflow.bench.ts';
+import * as taskScope from './taskScope.bench.ts';
 import * as results from './results.bench.ts';
 import * as stats from './stats.bench.ts';
 import * as help from './help.bench.ts';
@@ -41,6 +42,7 @@ import type { BenchMetric, BenchModule } from './types.ts';
 const MODULES: BenchModule[] = [
   interceptor,
   dataflow,
+  taskScope,
   answerLinks,
   loop,
   transport,

@@ -416,6 +416,9 @@ test('the card says what is clicked: a "cookie banner" click that is a Delete-ac
       formAction: `${site('bank.example')}/account/delete`,
       formMethod: 'POST',
       submits: true,
+      // #42: the words the effect is judged from (its text, its id) — a delete the request did not ask for.
+      text: 'Delete account',
+      hints: 'x',
     });
     expect(a.target?.tab).toMatchObject({ title: 'Bank - Profile', isRunTab: true });
     await answer(panel, id, a, 'deny');

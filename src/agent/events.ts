@@ -6,12 +6,17 @@
 import type { ResponseItem, Usage } from '../models/events.ts';
 import type { AnswerLink } from '../shared/answerLink.ts';
 import type { PendingApproval, RunError, RunStatus, StopReason, UsageTotals } from '../storage/runRecords.ts';
+import type { TaskScope } from '../shared/taskScope.ts';
 
 type Ev<T extends string, P> = { type: T; conversationId: string } & P;
 
 export type AgentEvent =
   /** The run's status changed; `turn` = model responses completed in this run. */
-  | Ev<'run.status', { status: RunStatus; turn: number; stopReason?: StopReason; error?: RunError }>
+  | Ev<
+      'run.status',
+      /** `taskScope` (#42): what the user's words ask the task to do, for the panel's "Task: …" line. */
+      { status: RunStatus; turn: number; stopReason?: StopReason; error?: RunError; taskScope?: TaskScope }
+    >
   /**
    * An item was persisted at `seq` (user message, completed output item, function_call_output, `otto.note`); an
    * assistant message with links carries the verdict on each (answerLinkCheck.ts).

@@ -6,7 +6,8 @@
  */
 import { AbortedError } from './timing.ts';
 
-export type InlineAnswer = { allowed: true; scope: 'once' | 'site' } | { allowed: false };
+/** `task` (#42): allowed, and the task's scope widened with what the card named. */
+export type InlineAnswer = { allowed: true; scope: 'once' | 'site' | 'task' } | { allowed: false };
 
 interface Waiter {
   callId: string;

@@ -23,6 +23,10 @@ import { reconcileCalls, runTools } from './toolPhase.ts';
 import { abortRun, failRun, finishRun, settleRun } from './endings.ts';
 import { deniedShareOutput, isShareApproval, type TabAccess } from './tabAccess.ts';
 import { deniedFlowOutput } from './flowFacts.ts';
+import { deniedScopeOutput, widenedBy } from './scopeGate.ts';
+import { scopeFromWords } from './scopeRules.ts';
+import { widenScope } from '../shared/taskScope.ts';
+import { siteHost } from '../shared/origin.ts';
 import { InlineApprovals } from './inlineApprovals.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 
@@ -163,6 +167,9 @@ export class AgentRunner {
       session.adoptTranscript(items);
       if (prev) await settleRun(session);
       session.state = this.#freshState(conversationId, session.state);
+      // #42: what the task may do, from the user's words alone (widened by each new message, never narrowed).
+      const scope = scopeFromWords(text, siteHost(await this.#runOrigin(conversationId)));
+      session.state.taskScope = widenScope(prev?.taskScope, scope);
       await session.commit(undefined, [userMessage(text)], text);
       session.emitStatus();
       return this.#drive(session);
@@ -231,7 +238,7 @@ export class AgentRunner {
   }
 
   /** Approves the pending destructive call (`site`: also every later one on the same origin) and continues. */
-  approve(conversationId: string, callId: string, scope: 'once' | 'site' = 'once'): Promise<RunState> {
+  approve(conversationId: string, callId: string, scope: 'once' | 'site' | 'task' = 'once'): Promise<RunState> {
     // A call inside a running program waits for this answer in memory; the program goes on by itself.
     if (this.#deps.inline?.answer(conversationId, callId, { allowed: true, scope }))
       return this.#current(conversationId);
@@ -240,7 +247,7 @@ export class AgentRunner {
       const session = this.#attach(slot, conversationId, state);
       if (isShareApproval(state.approval)) {
         // Sharing a tab is not approving the call: it goes back to pending and meets its usual checks.
-        await this.#deps.tabs?.share(conversationId, state.approval.share.tabId, scope);
+        await this.#deps.tabs?.share(conversationId, state.approval.share.tabId, scope === 'site' ? 'site' : 'once');
         await session.commit((s) => {
           s.status = 'running';
           s.approval = undefined;
@@ -252,14 +259,18 @@ export class AgentRunner {
       }
       const origin = state.approval?.origin;
       const flow = state.approval?.flow;
+      const outOfScope = state.approval?.outOfScope;
       // For a data flow, "always" is for this pair of sites (each source → the destination). A card that asked about
       // the action too (its target's site) grants that site as well: the user answered one question naming both.
-      const bySite = scope === 'site' && (flow ? true : !!origin);
+      // #42: a card about an action outside the task is never answered "always on this site" (only "for this task").
+      const bySite = scope === 'site' && !outOfScope && (flow ? true : !!origin);
+      const wider = scope === 'task' && outOfScope ? widenedBy(state.taskScope, outOfScope) : undefined;
       if (bySite && flow) for (const from of flow.from) await this.#deps.sites.allowFlow(from, flow.to);
       if (bySite && origin && (!flow || state.approval?.targetAsks)) await this.#deps.sites.allow(origin);
       await session.commit((s) => {
         s.status = 'running';
         s.approval = undefined;
+        if (wider) s.taskScope = wider;
         const pc = s.pendingCalls.find((c) => c.callId === callId);
         if (pc) {
           pc.status = 'approved';
@@ -280,9 +291,12 @@ export class AgentRunner {
       const state = await this.#pendingApproval(conversationId, callId);
       const session = this.#attach(slot, conversationId, state);
       const name = state.approval?.name ?? callId;
+      const asked = state.approval?.outOfScope;
       const output = isShareApproval(state.approval)
         ? deniedShareOutput(state.approval.share)
-        : deniedFlowOutput(name, state.approval?.flow);
+        : asked
+          ? deniedScopeOutput(name, asked)
+          : deniedFlowOutput(name, state.approval?.flow);
       await session.finishCall(
         callId,
         name,
@@ -433,6 +447,15 @@ export class AgentRunner {
       // The model's context still holds what earlier runs read: the origin set goes on with the conversation.
       ...(prev?.origins?.length ? { origins: prev.origins } : {}),
     };
+  }
+
+  /** The origin of the tab the user started the run on (the scope's own site), if any. */
+  async #runOrigin(conversationId: string): Promise<string | undefined> {
+    try {
+      return (await this.#deps.origin?.(conversationId)) || undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The run's state as it is now (the live one while it runs). */

@@ -287,6 +287,7 @@ export class RunSession {
       turn: s.turn,
       ...(s.stopReason ? { stopReason: s.stopReason } : {}),
       ...(s.lastError ? { error: s.lastError } : {}),
+      ...(s.taskScope ? { taskScope: s.taskScope } : {}),
     });
   }
 

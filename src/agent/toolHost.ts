@@ -1,5 +1,6 @@
 import type { CallTarget } from '../shared/callTarget.ts';
 import type { ProgramJournal } from '../shared/programJournal.ts';
+import type { EffectKind } from '../shared/taskScope.ts';
 
 /**
  * What the run loop needs of the tools: the narrow interface the registry + interceptor are adapted to. The loop
@@ -85,6 +86,8 @@ export interface CallAssessment {
   target?: CallTarget;
   /** The validated arguments (defaults applied): the approval card shows these, not the model's raw text. */
   args?: Record<string, unknown>;
+  /** #42: the kinds of effect the call may have, judged from its target before it runs (tools/guard/effect.ts). */
+  effects?: EffectKind[];
 }
 
 export interface ToolInfo {

@@ -20,6 +20,8 @@ import type { FlowBlock, NestedFlowCheck } from './toolHost.ts';
 import { approvedNote, deniedFlowOutput, flowFacts } from './flowFacts.ts';
 import { askedSoFar, cardDigest, earlierAnswer, keepAnswer } from './stepAnswers.ts';
 import { interruptedOutput, journalNote, stepJournal } from './stepJournal.ts';
+import { deniedScopeOutput, scopeQuestion, widenedBy, type OutOfScope } from './scopeGate.ts';
+import type { EffectKind } from '../shared/taskScope.ts';
 
 type Runnable = {
   call: PendingCall;
@@ -123,17 +125,20 @@ export async function runTools(session: RunSession, cfg: AgentConfigView): Promi
       // Both judgements apply (issues #13 and #31): the data-flow guard's and the target's. Either one asks; when
       // both do, the user gets one card naming the flow and the action, and one answer covers both.
       const flow = await flowBlock(session, call, prep, cfg);
+      // #42: outside the task's scope it asks, and no allowance of a site covers it (only policy auto does).
+      const outOfScope = scopeAsks(session, cfg, j);
       let targetAsks = false;
       if (j.destructive) {
-        const how = await autoApproval(session, cfg, j.origin);
+        const how = outOfScope ? { allowed: false as const } : await autoApproval(session, cfg, j.origin);
         if (how.allowed) approvedBy = how.by;
         else targetAsks = true;
       }
-      if (flow || targetAsks) {
+      if (flow || targetAsks || outOfScope) {
         // A flow card describes the element too (the target rule alone looks it up only when it asks itself).
         const shown = flow && !j.target?.element ? await judge(session, prep.qualifiedName, prep.args, true) : j;
         await pause(session, call, prep.qualifiedName, shown.invalid === undefined ? shown : j, undefined, flow, {
           targetAsks,
+          ...(outOfScope ? { outOfScope } : {}),
         });
         return true;
       }
@@ -184,6 +189,8 @@ interface Judgement {
   target?: CallTarget;
   /** The validated arguments, as JSON, for the card. */
   argsText?: string;
+  /** #42: the kinds of effect judged from the target (the scope gate compares them with the task's scope). */
+  effects?: EffectKind[];
 }
 
 /**
@@ -204,6 +211,7 @@ async function judge(session: RunSession, qualifiedName: string, args: unknown, 
         ...(a.target ? { target: a.target } : {}),
         ...(a.target?.origin ? { origin: a.target.origin } : {}),
         ...(a.args ? { argsText: jsonText(a.args) } : {}),
+        ...(a.effects?.length ? { effects: a.effects } : {}),
       };
     } catch {
       return { destructive: true }; // when in doubt, ask
@@ -220,6 +228,12 @@ function jsonText(value: unknown): string {
   } catch {
     return '{}';
   }
+}
+
+/** The scope gate's question about a judged call (#42), unless the user chose never to be asked (policy auto). */
+function scopeAsks(session: RunSession, cfg: AgentConfigView, j: Judgement): OutOfScope | undefined {
+  if (cfg.approvals.policy === 'auto') return undefined;
+  return scopeQuestion(session.state.taskScope, j.effects, j.target);
 }
 
 async function autoApproval(
@@ -261,12 +275,13 @@ async function pause(
   j: Judgement,
   share?: TabShareRequest,
   flow?: FlowBlock,
-  opts: { targetAsks?: boolean } = {},
+  opts: { targetAsks?: boolean; outOfScope?: OutOfScope } = {},
 ): Promise<void> {
   const approval: PendingApproval = {
     ...approvalFor(call.callId, qualifiedName, j.argsText ?? call.arguments, j, session.deps.now(), undefined, share),
     ...(flow ? { flow: { from: [...flow.from], to: flow.to, data: flow.data, sentence: flow.sentence } } : {}),
-    ...(flow && opts.targetAsks ? { targetAsks: true } : {}),
+    ...((flow || opts.outOfScope) && opts.targetAsks ? { targetAsks: true } : {}),
+    ...(opts.outOfScope ? { outOfScope: opts.outOfScope } : {}),
   };
   await session.commit((s) => {
     s.status = 'awaiting_approval';
@@ -434,15 +449,16 @@ function nestedGate(
   const decide = async (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => {
     const j = await judge(session, qualifiedName, args);
     if (j.invalid !== undefined) return; // the interceptor reports it
-    const targetAsks = j.destructive && !(await autoApproval(session, cfg, j.origin)).allowed;
+    const outOfScope = scopeAsks(session, cfg, j);
+    const targetAsks = j.destructive && (!!outOfScope || !(await autoApproval(session, cfg, j.origin)).allowed);
     // The guard's question is asked here too, on the same card (#31 after #13): a step only the guard asks about
     // would otherwise stop the program for a card on ot.run and, after a yes, run it again from the start.
     const flowAsks = flow && cfg.approvals.policy !== 'auto' ? await flow.blocked().catch(() => undefined) : undefined;
-    if (!targetAsks && !flowAsks) return;
+    if (!targetAsks && !flowAsks && !outOfScope) return;
     const inline = session.deps.inline;
     if (!inline) {
       // Nobody to ask inline: the guard stops a flow-only step, and the enclosing call asks about it.
-      if (!targetAsks) return;
+      if (!targetAsks && !outOfScope) return;
       throw new Error(`${qualifiedName} needs the user's approval, which cannot be asked here`);
     }
     // A flow card describes the element too (the target rule alone looks it up only when it asks itself).
@@ -451,13 +467,18 @@ function nestedGate(
     const callId = `${parent.callId}~${asked + 1}`;
     const approval: PendingApproval = {
       ...approvalFor(callId, qualifiedName, shown.argsText ?? jsonText(args), shown, session.deps.now(), parent.callId),
-      ...(flowAsks ? { flow: plainFlow(flowAsks.block), ...(targetAsks ? { targetAsks: true } : {}) } : {}),
+      ...(flowAsks ? { flow: plainFlow(flowAsks.block) } : {}),
+      ...((flowAsks || outOfScope) && targetAsks ? { targetAsks: true } : {}),
+      ...(outOfScope ? { outOfScope } : {}),
     };
     const refused = () =>
       new Error(
-        flowAsks
-          ? deniedFlowOutput(qualifiedName, flowAsks.block).replace(/^Error: /, '')
-          : `the user denied ${qualifiedName}`,
+        (outOfScope
+          ? deniedScopeOutput(qualifiedName, outOfScope)
+          : flowAsks
+            ? deniedFlowOutput(qualifiedName, flowAsks.block)
+            : `Error: the user denied ${qualifiedName}`
+        ).replace(/^Error: /, ''),
       );
     // The same card in an earlier run of this call: its answer stands (no question is asked twice).
     const card = await cardDigest(approval);
@@ -478,7 +499,11 @@ function nestedGate(
       session.emit({ type: 'approval.required', approval });
       session.emitStatus();
       const got = await answer;
-      if (got.allowed && got.scope === 'site') {
+      if (got.allowed && got.scope === 'task' && outOfScope) {
+        const wider = widenedBy(session.state.taskScope, outOfScope);
+        if (wider) session.stage((s) => (s.taskScope = wider));
+      }
+      if (got.allowed && got.scope === 'site' && !outOfScope) {
         // "Always": the pairs the card named, and the target's site when the action was asked about too.
         if (targetAsks && j.origin) await session.deps.sites.allow(j.origin);
         for (const pair of flowAsks?.pairs ?? [])

@@ -15,6 +15,7 @@ import type { ProgramJournal } from '../shared/programJournal.ts';
 import { createToolCaller } from '../tools/dispatch.ts';
 import { callNeedsApproval, fixedApproval, qualifiedNameOf, readsOnly } from '../tools/Tool.ts';
 import { describeElementOf, hasTarget, resolveCallTarget } from '../tools/callTarget.ts';
+import { effectsOf } from '../tools/guard/effect.ts';
 import { validateArguments } from '../tools/validate.ts';
 import { log } from '../shared/log.ts';
 import { configStatus } from '../config/status.ts';
@@ -289,9 +290,12 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
       } catch {
         destructive = true; // when in doubt, ask
       }
-      // The element is looked up only for a card: a call that asks, or one the data-flow guard asks about.
-      if (destructive || describe) target = await describeElementOf(tool, input, ctx, target);
-      return { destructive, target, args: input };
+      // The element is looked up for a card (a call that asks, or one the data-flow guard asks about) and, for a call
+      // that changes something, for its effect (#42): the scope gate judges it from the element before it runs.
+      const changes = !readsOnly(tool);
+      if (destructive || describe || changes) target = await describeElementOf(tool, input, ctx, target);
+      const effects = changes ? effectsOf({ tool: qualifiedName, args: input, element: target.element }) : [];
+      return { destructive, target, args: input, effects };
     },
     async run(qualifiedName, args, { signal, conversationId, flow, approve, journal }) {
       const guard = flow && resolver ? guardFor(flow, resolver) : undefined;

@@ -7,6 +7,7 @@ import type { DescribeReply } from '../shared/contentMessages.ts';
 import { accessibleName, normalize, textOf, truncate } from './names.ts';
 import { interactiveRole, roleOf } from './roles.ts';
 import { registry } from './refs.ts';
+import { actionFacts } from './actionFacts.ts';
 
 function isSubmitter(el: Element): boolean {
   if (el instanceof HTMLButtonElement) return el.type === 'submit';
@@ -27,7 +28,7 @@ function formOf(el: Element): HTMLFormElement | null {
 export function describeTarget(el: Element): DescribeReply {
   const role = interactiveRole(el, roleOf(el), undefined) ?? roleOf(el) ?? el.localName;
   const name = truncate(normalize(accessibleName(el, role) || textOf(el, 120)), 200);
-  const out: DescribeReply = { role, name };
+  const out: DescribeReply = { role, name, ...actionFacts(el) };
   const ref = registry.peek(el);
   if (ref) out.ref = ref;
   const link = el.closest('a[href], area[href]');

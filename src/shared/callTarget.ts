@@ -17,6 +17,14 @@ export interface TargetElement {
   formMethod?: string;
   /** A click on it submits its form. */
   submits?: boolean;
+  /** #42 (page-controlled): its visible text, and the label words of it or its icon (title, aria-label, alt, class). */
+  text?: string;
+  hints?: string;
+  /** #42 (page-controlled): the field it writes (`email "to" To`), and a checkbox's or switch's current state. */
+  field?: string;
+  checked?: boolean;
+  /** #42 (page-controlled): what the action would send or change, for the card: `To: bob@mail.test`, an item, a price. */
+  context?: string[];
 }
 
 export interface TargetTab {

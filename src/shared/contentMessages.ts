@@ -410,6 +410,14 @@ export const DescribeReply = z.object({
   formAction: z.optional(upTo(2000)),
   formMethod: z.optional(upTo(20)),
   submits: z.optional(z.boolean()),
+  /** #42: what the effect classifier reads — the element's visible text, its icon's or its own label words. */
+  text: z.optional(upTo(200)),
+  hints: z.optional(upTo(300)),
+  /** #42: the field it writes (type, name, label), a checkbox's state. */
+  field: z.optional(upTo(300)),
+  checked: z.optional(z.boolean()),
+  /** #42: what the action would send or change (the form's or the nearby fields' current values, an item and price). */
+  context: z.optional(z.array(upTo(300)).check(z.maxLength(12))),
   /** Whether the element matches the request's `matches` selector. */
   matches: z.optional(z.boolean()),
 });

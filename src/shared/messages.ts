@@ -41,7 +41,7 @@ export const PanelRequest = z.discriminatedUnion('type', [
     id,
     conversationId,
     callId: z.string().min(1),
-    scope: z.enum(['once', 'site']).default('once'),
+    scope: z.enum(['once', 'site', 'task']).default('once'),
   }),
   z.object({ type: z.literal('chat.deny'), id, conversationId, callId: z.string().min(1) }),
   // Otto's tab group (#27): share a tab with a conversation ("Share this tab"); the sites shared "always".

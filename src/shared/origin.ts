@@ -41,3 +41,13 @@ export function isExtensionPage(sender: chrome.runtime.MessageSender | undefined
     sender.url.startsWith(`chrome-extension://${selfId}/`)
   );
 }
+
+/** The host a site is named by (`https://www.mail.test:8080` → `mail.test`): the task scope's sites (#42). */
+export function siteHost(origin: string | undefined): string | undefined {
+  if (!origin) return undefined;
+  try {
+    return new URL(origin).hostname.replace(/^www\./, '') || undefined;
+  } catch {
+    return undefined;
+  }
+}

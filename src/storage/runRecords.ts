@@ -4,6 +4,7 @@
  * and together with the transcript it is all a fresh service worker needs to continue a run.
  */
 import type { CallTarget } from '../shared/callTarget.ts';
+import type { EffectKind, TaskScope } from '../shared/taskScope.ts';
 import type { ModelErrorKind } from '../models/events.ts';
 
 export type RunStatus = 'idle' | 'running' | 'awaiting_approval' | 'interrupted' | 'error' | 'completed';
@@ -113,12 +114,17 @@ export interface PendingApproval {
    */
   flow?: { from: string[]; to: string; data: string; sentence: string };
   /**
-   * With `flow`: the target rule asks too (an action that can change things, another tab, the user's own network).
+   * With `flow` or `outOfScope` (#42): the target rule asks too (an action that can change things, another tab, the user's own network).
    * Both are named on one card and one answer covers both — approving the flow never skips the action's question.
    */
   targetAsks?: boolean;
   /** What the call touches, resolved before asking: the card shows it (issue #31). */
   target?: CallTarget;
+  /**
+   * #42: the call's effects are outside the task's scope (what the user's words asked for): the kinds, the site, and
+   * the card's sentence ("You asked to summarise your inbox. Otto wants to send or post on mail.test …").
+   */
+  outOfScope?: { effects: EffectKind[]; site?: string; sentence: string };
   /** Set for a call inside a running program (`ot.run`): the id of the enclosing call that waits for the answer. */
   parentCallId?: string;
   requestedAt: number;
@@ -176,6 +182,8 @@ export interface RunState {
    * model's context in this conversation. Grows with each output, in the same write; carried into the next run.
    */
   origins?: string[];
+  /** #42: what the user's words ask the task to do (agent/scopeRules.ts); widened when the user writes again. */
+  taskScope?: TaskScope;
   /** The last request against the context budget (#23): what the panel's context meter shows. */
   context?: { tokens: number; budget: number; cachedTokens?: number; fixedTokens?: number };
   startedAt: number;

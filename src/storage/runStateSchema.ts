@@ -15,12 +15,16 @@
  * an Otto older than either calls a paused code-mode run that has them damaged); 2, a journal step's place is a path
  * of step indexes (`path`, nested programs included) instead of the outermost program's index (`step`). Version 2
  * also took a pending call's optional `stepsRunning` without a bump: it is stored only while a program's action runs,
- * so only an Otto downgraded during one would meet it (and call the state damaged).
+ * so only an Otto downgraded during one would meet it (and call the state damaged); 3 (#42), the task's scope
+ * (`taskScope`), a pending approval's `outOfScope`, and the facts a target's element carries for the card (`text`,
+ * `hints`, `field`, `checked`, `context`). A version 2 state reads as it was: it has no scope (a run started before
+ * #42 asks as it did then) until the user writes again.
  */
 import { z } from '../shared/zod.ts';
 import type { RunState } from './runRecords.ts';
+import { EFFECT_KINDS } from '../shared/taskScope.ts';
 
-export const RUN_STATE_VERSION = 2;
+export const RUN_STATE_VERSION = 3;
 
 /** What the `runs` store holds: the state and the version of its shape. */
 export type StoredRunState = RunState & { schemaVersion: number };
@@ -87,7 +91,26 @@ const pendingCall = z.strictObject({
   durationMs: z.number().optional(),
 });
 
-const callTarget = z.strictObject({
+const elementV2 = z.strictObject({
+  ref: z.string().optional(),
+  role: z.string(),
+  name: z.string(),
+  href: z.string().optional(),
+  formAction: z.string().optional(),
+  formMethod: z.string().optional(),
+  submits: z.boolean().optional(),
+});
+
+/** #42: what the effect classifier read and what the card shows of what the action would send or change. */
+const element = elementV2.extend({
+  text: z.string().optional(),
+  hints: z.string().optional(),
+  field: z.string().optional(),
+  checked: z.boolean().optional(),
+  context: z.array(z.string()).optional(),
+});
+
+const callTargetV2 = z.strictObject({
   tab: z
     .strictObject({
       id: z.number(),
@@ -97,23 +120,24 @@ const callTarget = z.strictObject({
       isRunTab: z.boolean(),
     })
     .optional(),
-  element: z
-    .strictObject({
-      ref: z.string().optional(),
-      role: z.string(),
-      name: z.string(),
-      href: z.string().optional(),
-      formAction: z.string().optional(),
-      formMethod: z.string().optional(),
-      submits: z.boolean().optional(),
-    })
-    .optional(),
+  element: elementV2.optional(),
   url: z.string().optional(),
   localNetwork: z.strictObject({ origin: z.string(), reason: z.string() }).optional(),
   origin: z.string().optional(),
 });
 
-const approval = z.strictObject({
+const callTarget = callTargetV2.extend({ element: element.optional() });
+
+const effectKind = z.enum(EFFECT_KINDS);
+
+/** The task's scope (#42): kinds of effect and sites from the user's words. */
+const taskScope = z.strictObject({
+  effects: z.array(effectKind),
+  sites: z.array(z.string()),
+  asked: z.string(),
+});
+
+const approvalV2 = z.strictObject({
   callId: z.string(),
   name: z.string(),
   arguments: z.string(),
@@ -125,9 +149,16 @@ const approval = z.strictObject({
     .strictObject({ from: z.array(z.string()), to: z.string(), data: z.string(), sentence: z.string() })
     .optional(),
   targetAsks: z.boolean().optional(),
-  target: callTarget.optional(),
+  target: callTargetV2.optional(),
   parentCallId: z.string().optional(),
   requestedAt: z.number(),
+});
+
+const approval = approvalV2.extend({
+  target: callTarget.optional(),
+  outOfScope: z
+    .strictObject({ effects: z.array(effectKind), site: z.string().optional(), sentence: z.string() })
+    .optional(),
 });
 
 const runStateV2 = z.strictObject({
@@ -139,7 +170,7 @@ const runStateV2 = z.strictObject({
   turn: z.number().int().nonnegative(),
   responseStartSeq: z.number().int().nonnegative().optional(),
   pendingCalls: z.array(pendingCall),
-  approval: approval.optional(),
+  approval: approvalV2.optional(),
   lastError: z
     .strictObject({
       kind: errorKind,
@@ -173,6 +204,13 @@ const runStateV2 = z.strictObject({
   heartbeatAt: z.number(),
 });
 
+/** Version 3 (#42): the task's scope, and an approval that names it. */
+const runStateV3 = runStateV2.extend({
+  schemaVersion: z.literal(3),
+  approval: approval.optional(),
+  taskScope: taskScope.optional(),
+});
+
 /**
  * Version 1, as the last Otto that wrote it read it: the same shape but for a journal step, whose place was the
  * outermost program's step index (nested programs were one step). A new version copies the current schema as its own
@@ -195,16 +233,25 @@ function fromV1(state: z.infer<typeof runStateV1>): z.infer<typeof runStateV2> {
   };
 }
 
+/** A version 2 state in version 3's shape: no scope (it was started before #42), every other field as it was. */
+function fromV2(state: z.infer<typeof runStateV2>): z.infer<typeof runStateV3> {
+  return { ...state, schemaVersion: 3 };
+}
+
 /** A stored state of `version` (at most the current one), checked against that version's schema and migrated. */
 function parseVersion(
   version: number,
   raw: unknown,
-): { success: true; data: z.infer<typeof runStateV2> } | { success: false; error: z.ZodError } {
+): { success: true; data: z.infer<typeof runStateV3> } | { success: false; error: z.ZodError } {
   if (version === 1) {
     const v1 = runStateV1.safeParse(raw);
-    return v1.success ? { success: true, data: fromV1(v1.data) } : v1;
+    return v1.success ? { success: true, data: fromV2(fromV1(v1.data)) } : v1;
   }
-  return runStateV2.safeParse(raw);
+  if (version === 2) {
+    const v2 = runStateV2.safeParse(raw);
+    return v2.success ? { success: true, data: fromV2(v2.data) } : v2;
+  }
+  return runStateV3.safeParse(raw);
 }
 
 /** The state as the `runs` store keeps it: stamped with the version of its shape. */
@@ -285,7 +332,7 @@ function describe(error: z.ZodError): string {
 }
 
 // RunState and the schema describe the same shape: each is assignable to the other, or this does not compile.
-type Parsed = Omit<z.infer<typeof runStateV2>, 'schemaVersion'>;
+type Parsed = Omit<z.infer<typeof runStateV3>, 'schemaVersion'>;
 const _schemaCoversState = (s: RunState): Parsed => s;
 const _stateCoversSchema = (s: Parsed): RunState => s;
 void _schemaCoversState;

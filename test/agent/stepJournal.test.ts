@@ -276,7 +276,11 @@ describe('a program that runs again after the card on ot.run', () => {
     const h = await programRun('page.click(ref="inc")\nt = page.read()\nweb.send(text=t)', world);
     await h.runner.send(h.conversationId, 'run it');
     // The same pause as version 1 stored it: `step` for `path`, schemaVersion 1.
-    const stored = (await h.database.get('runs', h.conversationId)) as unknown as StoredRunState;
+    // (Version 1 had no task scope, #42.)
+    const { taskScope: _scope, ...stored } = (await h.database.get(
+      'runs',
+      h.conversationId,
+    )) as unknown as StoredRunState;
     const v1 = {
       ...stored,
       schemaVersion: 1,

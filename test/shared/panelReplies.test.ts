@@ -72,7 +72,7 @@ describe('panel port: one reply type per request', () => {
       RequestBody<'chat.approve'>
     >();
     // ...and the handler receives it filled in.
-    expectTypeOf<Parameters<Handler<'chat.approve'>>[0]['scope']>().toEqualTypeOf<'once' | 'site'>();
+    expectTypeOf<Parameters<Handler<'chat.approve'>>[0]['scope']>().toEqualTypeOf<'once' | 'site' | 'task'>();
 
     const client = {} as PortClient;
     const never = () => {

@@ -12,8 +12,8 @@ import { calls, say } from '../support/scriptedModel.ts';
 import { setup, type Harness } from '../agent/helpers.ts';
 
 const NEWER =
-  'The saved run of this conversation was written by a newer version of Otto (run format 3; this version reads up ' +
-  'to 2). Update Otto to continue it. Nothing was changed: the conversation and its saved run are kept as they are. ' +
+  'The saved run of this conversation was written by a newer version of Otto (run format 4; this version reads up ' +
+  'to 3). Update Otto to continue it. Nothing was changed: the conversation and its saved run are kept as they are. ' +
   'Start a new conversation to go on.';
 
 function state(conversationId: string, over: Partial<RunState> = {}): RunState {
@@ -46,13 +46,13 @@ describe('the stored run state', () => {
     const h = await setup();
     const s = state(h.conversationId, { origins: ['https://shop.example'], chain: { responseId: 'resp_1', seq: 2 } });
     await h.store.putRun(s);
-    expect(RUN_STATE_VERSION).toBe(2);
-    expect((await raw(h)).schemaVersion).toBe(2);
+    expect(RUN_STATE_VERSION).toBe(3);
+    expect((await raw(h)).schemaVersion).toBe(3);
     expect(await h.store.getRun(h.conversationId)).toEqual(s);
     await h.store.append(h.conversationId, [{ type: 'message', role: 'user', content: 'hi' }], {
       run: { ...s, turn: 3 },
     });
-    expect(await raw(h)).toMatchObject({ schemaVersion: 2, turn: 3 });
+    expect(await raw(h)).toMatchObject({ schemaVersion: 3, turn: 3 });
   });
 
   it('written before versioning (no number) is read as version 1', async () => {
@@ -64,7 +64,7 @@ describe('the stored run state', () => {
 
   it('from a newer Otto is refused with a clear error, and the record stays as it was', async () => {
     const h = await setup();
-    const record = { ...state(h.conversationId), schemaVersion: 3, somethingNew: { a: 1 } };
+    const record = { ...state(h.conversationId), schemaVersion: 4, somethingNew: { a: 1 } };
     await putRaw(h, record);
     const err = await h.store.getRun(h.conversationId).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoredRunStateError);
@@ -157,13 +157,40 @@ describe('a stored run state of an earlier version', () => {
       ],
     });
     expect(await raw(h)).toEqual(record);
-    // The next write stores it in version 2, which reads back the same.
+    // The next write stores it in the current version, which reads back the same.
     await h.store.putRun(read!);
     expect(await raw(h)).toMatchObject({
-      schemaVersion: 2,
+      schemaVersion: 3,
       pendingCalls: [{ stepJournal: [{ path: [0] }, { path: [1] }] }],
     });
     expect(await h.store.getRun(h.conversationId)).toEqual(read);
+  });
+
+  it('version 2 (before #42) is read as it was, with no task scope; version 3 keeps the scope and an out-of-scope card', async () => {
+    const h = await setup();
+    const v2 = { ...state(h.conversationId, { origins: ['https://mail.test'] }), schemaVersion: 2 };
+    await putRaw(h, v2);
+    const read = await h.store.getRun(h.conversationId);
+    expect(read!.taskScope).toBeUndefined();
+    expect(read!.origins).toEqual(['https://mail.test']);
+    // A scope is not a version 2 field: a version 2 record carrying one is damaged.
+    await putRaw(h, { ...v2, taskScope: { effects: ['read'], sites: [], asked: 'x' } });
+    await expect(h.store.getRun(h.conversationId)).rejects.toThrow('damaged (Unrecognized key: "taskScope")');
+    const scoped = state(h.conversationId, {
+      status: 'awaiting_approval',
+      taskScope: { effects: ['read', 'fill'], sites: ['mail.test'], asked: 'summarise my inbox' },
+      approval: {
+        callId: 'c1',
+        name: 'dom.click',
+        arguments: '{"ref":"e3"}',
+        outOfScope: { effects: ['send'], site: 'mail.test', sentence: 'You asked to summarise your inbox. …' },
+        target: { element: { role: 'button', name: 'Send', text: 'Send', context: ['To: x@evil.test'] } },
+        requestedAt: 1,
+      },
+    });
+    await h.store.putRun(scoped);
+    expect(await raw(h)).toMatchObject({ schemaVersion: 3, taskScope: { sites: ['mail.test'] } });
+    expect(await h.store.getRun(h.conversationId)).toEqual(scoped);
   });
 
   it('version 1 written before versioning (no number) is migrated the same way', async () => {
@@ -195,7 +222,7 @@ describe('a run over a state it cannot read', () => {
     const h = await setup({ turns: [say('never')] });
     const id = h.conversationId;
     await h.store.append(id, [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'earlier' }] }]);
-    const record = { ...state(id, { status: 'running' }), schemaVersion: 3 };
+    const record = { ...state(id, { status: 'running' }), schemaVersion: 4 };
     await putRaw(h, record);
     await expect(h.runner.send(id, 'go on')).rejects.toThrow(NEWER);
     await expect(h.runner.resume(id)).rejects.toThrow(NEWER);
@@ -210,7 +237,7 @@ describe('a run over a state it cannot read', () => {
       turns: [calls([{ name: 'web__echo', args: { text: 'x' }, callId: 'c1' }]), say('Echoed.')],
     });
     const other = (await h.store.create()).id;
-    const record = { ...state(other, { status: 'running' }), schemaVersion: 3 };
+    const record = { ...state(other, { status: 'running' }), schemaVersion: 4 };
     await putRaw(h, record);
     // A run of this version, left `running` by a worker that died.
     const id = h.conversationId;
@@ -275,7 +302,7 @@ describe('a conversation whose run state cannot be read, opened in the panel', (
   it('from a newer Otto says so (update to continue)', async () => {
     const h = await setup();
     await withTranscript(h);
-    const record = { ...state(h.conversationId), schemaVersion: 3, somethingNew: true };
+    const record = { ...state(h.conversationId), schemaVersion: 4, somethingNew: true };
     await putRaw(h, record);
     const view = await get(h);
     expect(view.items).toHaveLength(2);
@@ -295,7 +322,7 @@ describe('a conversation whose run state cannot be read, opened in the panel', (
   it('refuses a message sent in it as the answer to chat.send, before any run or write', async () => {
     const h = await setup({ turns: [say('never')] });
     await withTranscript(h);
-    const record = { ...state(h.conversationId), schemaVersion: 3 };
+    const record = { ...state(h.conversationId), schemaVersion: 4 };
     await putRaw(h, record);
     const send = agentHandlers(h.runner, h.store)['chat.send'](
       { type: 'chat.send', id: '3', conversationId: h.conversationId, text: 'go on' },
@@ -310,7 +337,7 @@ describe('a conversation whose run state cannot be read, opened in the panel', (
   it('still exports its transcript', async () => {
     const h = await setup();
     await withTranscript(h);
-    const record = { ...state(h.conversationId), schemaVersion: 3 };
+    const record = { ...state(h.conversationId), schemaVersion: 4 };
     await putRaw(h, record);
     const exported = await exportHandlers({
       store: h.store,

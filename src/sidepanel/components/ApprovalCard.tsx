@@ -5,7 +5,8 @@
  * describes its resolved target (issue #31) — the tab's site and title, the element as Otto sees it (role, name, a
  * link's destination, a form's action), a URL it loads and whether that is the user's own network — with
  * page-controlled text marked as coming from the page; a flow card shows that target too. The arguments are shown
- * whole: nothing is cut off.
+ * whole: nothing is cut off. A call outside the task the user asked for (#42) gets a card that says so (Allow once /
+ * Allow for this task / Deny, never "always"); every action card shows what it would send or change.
  */
 import type { PendingApproval, TabShareRequest } from '../../storage/runRecords.ts';
 import type { CallTarget } from '../../shared/callTarget.ts';
@@ -13,7 +14,8 @@ import { isShareApproval, shareQuestion } from '../../agent/tabAccess.ts';
 import { prettyJson, truncate } from '../lib/format.ts';
 
 export interface ApprovalActions {
-  approve(scope: 'once' | 'site'): void;
+  /** `task` (#42): allow, and widen the task's scope with what the card names. */
+  approve(scope: 'once' | 'site' | 'task'): void;
   deny(): void;
 }
 
@@ -75,6 +77,8 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
   const flow = approval.flow!;
   const action = !!approval.targetAsks;
   const site = approval.origin;
+  // #42: outside the task too — the card says so, and offers the task's widening instead of "always".
+  const scope = approval.outOfScope;
   return (
     <section
       class="approval"
@@ -86,6 +90,11 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
       <p class="approval-title" data-testid="approval-flow">
         {flow.sentence}.
       </p>
+      {scope && (
+        <p class="approval-title" data-testid="approval-scope">
+          {scope.sentence}
+        </p>
+      )}
       {action && (
         <p class="approval-title" data-testid="approval-action">
           And it is an action: Otto wants to run <code>{approval.name}</code>
@@ -107,23 +116,82 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
       <pre class="approval-args" data-testid="approval-data" tabIndex={0}>
         {truncate(flow.data, 800).text}
       </pre>
+      {action && <WhatChanges approval={approval} />}
       {approval.target && <TargetFacts target={approval.target} />}
       <p class="approval-hint">{action ? 'Allow this action, and this data to leave?' : 'Allow this data to leave?'}</p>
       <div class="actions">
         <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
           Allow once
         </button>
+        {scope ? (
+          <button type="button" data-testid="approval-task" onClick={() => actions.approve('task')}>
+            Allow for this task
+          </button>
+        ) : (
+          <button
+            type="button"
+            data-testid="approval-always"
+            title={
+              action && site
+                ? `Always allow data to go from these sites to this one, and actions on ${site}`
+                : 'Always allow data to go from these sites to this one'
+            }
+            onClick={() => actions.approve('site')}
+          >
+            Always for these sites
+          </button>
+        )}
+        <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
+          Deny
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The call is outside the task the user asked for (#42): the card says so in plain words, shows what the action would
+ * send or change, and offers Allow once, Allow for this task (the scope widens with this kind of effect) or Deny —
+ * never "always on this site", which must not cover an action the task did not ask for.
+ */
+function ScopeApproval({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
+  const asked = approval.outOfScope!;
+  return (
+    <section
+      class="approval"
+      role="group"
+      aria-label={`Approve ${approval.name}?`}
+      data-testid="approval"
+      data-kind="scope"
+    >
+      <p class="approval-title" data-testid="approval-scope">
+        {asked.sentence}
+      </p>
+      {approval.flow && (
+        <p class="approval-title" data-testid="approval-flow">
+          {approval.flow.sentence}.
+        </p>
+      )}
+      {approval.targetAsks && (
+        <p class="approval-hint" data-testid="approval-action">
+          Otto would ask about this action in any task: <code>{approval.name}</code> can change things (a form it
+          submits, a password, another tab).
+        </p>
+      )}
+      <WhatChanges approval={approval} />
+      {approval.target && <TargetFacts target={approval.target} />}
+      <pre class="approval-args">{prettyJson(approval.arguments || '{}')}</pre>
+      <div class="actions">
+        <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
+          Allow once
+        </button>
         <button
           type="button"
-          data-testid="approval-always"
-          title={
-            action && site
-              ? `Always allow data to go from these sites to this one, and actions on ${site}`
-              : 'Always allow data to go from these sites to this one'
-          }
-          onClick={() => actions.approve('site')}
+          data-testid="approval-task"
+          title={`Add “${asked.effects.join(', ')}” to what this task may do`}
+          onClick={() => actions.approve('task')}
         >
-          Always for these sites
+          Allow for this task
         </button>
         <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
           Deny
@@ -131,6 +199,38 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
       </div>
     </section>
   );
+}
+
+/** Every action card (#42): what it would send or change, the page's part marked as page text. */
+function WhatChanges({ approval }: { approval: PendingApproval }) {
+  const changes = whatChanges(approval);
+  if (!changes.length) return null;
+  return (
+    <div data-testid="approval-changes">
+      <p class="approval-hint">It would send or change:</p>
+      <ul class="approval-target">
+        {changes.map((c) => (
+          <li>{c.fromPage ? <FromPage text={c.text} /> : c.text}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** What the action would send or change: the values it writes (the model's), and the page's fields and item. */
+function whatChanges(approval: PendingApproval): { text: string; fromPage: boolean }[] {
+  const out: { text: string; fromPage: boolean }[] = [];
+  try {
+    const a = JSON.parse(approval.arguments || '{}') as Record<string, unknown>;
+    if (typeof a.text === 'string') out.push({ text: `Types: ${truncate(a.text, 300).text}`, fromPage: false });
+    if (typeof a.checked === 'boolean') out.push({ text: a.checked ? 'Turns it on' : 'Turns it off', fromPage: false });
+    if (a.value !== undefined)
+      out.push({ text: `Chooses: ${truncate(JSON.stringify(a.value), 300).text}`, fromPage: false });
+  } catch {
+    // The arguments are shown whole below.
+  }
+  for (const line of approval.target?.element?.context ?? []) out.push({ text: line, fromPage: true });
+  return out;
 }
 
 /** Text the web page controls: shown as such, never as Otto's own words. */
@@ -194,6 +294,7 @@ function TargetFacts({ target }: { target: CallTarget }) {
 export function ApprovalCard({ approval, actions }: { approval: PendingApproval; actions: ApprovalActions }) {
   if (isShareApproval(approval)) return <ShareCard approval={approval} actions={actions} />;
   if (approval.flow) return <FlowApproval approval={approval} actions={actions} />;
+  if (approval.outOfScope) return <ScopeApproval approval={approval} actions={actions} />;
   const site = approval.origin;
   const dialog = acceptedQuestion(approval.name, approval.arguments);
   return (
@@ -210,6 +311,7 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
         )}
         {approval.parentCallId ? ' (a step of its program)' : ''}.
       </p>
+      <WhatChanges approval={approval} />
       {approval.target && <TargetFacts target={approval.target} />}
       {dialog ? (
         <p class="approval-dialog" data-testid="approval-dialog">

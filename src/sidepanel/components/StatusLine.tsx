@@ -2,6 +2,7 @@
 import type { ChatState } from '../state/chat.ts';
 import { runStatusView } from '../state/view.ts';
 import { formatTokens } from '../lib/format.ts';
+import { scopeLine } from '../../shared/taskScope.ts';
 
 const TEXT: Record<string, string> = {
   idle: 'Ready',
@@ -61,6 +62,15 @@ export function StatusLine({
         </span>
         {t ? ` · ${formatTokens(t.inputTokens + t.outputTokens)} tokens` : ''}
       </span>
+      {chat.taskScope && (
+        <span
+          class="muted"
+          data-testid="task-scope"
+          title="What your words ask this task to do: anything else Otto would change asks you first"
+        >
+          {scopeLine(chat.taskScope)}
+        </span>
+      )}
       {chat.context && <ContextMeter {...chat.context} />}
     </div>
   );

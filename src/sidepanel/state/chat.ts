@@ -21,6 +21,7 @@ import type {
   UsageTotals,
 } from '../../storage/runRecords.ts';
 import type { UnreadableRun } from '../../storage/runStateSchema.ts';
+import type { TaskScope } from '../../shared/taskScope.ts';
 
 export interface PersistedItem {
   seq: number;
@@ -88,6 +89,8 @@ export interface ChatState {
   /** Items from this seq on belong to the response in flight (for attributing turn.completed). */
   turnStartSeq: number;
   totals?: UsageTotals;
+  /** #42: what the user's words ask the task to do (the "Task: …" line). */
+  taskScope?: TaskScope;
   /** The last request against the context budget (#23), for the context meter. */
   context?: { tokens: number; budget: number; cachedTokens?: number; fixedTokens?: number };
   /** Events that arrived while the conversation was loading; replayed over the loaded state. */
@@ -216,6 +219,7 @@ function onEvent(s: ChatState, e: AgentEvent, at: number): ChatState {
         workerError: running ? undefined : s.workerError,
       };
       next.stopReason = e.stopReason;
+      if (e.taskScope) next.taskScope = e.taskScope;
       next.error = e.status === 'error' ? e.error : undefined;
       if (!running) next.retrying = undefined;
       if (!running && e.status !== 'awaiting_approval') {
@@ -359,6 +363,7 @@ export function chatReducer(s: ChatState, a: ChatAction): ChatState {
         turnStartSeq: st?.responseStartSeq ?? nextSeq(items),
         ...(st && st.usage.responses ? { totals: st.usage } : {}),
         ...(st?.context ? { context: st.context } : {}),
+        ...(st?.taskScope ? { taskScope: st.taskScope } : {}),
         ...(a.unreadable ? { unreadable: a.unreadable } : {}),
       };
       return replay.reduce((acc, b) => onEvent(acc, b.event, b.at), loaded);

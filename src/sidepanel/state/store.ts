@@ -54,7 +54,7 @@ export interface PanelStore {
   stop(): Promise<void>;
   resume(): Promise<void>;
   retry(): Promise<void>;
-  approve(scope: 'once' | 'site'): Promise<void>;
+  approve(scope: 'once' | 'site' | 'task'): Promise<void>;
   deny(): Promise<void>;
   /** Shares the tab the user is looking at with the open conversation (a new one if none); resolves with what happened. */
   shareTab(): Promise<string>;

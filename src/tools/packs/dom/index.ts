@@ -677,11 +677,18 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       target: async (args: Record<string, unknown>, ctx: ToolContext) => {
         const id = await tab(args as { tab_id?: number }, ctx).catch(() => undefined);
         const t = target(args as Target);
-        const describe = page().describe;
-        return {
-          tabId: id,
-          ...(id !== undefined && describe && (t.ref || t.selector) ? { element: () => describe(id, t) } : {}),
-        };
+        const { describe, locate } = page();
+        // A readable locator names its one element through a ref (#17): the same element the action reaches (#42:
+        // its effect is judged from it, so a locator must not be a way round the question).
+        const element =
+          id === undefined || !describe
+            ? undefined
+            : t.ref || t.selector
+              ? () => describe(id, t)
+              : t.locator && locate
+                ? async () => describe(id, { ref: await locate(id, t.locator!) })
+                : undefined;
+        return { tabId: id, ...(element ? { element } : {}) };
       },
     }) as AnyTool;
 
