@@ -57,12 +57,15 @@ test('a link and a button download a CSV and a PDF: name, size, type and path re
   expect(pdf).toContain('Downloaded.\nname: report.pdf\nsize: 3.4 KB (3509 bytes)\ntype: application/pdf\n');
   expect(pdf).toContain(`from: ${pages.origin}/files/report.pdf?download\nkept in Otto's file store as "report.pdf"`);
 
-  expect(pdfText).toMatch(
-    /^PDF "report\.pdf": 3 pages, 2 with text; no text layer on page 3 \(an image, probably scanned: its text cannot be read\)\n<external-content-[0-9a-f]{8}>\n/,
+  // #43: the scanned page 3 follows the text as an image (the output is parts; here as their JSON).
+  const [pdfHead, pdfPage3] = (JSON.parse(pdfText!) as { text?: string }[]).map((p) => p.text);
+  expect(pdfHead).toMatch(
+    /^PDF "report\.pdf": 3 pages, 2 with text; no text layer on page 3 \(an image, probably scanned: shown as an image after the text\)\n<external-content-[0-9a-f]{8}>\n/,
   );
-  expect(pdfText).toContain(
-    '--- page 1 of 3 ---\nInvoice 2026-11\nCustomer: Ada Lovelace\n--- page 2 of 3 ---\nTotal due: 1,234.56 EUR\nPayable within 30 days\n--- page 3 of 3 ---\n[no text layer: this page is an image (scanned?)]\n</external-content-',
+  expect(pdfHead).toContain(
+    '--- page 1 of 3 ---\nInvoice 2026-11\nCustomer: Ada Lovelace\n--- page 2 of 3 ---\nTotal due: 1,234.56 EUR\nPayable within 30 days\n--- page 3 of 3 ---\n[no text layer: this page is an image (scanned?); it is shown as an image after this text]\n</external-content-',
   );
+  expect(pdfPage3).toMatch(/^Page 3 of 3 of PDF "report\.pdf" as an image \(768×993 px, about \d+ KB\):$/);
   expect(csvText).toMatch(
     new RegExp(
       `^expenses\\.csv \\(text/csv, 63 B, downloaded from ${pages.origin.replace(/[.:/]/g, '\\$&')}/files/expenses\\.csv\\)\\n<external-content-[0-9a-f]{8}>\\ndate,item,amount\\n2026-11-01,Coffee,3\\.50\\n2026-11-02,Books,42\\.00\\n\\n</external-content-`,
@@ -103,6 +106,88 @@ test('files.download of a URL, and web.fetch of a PDF and a tab showing it: the 
   expect(fetched).toContain(`[Kept in Otto's file store as "report.pdf" (files__read, files__upload).]`);
   expect(downloaded).toContain('Downloaded.\nname: report.pdf\nsize: 3.4 KB (3509 bytes)\ntype: application/pdf\n');
   expect(downloaded).toContain(`kept in Otto's file store as "report (2).pdf"`);
+});
+
+type Part = { type: string; text?: string; image_url?: string; detail?: string };
+
+/** The tool outputs of the last request as sent: a string, or the parts of an output with images. */
+function rawOutputs(api: FakeApi): (string | Part[])[] {
+  const input = (api.responsesRequests().at(-1)!.body?.input ?? []) as { type: string; output?: string | Part[] }[];
+  return input.filter((i) => i.type === 'function_call_output').map((i) => i.output!);
+}
+
+/** A JPEG's size from its SOF0/SOF2 header. */
+function jpegSize(dataUrl: string): { width: number; height: number } {
+  const b = Buffer.from(dataUrl.replace(/^data:image\/jpeg;base64,/, ''), 'base64');
+  for (let i = 2; i < b.length;) {
+    const marker = b[i + 1]!;
+    if (marker === 0xc0 || marker === 0xc2) return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
+    i += 2 + b.readUInt16BE(i + 2);
+  }
+  throw new Error('no JPEG frame header');
+}
+
+test('a tab showing a PDF: snapshot and text name files.read; files.read(tab_id) gives the text and the scanned page as an image; page_image draws a page', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
+  const pdfUrl = `${pages.origin}/files/report.pdf`;
+  const page = await context.newPage();
+  await page.goto(pdfUrl);
+  const tabId = await tabOf(panel, page);
+  script(fakeApi, 'what does this pdf say', [
+    { name: 'dom__snapshot', arguments: {} },
+    { name: 'dom__text', arguments: {} },
+    { name: 'files__read', arguments: { tab_id: tabId } },
+    { name: 'files__read', arguments: { tab_id: tabId, page_image: 1 } },
+    { name: 'files__read', arguments: { tab_id: tabId, page_image: 9 } },
+  ]);
+  const id = await send(panel, 'what does this pdf say', { tabId });
+  await waitForStatus(panel, id, 'completed', 60_000);
+  const [snap, text, read, page1, nine] = rawOutputs(fakeApi);
+
+  const note = (out: string) =>
+    expect(out).toMatch(
+      new RegExp(
+        `^Tab ${tabId} shows a PDF in Chrome's PDF viewer: its pages are not part of the page \\(no outline, refs or text here\\)\\. ` +
+          `Read it with files__read\\(tab_id=${tabId}\\): the text page by page, and pages without a text layer \\(scanned\\) as images; ` +
+          `files__read\\(tab_id=${tabId}, page_image=N\\) shows page N as an image\\. The file's address:\\n` +
+          `<(external-content-[0-9a-f]{8})>\\nurl: ${pdfUrl.replace(/[.:/]/g, '\\$&')}\\n</\\1>$`,
+      ),
+    );
+  note(snap as string);
+  note(text as string);
+
+  // The text page by page, then the scanned page 3 drawn as an image the model receives.
+  const parts = read as Part[];
+  expect(parts.map((p) => p.type)).toEqual(['input_text', 'input_text', 'input_image']);
+  expect(parts[0]!.text).toMatch(
+    new RegExp(
+      `^PDF in tab ${tabId}: 3 pages, 2 with text; no text layer on page 3 \\(an image, probably scanned: shown as an image after the text\\)\\n<(external-content-[0-9a-f]{8})>\\n` +
+        '--- page 1 of 3 ---\\nInvoice 2026-11\\nCustomer: Ada Lovelace\\n--- page 2 of 3 ---\\nTotal due: 1,234\\.56 EUR\\nPayable within 30 days\\n' +
+        '--- page 3 of 3 ---\\n\\[no text layer: this page is an image \\(scanned\\?\\); it is shown as an image after this text\\]\\n</\\1>$',
+    ),
+  );
+  expect(parts[1]!.text).toMatch(
+    new RegExp(`^Page 3 of 3 of PDF in tab ${tabId} as an image \\(768×993 px, about \\d+ KB\\):$`),
+  );
+  expect(parts[2]!.image_url).toMatch(/^data:image\/jpeg;base64,/);
+  expect(jpegSize(parts[2]!.image_url!)).toEqual({ width: 768, height: 993 });
+
+  // Page 1 asked for as an image: its text layer, then the image.
+  const one = page1 as Part[];
+  expect(one.map((p) => p.type)).toEqual(['input_text', 'input_text', 'input_image']);
+  expect(one[0]!.text).toMatch(
+    new RegExp(
+      `^PDF in tab ${tabId}: page 1 of 3 as an image; its text layer follows\\.\\n<(external-content-[0-9a-f]{8})>\\nInvoice 2026-11\\nCustomer: Ada Lovelace\\n</\\1>$`,
+    ),
+  );
+  expect(jpegSize(one[2]!.image_url!)).toEqual({ width: 768, height: 993 });
+  expect(nine).toBe(`Error: PDF in tab ${tabId} has 3 pages: there is no page 9.`);
+  await page.close();
 });
 
 test('upload: a stored file reaches a React file input’s state (name and size validated) and a drop zone; a wrong type is rejected by the page', async ({

@@ -11,13 +11,12 @@ import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
-import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import { fileStore, type FileInfo } from '../../../storage/files.ts';
-import type { FileRecord } from '../../../storage/resultRecords.ts';
 import type { PageApi } from '../../../page/api.ts';
-import { humanSize, isTextType, looksLikePdf, toBase64 } from './bytes.ts';
+import { humanSize, toBase64 } from './bytes.ts';
 import { downloadStartedBy, finishDownload, type DownloadDone } from './downloads.ts';
-import { pdfText } from './pdf.ts';
+import type { extractPdf } from './pdf.ts';
+import { bytesOf, createReadFileTool, getStored, sourceOf } from './readFile.ts';
 
 export const FILES_PACK: PackSpec = {
   name: 'files',
@@ -38,37 +37,15 @@ const fileName = z.string().min(1).max(200).describe('A file name from files.lis
 export interface FilesToolsOptions {
   /** The page (src/page/api.ts), for files.upload and the console/network capture. */
   page: () => PageApi;
-  /** Test seams: the PDF reader and the downloads API. */
-  pdf?: typeof pdfText;
+  /** Test seam: the offscreen PDF reader. */
+  extract?: typeof extractPdf;
 }
 
 const MB = 1024 * 1024;
 export const MAX_UPLOAD_BYTES = 25 * MB;
 
-function sourceOf(f: FileInfo): string {
-  if (f.source === 'download') return `downloaded from ${f.url ?? 'the web'}`;
-  if (f.source === 'fetch') return `fetched from ${f.url ?? 'the web'}`;
-  if (f.source === 'user') return 'picked by the user for this conversation';
-  return 'written by Otto';
-}
-
 function listLine(f: FileInfo): string {
   return `- ${JSON.stringify(f.name)} — ${f.mime}, ${humanSize(f.size)}, ${sourceOf(f)}, ${new Date(f.updatedAt).toISOString()}`;
-}
-
-async function getStored(name: string): Promise<FileRecord> {
-  const f = await fileStore().get(name);
-  if (!f) {
-    const names = (await fileStore().list()).slice(0, 20).map((x) => JSON.stringify(x.name));
-    throw new Error(
-      `No file named ${JSON.stringify(name)} in Otto's file store.${names.length ? ` Files: ${names.join(', ')}.` : ' It is empty.'} List them with files.list.`,
-    );
-  }
-  return f;
-}
-
-function bytesOf(f: FileRecord): Uint8Array {
-  return f.bytes ? new Uint8Array(f.bytes) : new TextEncoder().encode(f.content);
 }
 
 /** The line that says what a finished download gave. */
@@ -91,7 +68,6 @@ export function formatDownload(d: DownloadDone): string {
 
 export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
   const { page } = opts;
-  const readPdf = opts.pdf ?? pdfText;
   const keepBytes = (ctx: ToolContext) => (ctx.config.files?.keep_max_mb ?? 20) * MB;
   const waitMs = (ctx: ToolContext) => (ctx.config.files?.wait_seconds ?? 120) * 1000;
 
@@ -112,33 +88,7 @@ export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
     },
   });
 
-  const read = defineTool({
-    pack: 'files',
-    name: 'read',
-    description:
-      "Read a file from Otto's file store: text files as text, PDFs page by page with page numbers (saying which pages have no text layer). Long text is stored; page through it with ot.result.",
-    parameters: z.object({
-      name: fileName,
-      from_page: z.number().int().min(1).optional().describe('PDF: start at this page'),
-    }),
-    effect: 'reads',
-    // Its output carries the origins the file came from (a download's site), reported after the read.
-    flow: { source: 'reported', sink: 'none' },
-    examples: ["files.read(name='invoice.pdf')", "files.read(name='report.csv')"],
-    returns: 'A head line (name, type, size, origin) and the content inside an <external-content-…> boundary.',
-    async execute(args, ctx) {
-      const f = await getStored(args.name);
-      ctx.flow?.report(f.origins ?? []);
-      const bytes = bytesOf(f);
-      const head = `${f.name} (${f.mime}, ${humanSize(f.size)}, ${sourceOf(f)})`;
-      if (looksLikePdf(bytes, f.mime))
-        return readPdf(JSON.stringify(f.name), bytes, args.from_page ? { fromPage: args.from_page } : {});
-      if (!f.bytes) return `${head}\n${wrapUntrusted(f.content || '(empty file)')}`;
-      if (!isTextType(f.mime, bytes))
-        return `${head}: a binary file Otto cannot show as text. It can be uploaded (files.upload) as it is.`;
-      return `${head}\n${wrapUntrusted(new TextDecoder().decode(bytes) || '(empty file)')}`;
-    },
-  });
+  const read = createReadFileTool({ page, ...(opts.extract ? { extract: opts.extract } : {}) });
 
   const download = defineTool({
     pack: 'files',
