@@ -190,6 +190,44 @@ test('a tab showing a PDF: snapshot and text name files.read; files.read(tab_id)
   await page.close();
 });
 
+test('a portal’s download button: the attachment is fetched once, the page does not load again, the copy is read', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
+  await clearFiles(panel, 'report.pdf');
+  const page = await context.newPage();
+  await page.goto(`${pages.origin}/files/portal.html`);
+  const loadId = await page.evaluate(() => (window as unknown as { loadId: string }).loadId);
+  const file = '/files/report.pdf?download&portal';
+  const before = { file: pages.requests(file), page: pages.requests('/files/portal.html') };
+  script(fakeApi, 'get the invoice', [
+    { name: 'files__download_click', arguments: { selector: '#get' } },
+    { name: 'files__read', arguments: { name: 'report.pdf' } },
+  ]);
+  const id = await send(panel, 'get the invoice', { tabId: await tabOf(panel, page) });
+  await waitForStatus(panel, id, 'completed', 60_000);
+  const [clicked, read] = lastOutputs(fakeApi);
+  expect(pages.requests(file) - before.file).toBe(1);
+  expect(pages.requests('/files/portal.html') - before.page).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { loadId: string }).loadId)).toBe(loadId);
+  const esc = (s: string) => s.replace(/[.?()[\]|\\/^$*+{}]/g, '\\$&');
+  expect(clicked).toMatch(
+    new RegExp(
+      '^Downloaded\\.\\nname: report\\.pdf\\nsize: 3\\.4 KB \\(3509 bytes\\)\\ntype: application/pdf\\nsaved at: /.+\\n' +
+        `from: ${esc(`${pages.origin}${file}`)}\\n` +
+        esc(
+          `kept in Otto's file store as "report.pdf": read it with files__read(name="report.pdf") or upload it with files__upload`,
+        ) +
+        '\\n\\ndom__click ok — no DOM change within \\d+ ms\\.\\n<(external-content-[0-9a-f]{8})>\\nclicked button "Download invoice" \\[ref=\\w+\\]\\n',
+    ),
+  );
+  expect(clicked).not.toContain('navigated');
+  expect(read).toContain('PDF \\"report.pdf\\": 3 pages, 2 with text');
+});
+
 test('upload: a stored file reaches a React file input’s state (name and size validated) and a drop zone; a wrong type is rejected by the page', async ({
   context,
   panel,

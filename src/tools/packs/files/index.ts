@@ -14,7 +14,9 @@ import type { PackSpec } from '../../ToolRegistry.ts';
 import { fileStore, type FileInfo } from '../../../storage/files.ts';
 import type { PageApi } from '../../../page/api.ts';
 import { humanSize, toBase64 } from './bytes.ts';
-import { downloadStartedBy, finishDownload, type DownloadDone } from './downloads.ts';
+import { finishDownload } from './downloads.ts';
+import { createDownloadClickTool } from './downloadClick.ts';
+import { formatDownload } from './formatDownload.ts';
 import type { extractPdf } from './pdf.ts';
 import { bytesOf, createReadFileTool, getStored, sourceOf } from './readFile.ts';
 
@@ -46,24 +48,6 @@ export const MAX_UPLOAD_BYTES = 25 * MB;
 
 function listLine(f: FileInfo): string {
   return `- ${JSON.stringify(f.name)} — ${f.mime}, ${humanSize(f.size)}, ${sourceOf(f)}, ${new Date(f.updatedAt).toISOString()}`;
-}
-
-/** The line that says what a finished download gave. */
-export function formatDownload(d: DownloadDone): string {
-  const lines = [
-    d.error ? `Download not finished: ${d.error}.` : 'Downloaded.',
-    `name: ${d.name}`,
-    `size: ${humanSize(d.size)} (${d.size} bytes)`,
-    `type: ${d.mime}`,
-    `saved at: ${d.path || '(not saved)'}`,
-    `from: ${d.url}`,
-  ];
-  if (d.kept)
-    lines.push(
-      `kept in Otto's file store as ${JSON.stringify(d.kept.name)}: read it with files.read(name=${JSON.stringify(d.kept.name)}) or upload it with files.upload`,
-    );
-  else if (!d.error) lines.push(`no copy kept in Otto's file store: ${d.notKept ?? 'unknown reason'}`);
-  return lines.join('\n');
 }
 
 export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
@@ -112,43 +96,7 @@ export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
     },
   });
 
-  const downloadClick = defineTool({
-    pack: 'files',
-    name: 'download_click',
-    description:
-      'Click a link or button that downloads a file, wait until Chrome has finished it, and report name, size, type and where it was saved (a copy is kept in the file store, as files.download).',
-    parameters: z.object({
-      ref,
-      selector,
-      wait_start_ms: z
-        .number()
-        .int()
-        .min(500)
-        .max(60_000)
-        .default(10_000)
-        .describe('How long to wait for the download to start'),
-      tab_id: tabId,
-    }),
-    effect: 'changes',
-    flow: FLOW.actsOnPage,
-    examples: ["files.download_click(ref='e14')"],
-    returns: 'The click, then name, size, type, path and the kept copy; or that the click started no download.',
-    async execute(args, ctx) {
-      if (!args.ref && !args.selector)
-        throw new Error('files.download_click needs a target: ref (from dom.snapshot) or selector.');
-      const p = page();
-      const tab = await p.resolveTabId(args.tab_id ?? ctx.tabId);
-      const t = args.ref ? { ref: args.ref } : { selector: args.selector! };
-      const { id, triggered } = await downloadStartedBy(
-        () => p.act(tab, { type: 'dom.click', ...t, button: 'left', clickCount: 1 }),
-        args.wait_start_ms,
-      );
-      const clicked = p.formatAction(triggered as Awaited<ReturnType<PageApi['act']>>);
-      if (id === undefined)
-        throw new Error(`The click started no download within ${args.wait_start_ms} ms.\n${clicked}`);
-      return `${formatDownload(await finishDownload(id, { timeoutMs: waitMs(ctx), keepMaxBytes: keepBytes(ctx), signal: ctx.signal }))}\n\n${clicked}`;
-    },
-  });
+  const downloadClick = createDownloadClickTool({ page, keepBytes, waitMs });
 
   const upload = defineTool({
     pack: 'files',
