@@ -190,6 +190,53 @@ test('a tab showing a PDF: snapshot and text name files.read; files.read(tab_id)
   await page.close();
 });
 
+test('a screenshot taken right after a PDF opens shows its pages, not the blank viewer', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
+  const pdfUrl = `${pages.origin}/files/report.pdf?shot`;
+  const page = await context.newPage();
+  // Not awaited: the run starts while the viewer is still loading.
+  void page.goto(pdfUrl).catch(() => undefined);
+  await page.bringToFront();
+  const tabId = await panel.evaluate(async (u) => {
+    for (;;) {
+      const t = (await chrome.tabs.query({})).find((x) => x.url === u || x.pendingUrl === u);
+      if (t) return t.id!;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }, pdfUrl);
+  script(fakeApi, 'look at the pdf', [{ name: 'tabs__screenshot', arguments: { format: 'png' } }]);
+  const id = await send(panel, 'look at the pdf', { tabId });
+  await waitForStatus(panel, id, 'completed', 60_000);
+  const [shot] = rawOutputs(fakeApi) as Part[][];
+  expect(shot!.map((p) => p.type)).toEqual(['input_text', 'input_image']);
+  expect(shot![0]!.text).toMatch(
+    new RegExp(`^Screenshot of tab ${tabId} \\(png, \\d+×\\d+, about \\d+ KB\\)\\. The page it shows:`),
+  );
+  // The viewer's grey and the pages' white and ink: many colours, a good share of white paper.
+  const look = await panel.evaluate(async (u) => {
+    const bm = await createImageBitmap(await (await fetch(u)).blob());
+    const c = new OffscreenCanvas(bm.width, bm.height);
+    const g = c.getContext('2d')!;
+    g.drawImage(bm, 0, 0);
+    const d = g.getImageData(0, 0, bm.width, bm.height).data;
+    const colours = new Set<number>();
+    let white = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      colours.add((d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!);
+      if (d[i]! > 250 && d[i + 1]! > 250 && d[i + 2]! > 250) white++;
+    }
+    return { colours: colours.size, white: white / (d.length / 4) };
+  }, shot![1]!.image_url!);
+  expect(look.colours).toBeGreaterThan(20);
+  expect(look.white).toBeGreaterThan(0.2);
+  await page.close();
+});
+
 test('a portal’s download button: the attachment is fetched once, the page does not load again, the copy is read', async ({
   context,
   panel,
