@@ -27,7 +27,8 @@ export function armCatch(ms: number): void {
       navigationType: string;
       destination: { url: string; sameDocument: boolean };
     };
-    if (slot.url || !n.cancelable || n.hashChange || n.formData || n.destination.sameDocument) return;
+    // Only the browser's own event: a page dispatching a forged one cannot make Otto fetch an address of its choice.
+    if (!n.isTrusted || slot.url || !n.cancelable || n.hashChange || n.formData || n.destination.sameDocument) return;
     if (n.navigationType !== 'push' && n.navigationType !== 'replace') return;
     if (!/^https?:/i.test(n.destination.url)) return;
     slot.url = n.destination.url;
