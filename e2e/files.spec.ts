@@ -275,6 +275,26 @@ test('a portal’s download button: the attachment is fetched once, the page doe
   expect(read).toContain('PDF \\"report.pdf\\": 3 pages, 2 with text');
 });
 
+test('download_click on a link to a web page: nothing downloaded, the tab goes on to that page', async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
+  const page = await context.newPage();
+  await page.goto(`${pages.origin}/files/portal.html`);
+  script(fakeApi, 'get the statements', [{ name: 'files__download_click', arguments: { selector: '#details' } }]);
+  const id = await send(panel, 'get the statements', { tabId: await tabOf(panel, page) });
+  await waitForStatus(panel, id, 'completed', 60_000);
+  const [out] = lastOutputs(fakeApi);
+  expect(out).toMatch(
+    /^Error: The click led to a web page, not a file: nothing was downloaded, and the tab was sent on to that page \(Otto asked for it once to tell\)\. Take a new snapshot\.\n/,
+  );
+  await expect(page).toHaveURL(`${pages.origin}/files/downloads.html`);
+  await expect(page.locator('h1')).toHaveText('Statements');
+});
+
 test('upload: a stored file reaches a React file input’s state (name and size validated) and a drop zone; a wrong type is rejected by the page', async ({
   context,
   panel,
