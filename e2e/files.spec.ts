@@ -101,6 +101,12 @@ test('files.download of a URL, and web.fetch of a PDF and a tab showing it: the 
     new RegExp(`^PDF ${pdfUrl.replace(/[.:/]/g, '\\$&')}: 3 pages, 2 with text; no text layer on page 3 `),
   );
   expect(tab).toContain(pagesText);
+  // #43: the scanned page is named with the call that shows it.
+  expect(tab).toMatch(
+    new RegExp(
+      `\\n</external-content-[0-9a-f]{8}>\\n\\[No text layer on page 3: files__read\\(tab_id=\\d+\\) shows scanned pages as images; files__read\\(tab_id=\\d+, page_image=3\\) shows page 3\\.\\]$`,
+    ),
+  );
   expect(fetched).toMatch(new RegExp(`^Source: ${pdfUrl.replace(/[.:/]/g, '\\$&')}\\nPDF `));
   expect(fetched).toContain(pagesText);
   expect(fetched).toContain(`[Kept in Otto's file store as "report.pdf" (files__read, files__upload).]`);

@@ -4,7 +4,7 @@
  * document (`document.contentType`): the tab is one the run reads already. dom.snapshot and dom.text on such a tab
  * give a note that names files.read instead of an empty page (pdfTabNote).
  */
-import { pdfText } from './pdf.ts';
+import { extractPdf, formatPdf } from './pdf.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
 
 /** The tab's PDF URL when its top document is a PDF, else undefined. */
@@ -29,10 +29,19 @@ export async function tabPdfBytes(tabId: number): Promise<{ url: string; bytes: 
   return { url, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
-/** The text of the PDF the tab shows, or undefined when it shows none. */
+/**
+ * The text of the PDF the tab shows, or undefined when it shows none. Scanned pages (no text layer) are named with the
+ * files.read call that shows them as images (#43).
+ */
 export async function readTabPdf(tabId: number, opts: { maxChars?: number } = {}): Promise<string | undefined> {
   const pdf = await tabPdfBytes(tabId);
-  return pdf && pdfText(pdf.url.slice(0, 300), pdf.bytes, opts);
+  if (!pdf) return undefined;
+  const text = await extractPdf(pdf.bytes);
+  const scanned = text.pages.filter((p) => !p.text && p.images).map((p) => p.n);
+  const hint = scanned.length
+    ? `\n[No text layer on page${scanned.length > 1 ? 's' : ''} ${scanned.join(', ')}: files.read(tab_id=${tabId}) shows scanned pages as images; files.read(tab_id=${tabId}, page_image=${scanned[0]}) shows page ${scanned[0]}.]`
+    : '';
+  return formatPdf(pdf.url.slice(0, 300), text, opts) + hint;
 }
 
 /**
