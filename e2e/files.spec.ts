@@ -109,7 +109,9 @@ test('files.download of a URL, and web.fetch of a PDF and a tab showing it: the 
   );
   expect(fetched).toMatch(new RegExp(`^Source: ${pdfUrl.replace(/[.:/]/g, '\\$&')}\\nPDF `));
   expect(fetched).toContain(pagesText);
-  expect(fetched).toContain(`[Kept in Otto's file store as "report.pdf" (files__read, files__upload).]`);
+  expect(fetched).toMatch(
+    /\n\[Kept in Otto's file store as "report\.pdf" \(files__read, files__upload\)\.\]\n\[No text layer on page 3: files__read\(name="report\.pdf"\) shows scanned pages as images\.\]$/,
+  );
   expect(downloaded).toContain('Downloaded.\nname: report.pdf\nsize: 3.4 KB (3509 bytes)\ntype: application/pdf\n');
   expect(downloaded).toContain(`kept in Otto's file store as "report (2).pdf"`);
 });

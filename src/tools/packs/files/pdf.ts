@@ -1,7 +1,7 @@
 /**
  * The text of a PDF, page by page (#19), from the worker: pdf.js runs in Otto's offscreen document
  * (src/offscreen/, opened on first use and closed by itself after a minute without requests), so neither the
- * worker's bundle nor an idle browser carries the library. `pdfText` formats what the model receives: a head line
+ * worker's bundle nor an idle browser carries the library. `formatPdf` formats what the model receives: a head line
  * (pages, which have no text layer), then each page under its number inside an untrusted-content boundary.
  */
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
@@ -74,13 +74,4 @@ export function formatPdf(what: string, pdf: PdfText, opts: { fromPage?: number;
   }
   const more = cut ? `\n[Cut at page ${cut}: read on with from_page=${cut}.]` : '';
   return `${head}\n${wrapUntrusted(title + (body.trimEnd() || '(no pages)'))}${more}`;
-}
-
-/** `formatPdf(extractPdf(bytes))` in one step. */
-export async function pdfText(
-  what: string,
-  bytes: ArrayBuffer | Uint8Array,
-  opts: { fromPage?: number; maxChars?: number } = {},
-): Promise<string> {
-  return formatPdf(what, await extractPdf(bytes), opts);
 }
