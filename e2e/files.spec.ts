@@ -142,7 +142,8 @@ test('a tab showing a PDF: snapshot and text name files.read; files.read(tab_id)
   pages,
 }) => {
   await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
-  const pdfUrl = `${pages.origin}/files/report.pdf`;
+  // Its own address: tabOf finds a tab by URL, and the test before leaves report.pdf open.
+  const pdfUrl = `${pages.origin}/files/report.pdf?tab`;
   const page = await context.newPage();
   await page.goto(pdfUrl);
   const tabId = await tabOf(panel, page);
@@ -163,7 +164,7 @@ test('a tab showing a PDF: snapshot and text name files.read; files.read(tab_id)
         `^Tab ${tabId} shows a PDF in Chrome's PDF viewer: its pages are not part of the page \\(no outline, refs or text here\\)\\. ` +
           `Read it with files__read\\(tab_id=${tabId}\\): the text page by page, and pages without a text layer \\(scanned\\) as images; ` +
           `files__read\\(tab_id=${tabId}, page_image=N\\) shows page N as an image\\. The file's address:\\n` +
-          `<(external-content-[0-9a-f]{8})>\\nurl: ${pdfUrl.replace(/[.:/]/g, '\\$&')}\\n</\\1>$`,
+          `<(external-content-[0-9a-f]{8})>\\nurl: ${pdfUrl.replace(/[.:/?]/g, '\\$&')}\\n</\\1>$`,
       ),
     );
   note(snap as string);
@@ -281,6 +282,7 @@ test('a portal’s download button: the attachment is fetched once, the page doe
   );
   expect(clicked).not.toContain('navigated');
   expect(read).toContain('PDF \\"report.pdf\\": 3 pages, 2 with text');
+  await page.close();
 });
 
 test('download_click on a link to a web page: nothing downloaded, the tab goes on to that page', async ({
@@ -291,7 +293,8 @@ test('download_click on a link to a web page: nothing downloaded, the tab goes o
 }) => {
   await connectToFakeApi(panel, fakeApi, { yaml: ALL_TOOLS });
   const page = await context.newPage();
-  await page.goto(`${pages.origin}/files/portal.html`);
+  // Its own address: tabOf finds a tab by URL, and another test's portal tab may still be open.
+  await page.goto(`${pages.origin}/files/portal.html?links`);
   script(fakeApi, 'get the statements', [{ name: 'files__download_click', arguments: { selector: '#details' } }]);
   const id = await send(panel, 'get the statements', { tabId: await tabOf(panel, page) });
   await waitForStatus(panel, id, 'completed', 60_000);
@@ -301,6 +304,7 @@ test('download_click on a link to a web page: nothing downloaded, the tab goes o
   );
   await expect(page).toHaveURL(`${pages.origin}/files/downloads.html`);
   await expect(page.locator('h1')).toHaveText('Statements');
+  await page.close();
 });
 
 test('upload: a stored file reaches a React file input’s state (name and size validated) and a drop zone; a wrong type is rejected by the page', async ({
