@@ -74,6 +74,9 @@ test('a link and a button download a CSV and a PDF: name, size, type and path re
   expect(list).toContain('- "report.pdf" — application/pdf, 3.4 KB, downloaded from');
   expect(list).toContain('- "expenses.csv" — text/csv, 63 B, downloaded from');
   expect(nothing).toContain('Error: The click started no download within 1000 ms.');
+  // The click's download catch is gone with the call: the page's own navigation afterwards goes through.
+  await page.evaluate(() => (location.href = 'downloads.html?after'));
+  await expect(page).toHaveURL(`${pages.origin}/files/downloads.html?after`);
 });
 
 test('files.download of a URL, and web.fetch of a PDF and a tab showing it: the text page by page', async ({

@@ -89,9 +89,12 @@ export function createDownloadClickTool(o: DownloadClickOptions) {
       let caught: string | undefined;
       const { id, triggered } = await downloadStartedBy(
         async () => {
-          const r = await p.act(tab, { type: 'dom.click', ...t, button: 'left', clickCount: 1 });
-          caught = await takeDownloadCatch(tab);
-          return r;
+          try {
+            return await p.act(tab, { type: 'dom.click', ...t, button: 'left', clickCount: 1 });
+          } finally {
+            // Removed whatever the click did: a failed click must not leave the user's next navigation caught.
+            caught = await takeDownloadCatch(tab);
+          }
         },
         args.wait_start_ms,
         () => caught !== undefined,
