@@ -16,12 +16,16 @@ const TYPES: Record<string, string> = {
 export interface StaticServer {
   origin: string;
   port: number;
+  /** How many requests this path (with its query) has had since the server started. */
+  requests(pathAndQuery: string): number;
   close(): Promise<void>;
 }
 
 export async function startStaticServer(root: string): Promise<StaticServer> {
+  const counts = new Map<string, number>();
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    counts.set(url.pathname + url.search, (counts.get(url.pathname + url.search) ?? 0) + 1);
     // A page that never finishes loading: for tools that must time out rather than hang the run.
     if (url.pathname === '/hang') return;
     // `/status/500`: an error answer, for pages whose requests fail (console and network tools).
@@ -56,6 +60,7 @@ export async function startStaticServer(root: string): Promise<StaticServer> {
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
+    requests: (pathAndQuery) => counts.get(pathAndQuery) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -3,11 +3,13 @@
  * in its own Web Worker (the service worker cannot start one, and the library is too big for the worker's bundle);
  * pdf.js 6 has no `isEvalSupported` option any more because it builds no functions from strings at all (MV3 forbids
  * eval; test/build/pdfNoEval.test.ts checks the library files). Nothing is rendered: only each page's text layer is
- * read, and whether the page paints an image (a scan).
+ * read, and whether the page paints an image (a scan). Pages are drawn as images only when the request asks
+ * (`render`: pages by number, and scanned pages up to a count; pdfPageImage.ts).
  */
 import { getDocument, GlobalWorkerOptions, OPS, PDFWorker } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import type { PdfPage, PdfReply, PdfRequest } from '../shared/offscreenMessages.ts';
+import { renderPageImage } from './pdfPageImage.ts';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
@@ -36,7 +38,8 @@ export async function readPdf(req: PdfRequest): Promise<PdfReply> {
   const doc = await task.promise;
   try {
     const pages: PdfPage[] = [];
-    const last = Math.min(doc.numPages, req.maxPages);
+    const last = Math.min(doc.numPages, Math.max(req.maxPages, ...(req.render?.pages ?? [])));
+    let scannedLeft = req.render?.scanned ?? 0;
     for (let n = 1; n <= last; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
@@ -53,7 +56,14 @@ export async function readPdf(req: PdfRequest): Promise<PdfReply> {
         const ops = await page.getOperatorList();
         images = ops.fnArray.some((f) => IMAGE_OPS.has(f));
       }
-      pages.push({ n, text, images });
+      const asked = req.render?.pages.includes(n);
+      const scan = !text && images && scannedLeft > 0;
+      if (scan && !asked) scannedLeft--;
+      const image =
+        req.render && (asked || scan)
+          ? await renderPageImage(page, req.render.maxWidth, req.render.maxHeight)
+          : undefined;
+      pages.push({ n, text, images, ...(image ? { image } : {}) });
       page.cleanup();
     }
     const meta = await doc.getMetadata().catch(() => undefined);

@@ -15,6 +15,18 @@ export const PdfRequest = z.object({
   /** The PDF's bytes, base64. */
   data: z.string(),
   maxPages: z.number().int().min(1).max(5000),
+  /**
+   * Pages to render as images too (#43): `pages` by number, and up to `scanned` of the pages read that have no text
+   * layer but paint an image (a scan). Each image fits in `maxWidth` × `maxHeight` CSS px (JPEG).
+   */
+  render: z
+    .object({
+      pages: z.array(z.number().int().min(1)).max(20),
+      scanned: z.number().int().min(0).max(20),
+      maxWidth: z.number().int().min(100).max(4000),
+      maxHeight: z.number().int().min(100).max(4000),
+    })
+    .optional(),
 });
 export type PdfRequest = z.infer<typeof PdfRequest>;
 
@@ -49,6 +61,14 @@ export const PdfPage = z.object({
   text: z.string(),
   /** The page paints an image: with no text, it is most likely a scan. */
   images: z.boolean(),
+  /** The page rendered (when asked): a `data:image/jpeg;base64,…` URL and its size in px. */
+  image: z
+    .object({
+      url: z.string().startsWith('data:image/'),
+      width: z.number().int(),
+      height: z.number().int(),
+    })
+    .optional(),
 });
 export type PdfPage = z.infer<typeof PdfPage>;
 

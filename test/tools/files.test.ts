@@ -134,7 +134,9 @@ describe('what the model reads', () => {
       50,
     );
     expect(c).toMatch(/^Console of the page named below: 1 message \(1 error or uncaught\)\. Captured since/);
-    expect(c).toContain('>\npage: https://shop.example/checkout\n[error] 1.5 s boom (https://shop.example/app.js:3)\n');
+    expect(c).toContain(
+      '>\npage: https://shop.example/checkout\n[error] 1.5 s (3.5 s ago) boom (https://shop.example/app.js:3)\n',
+    );
     const r = formatNetwork(
       log({
         requests: [
@@ -156,9 +158,9 @@ describe('what the model reads', () => {
       false,
     );
     expect(r.split('\n').slice(3, 6)).toEqual([
-      'FAILED GET https://cdn.example/x → no answer (TypeError: Failed to fetch) · fetch · 5 ms · ? B',
-      'FAILED POST https://shop.example/api → 500 · fetch · 31 ms · 24 B',
-      'GET https://shop.example/a.js → 200 · script · 20 ms · 2.0 KB',
+      'FAILED GET https://cdn.example/x → no answer (TypeError: Failed to fetch) · fetch · 5 ms · ? B · at 0.9 s (4.0 s ago)',
+      'FAILED POST https://shop.example/api → 500 · fetch · 31 ms · 24 B · at 0.9 s (4.1 s ago)',
+      'GET https://shop.example/a.js → 200 · script · 20 ms · 2.0 KB · at 0.0 s (5.0 s ago)',
     ]);
   });
 });

@@ -16,6 +16,12 @@ import type { PageApi } from '../../../page/api.ts';
 const tabId = z.number().int().nonnegative().optional();
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/**
+ * When an entry happened (#43): its own time since the page's navigation began, and how long before this read — so
+ * an error two seconds after load reads two seconds after the load's, and the model can tell what came after its
+ * own last action.
+ */
+export const when = (t: number, now: number): string => `${secs(t)} (${secs(Math.max(0, now - t))} ago)`;
 
 /** The sentence that says from when the log is complete. */
 export function captureNote(log: DevLog, what: 'console' | 'requests'): string {
@@ -48,7 +54,7 @@ export function formatConsole(log: DevLog, limit: number, levels?: readonly stri
   const head = `Console of the page named below: ${log.console.length} message${log.console.length === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'} or uncaught)${shown.length < all.length ? `, the last ${shown.length} shown` : ''}${log.consoleDropped ? `; ${log.consoleDropped} older ones dropped` : ''}. ${captureNote(log, 'console')}`;
   if (!shown.length)
     return `${head}\nNo console messages${levels?.length ? ` at level ${levels.join('/')}` : ''}.\n${wrapUntrusted(page)}`;
-  const lines = shown.map((e) => `[${e.level}] ${secs(e.t)} ${e.text}${e.source ? ` (${e.source})` : ''}`);
+  const lines = shown.map((e) => `[${e.level}] ${when(e.t, log.now)} ${e.text}${e.source ? ` (${e.source})` : ''}`);
   return `${head}\n${wrapUntrusted([page, ...lines].join('\n'))}`;
 }
 
@@ -62,7 +68,7 @@ export function formatNetwork(log: DevLog, limit: number, failedOnly: boolean): 
   if (!ordered.length) return `${head}\nNo requests${failedOnly ? ' failed' : ''}.\n${wrapUntrusted(page)}`;
   const lines = ordered.map(
     (r) =>
-      `${failed(r) ? 'FAILED ' : ''}${r.method} ${r.url.slice(0, 500)} → ${r.status === -1 ? '?' : r.status === 0 ? `no answer${r.error ? ` (${r.error.slice(0, 200)})` : ''}` : r.status} · ${r.type} · ${r.ms} ms · ${size(r.size)}`,
+      `${failed(r) ? 'FAILED ' : ''}${r.method} ${r.url.slice(0, 500)} → ${r.status === -1 ? '?' : r.status === 0 ? `no answer${r.error ? ` (${r.error.slice(0, 200)})` : ''}` : r.status} · ${r.type} · ${r.ms} ms · ${size(r.size)} · at ${when(r.t, log.now)}`,
   );
   return `${head}\n${wrapUntrusted([page, ...lines].join('\n'))}`;
 }
@@ -78,7 +84,7 @@ export function createDevTools(page: () => PageApi): AnyTool[] {
     pack: 'dom',
     name: 'console',
     description:
-      "The page's last console messages and uncaught errors (level, text, source line), without the debugger. Says whether capture began with the page or late (then reload the tab to see its start).",
+      "The page's last console messages and uncaught errors (level, time, text, source line), without the debugger. Says whether capture began with the page or late (then reload the tab to see its start).",
     parameters: z.object({
       level: z
         .array(z.enum(['log', 'info', 'warn', 'error', 'debug', 'uncaught']))
@@ -102,7 +108,7 @@ export function createDevTools(page: () => PageApi): AnyTool[] {
     pack: 'dom',
     name: 'network',
     description:
-      "The page's recent requests, failed ones first: method, URL, status, type, duration, size (no bodies), without the debugger.",
+      "The page's recent requests, failed ones first: method, URL, status, type, duration, size, time (no bodies), without the debugger.",
     parameters: z.object({
       failed_only: z.boolean().default(false).describe('Only failed requests (status 0 or ≥ 400)'),
       limit: z.number().int().min(1).max(300).default(50).describe('At most this many'),

@@ -23,7 +23,7 @@ import {
   typeSubmitIsDestructive,
   type Target,
 } from './destructive.ts';
-import { readTabPdf } from '../files/tabPdf.ts';
+import { pdfTabNoteOf, readTabPdf } from '../files/tabPdf.ts';
 import { createDevTools } from './devtools.ts';
 import { readOffPage } from './readOffPage.ts';
 import { formatDialogs, formatFind, formatQuery, formatRead, formatText, formatWait } from './format.ts';
@@ -155,11 +155,13 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       'A line of facts (refs, new elements, frames, scroll position) and the outline inside an <external-content-…> boundary.',
     async execute(args, ctx) {
       const p = page();
-      const s = await p.snapshot(await tab(args, ctx), {
+      const t = await tab(args, ctx);
+      const s = await p.snapshot(t, {
         maxChars: args.max_chars,
         ...(args.root ? { root: args.root } : {}),
       });
-      return p.formatSnapshot(s);
+      // A PDF in Chrome's viewer has no outline: say what the tab is and how to read it (#43).
+      return (s.refs === 0 && (await pdfTabNoteOf(t))) || p.formatSnapshot(s);
     },
   });
 
@@ -247,7 +249,12 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
     examples: ["dom.text(ref='e4')", 'dom.text(max_chars=5000)'],
     returns: 'The character count (and whether it was cut), then the text inside an <external-content-…> boundary.',
     async execute(args, ctx) {
-      const r = await page().text(await tab(args, ctx), { maxChars: args.max_chars, ...target(args) });
+      const t = await tab(args, ctx);
+      const r = await page().text(t, { maxChars: args.max_chars, ...target(args) });
+      if (!r.text.trim()) {
+        const pdf = await pdfTabNoteOf(t);
+        if (pdf) return pdf;
+      }
       return formatText(r, args.ref ? args.ref : args.selector ? JSON.stringify(args.selector) : 'the page');
     },
   });

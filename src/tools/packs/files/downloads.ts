@@ -45,6 +45,8 @@ export function nameOf(item: Pick<Item, 'filename' | 'finalUrl' | 'url'>): strin
 export async function downloadStartedBy(
   trigger: () => Promise<unknown>,
   startMs: number,
+  /** After the trigger: true when there is nothing to wait for (the click's file was caught, downloadCatch.ts). */
+  settled: () => boolean = () => false,
 ): Promise<{ id?: number; triggered: unknown }> {
   let listener: ((item: Item) => void) | undefined;
   const started = new Promise<number>((resolve) => {
@@ -53,6 +55,7 @@ export async function downloadStartedBy(
   });
   try {
     const triggered = await trigger();
+    if (settled()) return { triggered };
     const id = await Promise.race([started, new Promise<undefined>((r) => setTimeout(() => r(undefined), startMs))]);
     return { id, triggered };
   } finally {
@@ -101,25 +104,31 @@ async function keepCopy(
     const res = await fetch(url, { credentials: 'include', ...(signal ? { signal } : {}) });
     if (!res.ok) return { notKept: `fetching a copy answered HTTP ${res.status}` };
     const bytes = await res.arrayBuffer();
-    if (bytes.byteLength > maxBytes)
-      return { notKept: `larger than files.keep_max_mb (${Math.round(maxBytes / 1048576)} MB)` };
-    const store = fileStore();
-    const label = urlLabel(url);
-    const kept = await store.saveBytes(
-      await store.freeName(safeFileName(name)),
-      bytes,
-      item.mime || res.headers.get('content-type') || 'application/octet-stream',
-      {
-        source: 'download',
-        origins: label ? [label] : [],
-        url,
-        path: item.filename,
-      },
-    );
-    return { kept };
+    const mime = item.mime || res.headers.get('content-type') || 'application/octet-stream';
+    return await keepBytes(bytes, { name, mime, url, path: item.filename }, maxBytes);
   } catch (e) {
     return { notKept: `fetching a copy failed: ${errorMessage(e)}` };
   }
+}
+
+/** Keeps a download's bytes in the file store, labelled with the site they came from. */
+export async function keepBytes(
+  bytes: ArrayBuffer,
+  file: { name: string; mime: string; url: string; path: string },
+  maxBytes: number,
+): Promise<Pick<DownloadDone, 'kept' | 'notKept'>> {
+  if (maxBytes <= 0) return { notKept: 'keeping copies is off (files.keep_max_mb: 0)' };
+  if (bytes.byteLength > maxBytes)
+    return { notKept: `larger than files.keep_max_mb (${Math.round(maxBytes / 1048576)} MB)` };
+  const store = fileStore();
+  const label = urlLabel(file.url);
+  const kept = await store.saveBytes(await store.freeName(safeFileName(file.name)), bytes, file.mime, {
+    source: 'download',
+    origins: label ? [label] : [],
+    url: file.url,
+    path: file.path,
+  });
+  return { kept };
 }
 
 export async function finishDownload(

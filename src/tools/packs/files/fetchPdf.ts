@@ -5,7 +5,7 @@
 import type { ToolContext } from '../../context.ts';
 import { urlLabel } from '../../guard/labels.ts';
 import { fileStore, safeFileName } from '../../../storage/files.ts';
-import { pdfText } from './pdf.ts';
+import { extractPdf, formatPdf } from './pdf.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
 
 export const FETCH_PDF_MAX_BYTES = 50 * 1024 * 1024;
@@ -29,6 +29,7 @@ export async function fetchPdf(
       `The PDF is larger than ${FETCH_PDF_MAX_BYTES / 1048576} MB; download it with files.download instead.`,
     );
   let kept = '';
+  let keptName = '';
   try {
     const store = fileStore();
     const base = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'document.pdf';
@@ -36,6 +37,7 @@ export async function fetchPdf(
     const label = urlLabel(url);
     await store.saveBytes(name, bytes, 'application/pdf', { source: 'fetch', origins: label ? [label] : [], url });
     kept = `\n[Kept in Otto's file store as ${JSON.stringify(name)} (files.read, files.upload).]`;
+    keptName = name;
   } catch {
     // Keeping a copy is a convenience: the text is still returned.
   }
@@ -43,5 +45,12 @@ export async function fetchPdf(
   const source = redirected
     ? `Source: ${asked}, redirected to the address below\n${wrapUntrusted(`final url: ${url}`)}`
     : `Source: ${url}`;
-  return `${source}\n${await pdfText(asked.slice(0, 300), bytes, { maxChars })}${kept}`;
+  const pdf = await extractPdf(bytes);
+  // #43: scanned pages are named with the call that shows them as images (the kept copy's name).
+  const scanned = pdf.pages.filter((p) => !p.text && p.images).map((p) => p.n);
+  const scans =
+    scanned.length && keptName
+      ? `\n[No text layer on page${scanned.length > 1 ? 's' : ''} ${scanned.join(', ')}: files.read(name=${JSON.stringify(keptName)}) shows scanned pages as images.]`
+      : '';
+  return `${source}\n${formatPdf(asked.slice(0, 300), pdf, { maxChars })}${kept}${scans}`;
 }

@@ -11,13 +11,14 @@ import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
-import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import { fileStore, type FileInfo } from '../../../storage/files.ts';
-import type { FileRecord } from '../../../storage/resultRecords.ts';
 import type { PageApi } from '../../../page/api.ts';
-import { humanSize, isTextType, looksLikePdf, toBase64 } from './bytes.ts';
-import { downloadStartedBy, finishDownload, type DownloadDone } from './downloads.ts';
-import { pdfText } from './pdf.ts';
+import { humanSize, toBase64 } from './bytes.ts';
+import { finishDownload } from './downloads.ts';
+import { createDownloadClickTool } from './downloadClick.ts';
+import { formatDownload } from './formatDownload.ts';
+import type { extractPdf } from './pdf.ts';
+import { bytesOf, createReadFileTool, getStored, sourceOf } from './readFile.ts';
 
 export const FILES_PACK: PackSpec = {
   name: 'files',
@@ -38,60 +39,19 @@ const fileName = z.string().min(1).max(200).describe('A file name from files.lis
 export interface FilesToolsOptions {
   /** The page (src/page/api.ts), for files.upload and the console/network capture. */
   page: () => PageApi;
-  /** Test seams: the PDF reader and the downloads API. */
-  pdf?: typeof pdfText;
+  /** Test seam: the offscreen PDF reader. */
+  extract?: typeof extractPdf;
 }
 
 const MB = 1024 * 1024;
 export const MAX_UPLOAD_BYTES = 25 * MB;
 
-function sourceOf(f: FileInfo): string {
-  if (f.source === 'download') return `downloaded from ${f.url ?? 'the web'}`;
-  if (f.source === 'fetch') return `fetched from ${f.url ?? 'the web'}`;
-  if (f.source === 'user') return 'picked by the user for this conversation';
-  return 'written by Otto';
-}
-
 function listLine(f: FileInfo): string {
   return `- ${JSON.stringify(f.name)} — ${f.mime}, ${humanSize(f.size)}, ${sourceOf(f)}, ${new Date(f.updatedAt).toISOString()}`;
 }
 
-async function getStored(name: string): Promise<FileRecord> {
-  const f = await fileStore().get(name);
-  if (!f) {
-    const names = (await fileStore().list()).slice(0, 20).map((x) => JSON.stringify(x.name));
-    throw new Error(
-      `No file named ${JSON.stringify(name)} in Otto's file store.${names.length ? ` Files: ${names.join(', ')}.` : ' It is empty.'} List them with files.list.`,
-    );
-  }
-  return f;
-}
-
-function bytesOf(f: FileRecord): Uint8Array {
-  return f.bytes ? new Uint8Array(f.bytes) : new TextEncoder().encode(f.content);
-}
-
-/** The line that says what a finished download gave. */
-export function formatDownload(d: DownloadDone): string {
-  const lines = [
-    d.error ? `Download not finished: ${d.error}.` : 'Downloaded.',
-    `name: ${d.name}`,
-    `size: ${humanSize(d.size)} (${d.size} bytes)`,
-    `type: ${d.mime}`,
-    `saved at: ${d.path || '(not saved)'}`,
-    `from: ${d.url}`,
-  ];
-  if (d.kept)
-    lines.push(
-      `kept in Otto's file store as ${JSON.stringify(d.kept.name)}: read it with files.read(name=${JSON.stringify(d.kept.name)}) or upload it with files.upload`,
-    );
-  else if (!d.error) lines.push(`no copy kept in Otto's file store: ${d.notKept ?? 'unknown reason'}`);
-  return lines.join('\n');
-}
-
 export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
   const { page } = opts;
-  const readPdf = opts.pdf ?? pdfText;
   const keepBytes = (ctx: ToolContext) => (ctx.config.files?.keep_max_mb ?? 20) * MB;
   const waitMs = (ctx: ToolContext) => (ctx.config.files?.wait_seconds ?? 120) * 1000;
 
@@ -112,33 +72,7 @@ export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
     },
   });
 
-  const read = defineTool({
-    pack: 'files',
-    name: 'read',
-    description:
-      "Read a file from Otto's file store: text files as text, PDFs page by page with page numbers (saying which pages have no text layer). Long text is stored; page through it with ot.result.",
-    parameters: z.object({
-      name: fileName,
-      from_page: z.number().int().min(1).optional().describe('PDF: start at this page'),
-    }),
-    effect: 'reads',
-    // Its output carries the origins the file came from (a download's site), reported after the read.
-    flow: { source: 'reported', sink: 'none' },
-    examples: ["files.read(name='invoice.pdf')", "files.read(name='report.csv')"],
-    returns: 'A head line (name, type, size, origin) and the content inside an <external-content-…> boundary.',
-    async execute(args, ctx) {
-      const f = await getStored(args.name);
-      ctx.flow?.report(f.origins ?? []);
-      const bytes = bytesOf(f);
-      const head = `${f.name} (${f.mime}, ${humanSize(f.size)}, ${sourceOf(f)})`;
-      if (looksLikePdf(bytes, f.mime))
-        return readPdf(JSON.stringify(f.name), bytes, args.from_page ? { fromPage: args.from_page } : {});
-      if (!f.bytes) return `${head}\n${wrapUntrusted(f.content || '(empty file)')}`;
-      if (!isTextType(f.mime, bytes))
-        return `${head}: a binary file Otto cannot show as text. It can be uploaded (files.upload) as it is.`;
-      return `${head}\n${wrapUntrusted(new TextDecoder().decode(bytes) || '(empty file)')}`;
-    },
-  });
+  const read = createReadFileTool({ page, ...(opts.extract ? { extract: opts.extract } : {}) });
 
   const download = defineTool({
     pack: 'files',
@@ -162,43 +96,7 @@ export function createFilesTools(opts: FilesToolsOptions): AnyTool[] {
     },
   });
 
-  const downloadClick = defineTool({
-    pack: 'files',
-    name: 'download_click',
-    description:
-      'Click a link or button that downloads a file, wait until Chrome has finished it, and report name, size, type and where it was saved (a copy is kept in the file store, as files.download).',
-    parameters: z.object({
-      ref,
-      selector,
-      wait_start_ms: z
-        .number()
-        .int()
-        .min(500)
-        .max(60_000)
-        .default(10_000)
-        .describe('How long to wait for the download to start'),
-      tab_id: tabId,
-    }),
-    effect: 'changes',
-    flow: FLOW.actsOnPage,
-    examples: ["files.download_click(ref='e14')"],
-    returns: 'The click, then name, size, type, path and the kept copy; or that the click started no download.',
-    async execute(args, ctx) {
-      if (!args.ref && !args.selector)
-        throw new Error('files.download_click needs a target: ref (from dom.snapshot) or selector.');
-      const p = page();
-      const tab = await p.resolveTabId(args.tab_id ?? ctx.tabId);
-      const t = args.ref ? { ref: args.ref } : { selector: args.selector! };
-      const { id, triggered } = await downloadStartedBy(
-        () => p.act(tab, { type: 'dom.click', ...t, button: 'left', clickCount: 1 }),
-        args.wait_start_ms,
-      );
-      const clicked = p.formatAction(triggered as Awaited<ReturnType<PageApi['act']>>);
-      if (id === undefined)
-        throw new Error(`The click started no download within ${args.wait_start_ms} ms.\n${clicked}`);
-      return `${formatDownload(await finishDownload(id, { timeoutMs: waitMs(ctx), keepMaxBytes: keepBytes(ctx), signal: ctx.signal }))}\n\n${clicked}`;
-    },
-  });
+  const downloadClick = createDownloadClickTool({ page, keepBytes, waitMs });
 
   const upload = defineTool({
     pack: 'files',

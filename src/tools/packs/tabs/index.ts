@@ -11,6 +11,7 @@ import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { captureVisible, describeTab, othersLine, targetTab, waitForLoad } from './chromeTabs.ts';
 import { scaleForModel } from './scaleImage.ts';
+import { captureDrawnPdf, PDF_WAIT_MS, waitForPaint } from './readyToCapture.ts';
 import { drawOverlay, gridStep } from './overlay.ts';
 import type { PageApi } from '../../../page/api.ts';
 import type { BoxesReply } from '../../../shared/contentMessages.ts';
@@ -228,10 +229,13 @@ const screenshotTool = (page: () => PageApi) =>
         );
       const encode =
         args.format === 'png' ? { type: 'image/png' } : { type: 'image/jpeg', quality: args.quality / 100 };
-      const captured = await captureVisible(
-        tab,
-        args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality },
-      );
+      // #43: not before the page (or the PDF viewer) has drawn.
+      const capture = () =>
+        captureVisible(tab, args.format === 'png' ? { format: 'png' } : { format: 'jpeg', quality: args.quality });
+      const pdf = (await waitForPaint(tab.id!)) === 'application/pdf';
+      const { dataUrl: captured, blank } = pdf
+        ? await captureDrawnPdf(capture)
+        : { dataUrl: await capture(), blank: false };
       const scaledShot = await scaleForModel(captured, args.detail, encode);
       const { size, original } = scaledShot;
       let dataUrl = scaledShot.dataUrl;
@@ -258,7 +262,8 @@ const screenshotTool = (page: () => PageApi) =>
       }
       const kb = Math.round((dataUrl.length * 3) / 4 / 1024);
       const scaled = size.width === original.width ? '' : `, scaled from ${original.width}×${original.height}`;
-      const facts = `Screenshot of tab ${tab.id} (${args.format}, ${size.width}×${size.height}${scaled}, about ${kb} KB).${drawn} The page it shows:`;
+      const empty = blank ? ` The PDF viewer had drawn nothing after ${PDF_WAIT_MS / 1000} s: the image is blank.` : '';
+      const facts = `Screenshot of tab ${tab.id} (${args.format}, ${size.width}×${size.height}${scaled}, about ${kb} KB).${drawn}${empty} The page it shows:`;
       return {
         output_parts: [
           {
