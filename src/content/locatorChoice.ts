@@ -4,7 +4,8 @@
  * Playwright's rules (`locatorRules.ts`), it names exactly this element on the page now. A name or label that comes
  * from a visually hidden `<label>` (a screen-reader-only "New Todo Input") is tried after the placeholder and the
  * text a person sees: another build of the same app rarely has it. An element that no such locator names alone but
- * that sits in a list item or table row is named inside its item, the item found by its text.
+ * that sits in a list item or table row is named inside its item, the item found by its text; there its role
+ * alone (the item's one checkbox) comes before a test id.
  */
 import { parentOf } from './env.ts';
 import { accessibleName, labelsOf } from './names.ts';
@@ -61,8 +62,10 @@ function tries(el: Element, within: boolean): RuleLocator[] {
   if (placeholder) out.push({ placeholder });
   if (text && text.length <= MAX_TEXT) out.push({ text });
   if (hidden) out.push(...named);
-  if (testid) out.push({ testid });
+  // Inside its item, the element's role alone (the item's one checkbox) holds on every build; a test id is one
+  // build's own.
   if (within && role && role !== 'none' && role !== 'generic') out.push({ role });
+  if (testid) out.push({ testid });
   return out;
 }
 

@@ -13,8 +13,8 @@ const REACT = `
     <label for="todo-input" style="${SR_ONLY}">New Todo Input</label>
   </header>
   <ul class="todo-list">
-    <li><div class="view"><input class="toggle" type="checkbox"><label>Buy milk</label><button class="destroy"></button></div></li>
-    <li><div class="view"><input class="toggle" type="checkbox"><label>Call mom</label><button class="destroy"></button></div></li>
+    <li><div class="view"><input class="toggle" type="checkbox" data-testid="todo-item-toggle"><label>Buy milk</label><button class="destroy"></button></div></li>
+    <li><div class="view"><input class="toggle" type="checkbox" data-testid="todo-item-toggle"><label>Call mom</label><button class="destroy"></button></div></li>
   </ul>`;
 
 /** Another build: no hidden label, the items' markup differs. */
