@@ -104,7 +104,8 @@ export async function todoMetrics(
     text: `ot.save_snippet(name="todo_bench", conversation="${recorded}", replace=True)`,
     tabId,
   })) as { data?: { ok: boolean; output?: string } };
-  const body = /\nbody: \|\n((?: {2}.*\n)+)/.exec(saved.data?.output ?? '')?.[1]?.replace(/^ {2}/gm, '') ?? '';
+  // The body as it runs with the defaults (the run's own values): "# Expands to:" in the saved text.
+  const body = /# Expands to:\n([\s\S]*?)(?:\n\n|$)/.exec(saved.data?.output ?? '')?.[1] ?? '';
   const locators = savedLocators(body);
   if (locators.length !== 3) throw new Error(`replay bench (todos): saved ${locators.length} locators:\n${body}`);
 
