@@ -239,7 +239,16 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
     const found = readLocators(c.output);
     if (!startUrl && found.url && (TARGETED.has(c.name) || c.name === 'dom.fill_form')) startUrl = found.url;
     if (TARGETED.has(c.name) && (args.ref || args.selector)) {
-      if (!found.locator) {
+      // Only dom.click takes `text` as a locator (dom.type's `text` is what it types).
+      const textOnly = found.locator?.text !== undefined && c.name !== 'dom.click';
+      if (!found.locator || textOnly) {
+        if (textOnly && args.ref) {
+          dropped.push({
+            call: shown,
+            reason: `its element (ref ${String(args.ref)}) is named only by its text, which ${c.name} does not take as a locator`,
+          });
+          continue;
+        }
         if (args.ref) {
           dropped.push({
             call: shown,

@@ -76,6 +76,17 @@ describe('snippetFromRun', () => {
     expect(built.definition.description).toContain('with password [password]');
   });
 
+  it('drops a dom.type whose element is named only by its text: that tool takes text as what to type', () => {
+    const built = snippetFromRun([
+      user('write hello'),
+      ...call('dom__type', { ref: 'e5', text: 'hello' }, action('typed', { text: 'Draft' })),
+    ]);
+    expect(built.kept).toBe(0);
+    expect(built.dropped[0]!.reason).toBe(
+      'its element (ref e5) is named only by its text, which dom.type does not take as a locator',
+    );
+  });
+
   it('drops an action whose ref has no recorded locator, saying why', () => {
     const built = snippetFromRun([user('go'), ...call('dom__click', { ref: 'e5' }, 'dom__click ok — no DOM change.')]);
     expect(built.kept).toBe(0);
