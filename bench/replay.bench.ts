@@ -4,6 +4,10 @@
  * with no model, alternated on one tab of the real extension. The fake Responses API answers at once, so the model
  * side here is Otto's own loop cost per turn (8 responses; the model reads the number from its last snapshot) with no model latency at all: a real model adds seconds
  * per turn, so the measured ratio is a floor.
+ *
+ * #44 (`replayTodos.ts`): the TodoMVC task recorded on the React build and replayed on the Vue, Lit and jQuery
+ * builds against the same task through the scripted model there, and the share of its saved locators that
+ * Playwright's own locators resolve to the acted-on element on those builds.
  */
 import path from 'node:path';
 import { ROOT } from '../e2e/support/browser.ts';
@@ -14,6 +18,7 @@ import { call } from '../e2e/support/modelTurns.ts';
 import { shopSnippetYaml, shopTurns, shopUrl } from '../e2e/support/shopOrder.ts';
 import { openExtension } from './extensionBrowser.ts';
 import type { BenchMetric } from './types.ts';
+import { todoMetrics } from './replayTodos.ts';
 
 export const name = 'replay';
 export const rounds = 3;
@@ -86,7 +91,10 @@ export async function run(): Promise<BenchMetric[]> {
     }
     const perModel = model / ROWS;
     const perReplay = replay / ROWS;
+    await page.close();
+    const todos = await todoMetrics(ext, api, pages.origin, ROWS);
     return [
+      ...todos,
       { name: 'replay_ms_per_row', value: Math.round(perReplay), unit: 'ms' },
       { name: 'model_ms_per_row', value: Math.round(perModel), unit: 'ms' },
       { name: 'model_requests_per_row', value: modelRequests[0] ?? 0, unit: 'requests' },

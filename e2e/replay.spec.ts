@@ -74,11 +74,11 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
   const savedText = await saved.getByTestId('command-output').innerText();
   expect(savedText).toContain("Saved snippet 'shop_order' (10 steps)");
   expect(savedText).toContain('tabs.navigate(url="{{ url }}")');
-  expect(savedText).toContain('dom.type(label="Email", text="{{ email }}")');
-  expect(savedText).toContain('dom.type(label="Password", text="{{ password }}")');
+  expect(savedText).toContain('dom.type(role="textbox", name="Email", text="{{ email }}")');
+  expect(savedText).toContain('dom.type(role="textbox", name="Password", text="{{ password }}")');
   expect(savedText).toContain('dom.click(role="button", name="Log in")');
-  expect(savedText).toContain('dom.select(label="Product", value="{{ product }}")');
-  expect(savedText).toContain('dom.type(label="Quantity", text="{{ quantity }}")');
+  expect(savedText).toContain('dom.select(role="combobox", name="Product", value="{{ product }}")');
+  expect(savedText).toContain('dom.type(role="textbox", name="Quantity", text="{{ quantity }}")');
   expect(savedText.split('Dropped')[0]).not.toMatch(/ref=/);
   expect(savedText).not.toContain('hunter2'); // the password is a parameter without a default
   expect(savedText).toContain('Dropped 5 calls:');
@@ -109,7 +109,7 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
   const failed = await runCommand(panel, '$shop_order password=hunter2');
   await expect(failed).toHaveAttribute('data-status', 'error');
   await expect(failed.getByTestId('command-error')).toContainText(
-    `snippet 'shop_order', line 6, column 1: dom.type failed: No element matches label="Company" on this page.`,
+    `snippet 'shop_order', line 6, column 1: dom.type failed: No element matches role="textbox" name="Company" on this page.`,
   );
   expect(fakeApi.requests.length).toBe(before);
 
@@ -127,9 +127,9 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
   await failed.getByTestId('replay-continue').click();
   await expect(panel.getByTestId('message-assistant').last()).toHaveText('Finished the order.', { timeout: 60_000 });
   const handed = fakeApi.responsesRequests().find((r) => r.lastInput.includes('Replaying the snippet'))!.lastInput;
-  expect(handed).toContain('  6 ✗ dom.type(label="Company", text="Acme Ltd")');
-  expect(handed).toContain('Error: dom.type failed: No element matches label="Company" on this page.');
-  expect(handed).toContain('  3   dom.type(label="Password", text="•••")');
+  expect(handed).toContain('  6 ✗ dom.type(role="textbox", name="Company", text="Acme Ltd")');
+  expect(handed).toContain('Error: dom.type failed: No element matches role="textbox" name="Company" on this page.');
+  expect(handed).toContain('  3   dom.type(role="textbox", name="Password", text="•••")');
   expect(handed).toMatch(/The page now:\nPage snapshot — [\s\S]*textbox "Organisation" \[ref=[a-z]*e\d+\]/);
   expect(handed).not.toContain('hunter2');
   await expect(page.locator('body')).toContainText(`Confirmation number: ${number}`);
@@ -141,7 +141,7 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
   const resaved = panel.getByTestId('command-card').last();
   await expect(resaved).toHaveAttribute('data-status', 'ok');
   await expect(resaved.getByTestId('command-output')).toContainText(
-    'dom.type(label="Organisation", text="{{ company }}")',
+    'dom.type(role="textbox", name="Organisation", text="{{ company }}")',
   );
   await page.reload();
   const requests = fakeApi.requests.length;

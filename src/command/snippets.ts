@@ -23,6 +23,12 @@ export interface SnippetParam {
   default?: unknown;
   description?: string;
   required?: boolean;
+  /**
+   * #44: with no value given (and no default), each body line holding its placeholder is left out — replaced by a
+   * comment, so line numbers stay — instead of the render failing. A saved snippet's start page is one. The
+   * placeholder should stand in a statement of one line (the line alone is left out).
+   */
+  optional?: boolean;
 }
 
 export interface SnippetDefinition {
@@ -314,6 +320,21 @@ function resolveArgs(
 }
 
 /**
+ * The body with each line that holds the placeholder of an optional parameter without a value replaced by a comment
+ * saying so (#44): the step is left out, the other lines keep their numbers.
+ */
+function leaveOutOptional(def: SnippetDefinition, values: ReadonlyMap<string, unknown>): string {
+  const missing = scanPlaceholders(def.body).filter((p) => getParam(def, p.name)?.optional && !values.has(p.name));
+  if (!missing.length) return def.body;
+  const lines = def.body.split('\n');
+  for (const p of missing) {
+    const line = p.pos.line - 1;
+    lines[line] = `# left out: no value given for '${p.name}'`;
+  }
+  return lines.join('\n');
+}
+
+/**
  * Renders a snippet body with the given arguments (strings as typed, or any JSON-like value). Strict: an argument
  * that is no parameter, a required parameter without a value, a placeholder naming no parameter, or a placeholder
  * whose parameter has neither a value nor a default is a CommandError (kind `snippet`). Never throws anything else.
@@ -334,8 +355,10 @@ export function renderSnippet(name: string, def: SnippetDefinition, args: Readon
       throw new CommandError(`Snippet '${name}' requires parameter '${param}'`, { kind: 'snippet' });
   }
   let placeholders: Placeholder[];
+  let body: string;
   try {
-    placeholders = scanPlaceholders(def.body);
+    body = leaveOutOptional(def, values);
+    placeholders = scanPlaceholders(body);
   } catch (error) {
     throw error instanceof CommandError ? error.withLabel(`snippet '${name}' body`) : error;
   }
@@ -363,10 +386,10 @@ export function renderSnippet(name: string, def: SnippetDefinition, args: Readon
       }
       throw error;
     }
-    out += def.body.slice(copied, placeholder.start) + text;
+    out += body.slice(copied, placeholder.start) + text;
     copied = placeholder.end;
   }
-  return out + def.body.slice(copied);
+  return out + body.slice(copied);
 }
 
 /** Looks a snippet up by name; throws `Unknown snippet '<n>'. Available: a, b`. */
@@ -416,7 +439,7 @@ export function snippetExample(
   const parts = [`$${name}`];
   for (const param of paramNames(def)) {
     if (Object.hasOwn(values, param)) parts.push(`${param}=${invocationValue(values[param])}`);
-    else if (!hasDefault(getParam(def, param))) parts.push(`${param}=<${param}>`);
+    else if (!hasDefault(getParam(def, param)) && !getParam(def, param)?.optional) parts.push(`${param}=<${param}>`);
   }
   const invocation = parts.join(' ');
   return { invocation, expansion: expandSnippet(invocation, { [name]: def }) };

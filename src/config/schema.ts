@@ -93,6 +93,7 @@ const SnippetParam = z.strictObject({
   default: z.unknown().optional(),
   description: z.string().optional(),
   required: z.boolean().optional(),
+  optional: z.boolean().optional(),
 });
 
 const ServerConfig = z.strictObject({

@@ -1,12 +1,12 @@
 /**
- * Readable locators (#17): a way to name an element that survives a reload, a restyle and a reorder — role and
- * accessible name, a field's label, visible text, or a CSS selector as a last resort. Snippets saved from a run use
- * them instead of refs (which live only as long as their element).
+ * Readable locators (#17, #44): a way to name an element that survives a reload, a restyle, a reorder and another
+ * build of the same app — role and accessible name, a field's label, its placeholder, visible text, a test id, each
+ * optionally inside a list item or row found by its text; a CSS selector as a last resort. Snippets saved from a run
+ * use them instead of refs (which live only as long as their element).
  *
- * A locator is resolved over the same outline `dom.find` searches (visible elements with refs), so what the model
- * can find, a snippet can act on. Matching is case-insensitive with whitespace collapsed; exact matches win, and only
- * when nothing matches exactly do partial matches count. Exactly one element must match: none or several is an error
- * that says so (with the candidates), never a guess.
+ * A readable locator matches by Playwright's rules (`locatorRules.ts`), both when it is chosen before an action
+ * (`locatorChoice.ts`: kept only when it names the acted-on element alone) and when a replayed step resolves it:
+ * exactly one element must match; none or several is an error that says so (with the candidates), never a guess.
  */
 import { deepQuerySliced } from './deepQuery.ts';
 import { registry } from './refs.ts';
@@ -15,14 +15,17 @@ import { wrapUntrusted } from '../shared/untrusted.ts';
 import { isElementVisible } from './visibility.ts';
 import { PageGrowth } from './pageGrowth.ts';
 import { runSliced, Slicer } from './slices.ts';
+import { matchLocator, type RuleLocator } from './locatorRules.ts';
+import { chooseLocator } from './locatorChoice.ts';
+import { roleOf } from './roles.ts';
+import { describeElement } from './describe.ts';
 
-export interface Locator {
-  role?: string | undefined;
-  name?: string | undefined;
-  label?: string | undefined;
-  text?: string | undefined;
+export interface Locator extends RuleLocator {
   selector?: string | undefined;
 }
+
+/** The keys of a locator, in the order a call shows them: the item first ("where"), then what names the element. */
+export const LOCATOR_KEYS = ['item', 'role', 'name', 'label', 'placeholder', 'text', 'testid', 'selector'] as const;
 
 /** Roles whose accessible name usually is the label a person reads next to the field. */
 const FIELD_ROLES = new Set([
@@ -46,12 +49,9 @@ export class LocatorError extends Error {
   }
 }
 
-const norm = (s: string | undefined): string => (s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
-
 /** `role="button" name="Log in"`: the locator as the user would write it in a call. */
 export function describeLocator(l: Locator): string {
-  return (['role', 'name', 'label', 'text', 'selector'] as const)
-    .filter((k) => l[k] !== undefined)
+  return LOCATOR_KEYS.filter((k) => l[k] !== undefined)
     .map((k) => `${k}=${JSON.stringify(l[k])}`)
     .join(' ');
 }
@@ -69,11 +69,6 @@ interface Candidates {
   overBudget: boolean;
 }
 
-/**
- * A locator's walk budget: what dom.find's was before #24 halved it. A replayed step must find its one element and
- * has no note to hand a model, so it keeps the wider reach (its deadline, LOCATE_MS, still bounds it).
- */
-const LOCATE_CHARS = 600_000;
 /**
  * Describing an action's target happens before every action, so it gets a smaller budget: a page past it gets a CSS
  * path, since a readable locator cannot be shown to name one element without seeing the whole page.
@@ -120,51 +115,41 @@ async function candidates(maxChars: number, deadline: number): Promise<Candidate
   );
 }
 
-/** How well a candidate fits: 2 exact, 1 partial, 0 not at all. */
-function fit(c: Candidate, l: Locator): number {
-  const role = norm(c.node.role);
-  const name = norm(c.node.name);
-  if (l.role && role !== norm(l.role)) return 0;
-  if (l.label !== undefined && !FIELD_ROLES.has(role)) return 0;
-  const wanted = [l.name, l.label, l.text].filter((x): x is string => x !== undefined).map(norm);
-  if (!wanted.length) return 2;
-  // The text locator also matches the line's visible content (a link's text is its name; a cell's text is not).
-  const hay = l.text !== undefined ? [name, norm(c.node.head.replace(/\s*\[[^\]]*\]/g, ''))] : [name];
-  let score = 2;
-  for (const w of wanted) {
-    if (hay.some((h) => h === w)) continue;
-    if (hay.some((h) => h.includes(w))) score = 1;
-    else return 0;
-  }
-  return score;
-}
-
-function pick(l: Locator, all: Candidate[]): Candidate[] {
-  const scored = all.map((c) => ({ c, s: fit(c, l) })).filter((x) => x.s > 0);
-  const exact = scored.filter((x) => x.s === 2);
-  return (exact.length ? exact : scored).map((x) => x.c);
-}
-
-function noneError(l: Locator, c: Candidates): LocatorError {
-  const all = c.all;
-  // What is there instead, so a person (or the model repairing a replay) sees what changed.
-  const role = l.label !== undefined ? undefined : norm(l.role);
-  const near = all
-    .filter((c) =>
-      role ? norm(c.node.role) === role : l.label !== undefined ? FIELD_ROLES.has(norm(c.node.role)) : true,
-    )
-    .slice(0, 8)
-    .map((c) => `- ${c.node.head}`);
+/** What is there instead of what a locator named, so a person (or the model repairing a replay) sees what changed. */
+function noneError(l: Locator): LocatorError {
+  const role = l.role?.toLowerCase() ?? (l.label !== undefined || l.placeholder !== undefined ? undefined : '');
+  const near: string[] = [];
+  if (role !== '' && l.item === undefined)
+    for (const el of matchLocator(role ? { role } : {}))
+      if (near.length < 8 && (role || FIELD_ROLES.has(roleOf(el) ?? ''))) near.push(`- ${describeElement(el)}`);
   const hint = near.length ? `\nElements of that kind on the page now:\n${wrapUntrusted(near.join('\n'))}` : '';
   return new LocatorError(
-    `No element matches ${describeLocator(l)} ${c.complete ? 'on this page' : 'in the part of this big page searched'}. Find it with dom.find or dom.snapshot and act by ref, or fix the locator.${hint}`,
+    `No element matches ${describeLocator(l)} on this page. Find it with dom.find or dom.snapshot and act by ref, or fix the locator.${hint}`,
     'locator-none',
   );
 }
 
-/** The one visible element the locator names; LocatorError when it names none or several. */
+function manyError(l: Locator, hits: Element[]): LocatorError {
+  const refs = hits.slice(0, 6).map((h) => registry.refFor(h));
+  return new LocatorError(
+    `${hits.length} elements match ${describeLocator(l)}: ${refs.join(', ')}${hits.length > 6 ? ', …' : ''}. A locator must name exactly one: add the role or more of the name, or act by ref.\n` +
+      wrapUntrusted(
+        hits
+          .slice(0, 6)
+          .map((h) => `- ${describeElement(h)}`)
+          .join('\n'),
+      ),
+    'locator-many',
+  );
+}
+
+/**
+ * The one element the locator names; LocatorError when it names none or several. Readable locators match by
+ * Playwright's rules (`locatorRules.ts`: substring, case-insensitive; hidden elements count for label, placeholder,
+ * text and test id), so a replay holds exactly where `page.getByRole(...)` and its kin would.
+ */
 export async function locate(l: Locator, deadline = performance.now() + LOCATE_MS): Promise<Element> {
-  if (l.selector !== undefined && !l.role && !l.name && !l.label && l.text === undefined) {
+  if (l.selector !== undefined && LOCATOR_KEYS.every((k) => k === 'selector' || l[k] === undefined)) {
     const r = await deepQuerySliced(l.selector, { limit: 200, deadline, lane: '' }).catch(() => {
       throw new LocatorError(`Invalid CSS selector ${JSON.stringify(l.selector)} in the locator.`, 'locator-none');
     });
@@ -182,36 +167,13 @@ export async function locate(l: Locator, deadline = performance.now() + LOCATE_M
     registry.refFor(found[0]!);
     return found[0]!;
   }
-  const c = await candidates(LOCATE_CHARS, deadline);
-  const hits = pick(l, c.all);
-  if (!hits.length) throw noneError(l, c);
-  if (hits.length > 1)
-    throw new LocatorError(
-      `${hits.length} elements match ${describeLocator(l)}: ${hits
-        .slice(0, 6)
-        .map((h) => h.ref)
-        .join(
-          ', ',
-        )}${hits.length > 6 ? ', …' : ''}. A locator must name exactly one: add the role or more of the name, or act by ref.\n` +
-        wrapUntrusted(
-          hits
-            .slice(0, 6)
-            .map((h) => `- ${h.node.head}`)
-            .join('\n'),
-        ),
-      'locator-many',
-    );
-  // On a page larger than the search budget, one match in the searched part is taken: locators that name an element
-  // by role or text are only saved after a whole-page check showed them unique (see `locatorFor`).
-  return registry.resolve(hits[0]!.ref);
+  const { selector: _s, ...rules } = l;
+  const hits = matchLocator(rules);
+  if (!hits.length) throw noneError(l);
+  if (hits.length > 1) throw manyError(l, hits);
+  registry.refFor(hits[0]!);
+  return hits[0]!;
 }
-
-/** Whether `l` resolves to exactly `el` on the page as it is now. */
-function names(l: Locator, el: Element, all: Candidate[]): boolean {
-  const hits = pick(l, all);
-  return hits.length === 1 && registry.resolve(hits[0]!.ref) === el;
-}
-
 /**
  * An element's step in a CSS path: its tag, with its place among siblings of the same tag when it has any. The
  * siblings are counted by stepping outward both ways at once, and the place is counted from the nearer end
@@ -283,12 +245,6 @@ function pastDescribeBudget(): boolean {
 }
 
 /**
- * The most readable locator that names `el` alone on the page now: a field's label, then role and name, then
- * visible text, then a CSS selector. Readable ones only when the whole page was searched (within a small budget):
- * otherwise uniqueness is unknown and the CSS path is given, with no walk when the page's element count already
- * says it is past that budget. Undefined when there is no usable selector either.
- */
-/**
  * Set after a describing walk ran out of its character budget: while the page has only grown since, the next walk
  * would too, so it is skipped (the 1k-row table is 10,000 elements, under DESCRIBE_ELEMENTS, and its walk cost
  * 230-400 ms CPU before every action). A walk stopped by its deadline does not set it: a busy machine is no sign of
@@ -296,22 +252,19 @@ function pastDescribeBudget(): boolean {
  */
 const grown = new PageGrowth();
 
+/**
+ * The locator to record for `el` (#44): the readable one `chooseLocator` picks (Playwright's order of preference,
+ * checked by Playwright's rules to name `el` alone), then a CSS selector. Readable ones only on a page small enough
+ * for the outline walk to finish within a small budget: past it the CSS path is given, with no walk when the page's
+ * element count already says it is past that budget. Undefined when there is no usable selector either.
+ */
 export async function locatorFor(el: Element): Promise<Locator | undefined> {
   const skip = pastDescribeBudget() || grown.onlyGrown();
   const c = skip ? undefined : await candidates(DESCRIBE_CHARS, performance.now() + DESCRIBE_MS);
   if (c?.overBudget) grown.mark();
   if (c?.complete) {
-    const ref = registry.peek(el) ?? registry.refFor(el);
-    const own = c.all.find((x) => x.ref === ref);
-    const role = own?.node.role;
-    const name = own?.node.name;
-    const tries: Locator[] = [];
-    if (own && role && name) {
-      if (FIELD_ROLES.has(role)) tries.push({ label: name });
-      tries.push({ role, name });
-      tries.push({ text: name });
-    }
-    for (const t of tries) if (names(t, el, c.all)) return t;
+    const chosen = chooseLocator(el);
+    if (chosen) return chosen;
   }
   // Past the deadline (siblings by the hundred thousand) there is no locator: the action goes on without one.
   const slicer = new Slicer(performance.now() + CSS_PATH_MS);

@@ -4,7 +4,7 @@
  * no locator can be made for gets none (null); this never fails the action.
  */
 import type { ContentRequest, Locator, LocatorReply } from '../shared/contentMessages.ts';
-import { locate, locatorFor } from './locator.ts';
+import { locate, locatorFor, LOCATOR_KEYS } from './locator.ts';
 import { registry } from './refs.ts';
 import { maybeTarget, type Target } from './targets.ts';
 
@@ -14,7 +14,7 @@ async function locatorOf(t: Target): Promise<Locator | null> {
     const l = el ? await locatorFor(el) : undefined;
     if (!l) return null;
     const out: Locator = {};
-    for (const k of ['role', 'name', 'label', 'text', 'selector'] as const) if (l[k] !== undefined) out[k] = l[k];
+    for (const k of LOCATOR_KEYS) if (l[k] !== undefined) out[k] = l[k];
     return out;
   } catch {
     return null;

@@ -12,7 +12,12 @@ const BLOCK = /<otto-replay name="([A-Za-z0-9_-]{1,64})">\n(.+)\n<\/otto-replay>
 const Carried = z.object({
   params: z.record(
     z.string(),
-    z.object({ default: z.unknown().optional(), description: z.string().optional(), required: z.boolean().optional() }),
+    z.object({
+      default: z.unknown().optional(),
+      description: z.string().optional(),
+      required: z.boolean().optional(),
+      optional: z.boolean().optional(),
+    }),
   ),
   values: z.record(z.string(), z.string()),
   done: z.string().max(200_000),

@@ -7,8 +7,12 @@
  * - Refs (`e12`) do not survive a reload: each action's stored output carries the readable locator its target had
  *   at the time (`locator: {...}` lines, page/actions.ts), which replaces the ref.
  * - Literal values that came from the user's message become parameters whose defaults are this run's values;
- *   values typed into password fields become parameters without a default, so no secret lands in the config.
- * - The page the first action ran on becomes a first `tabs.navigate(url="{{ url }}")`, so the snippet starts there.
+ *   values typed into password fields become parameters without a default, so no secret lands in the config. A
+ *   parameter's value is replaced by its placeholder wherever it appears later, locators included (#44): the
+ *   checkbox of the todo "Buy milk" is `item="{{ todo }}"`, so a replay with another todo checks that one.
+ * - Where it starts (#44): a run that navigated keeps its navigation as a step. One that did not runs where the
+ *   user is: the page it was recorded on becomes the optional parameter `url` of a first
+ *   `tabs.navigate(url="{{ url }}")`, a step left out unless a value is given (never a silent trip back).
  */
 import { formatCall, formatString } from '../command/literals.ts';
 import type { SnippetDefinition, SnippetParam } from '../command/snippets.ts';
@@ -61,12 +65,19 @@ const EXPLORATORY = new Set([
 const TARGETED = new Set(['dom.click', 'dom.type', 'dom.select', 'dom.check', 'dom.press', 'dom.hover', 'dom.scroll']);
 
 const LocatorJson = z.object({
+  item: z.string().optional(),
   role: z.string().optional(),
   name: z.string().optional(),
   label: z.string().optional(),
+  placeholder: z.string().optional(),
   text: z.string().optional(),
+  testid: z.string().optional(),
   selector: z.string().optional(),
 });
+/** A locator's keys, in the order a saved call shows them ("where", then "what"). */
+const LOCATOR_KEYS = ['item', 'role', 'name', 'label', 'placeholder', 'text', 'testid', 'selector'] as const;
+/** Locator keys whose value is page text a task value can appear in (role and CSS are not). */
+const LOCATOR_TEXT_KEYS = new Set(['item', 'name', 'label', 'placeholder', 'testid']);
 type Locator = z.infer<typeof LocatorJson>;
 
 function textOf(item: Item): string {
@@ -150,8 +161,39 @@ function lastRun(items: Item[]): { task: string; calls: { name: string; args: It
 
 function locatorArgs(l: Locator): Item {
   const out: Item = {};
-  for (const k of ['role', 'name', 'label', 'text', 'selector'] as const) if (l[k] !== undefined) out[k] = l[k];
+  for (const k of LOCATOR_KEYS) if (l[k] !== undefined) out[k] = l[k];
   return out;
+}
+
+/** A parameter's mark in an argument (see `mark`): left whole when later values are swapped in. */
+const MARK = '\u0001';
+const MARKED = new RegExp(`(${MARK}[^${MARK}]*${MARK})`);
+
+/**
+ * Replaces, in a step's string arguments (locators included; not role, CSS or a password), every occurrence of a
+ * parameter's value by that parameter's mark, longest values first. Values under 3 characters are replaced only
+ * where they are the whole argument (already done by the caller), never inside longer text.
+ */
+function flowThrough(args: Item, byValue: Map<string, string>, mark: (p: string) => string, secret?: string): void {
+  const values = [...byValue.keys()].filter((v) => v.trim().length >= 3).sort((a, b) => b.length - a.length);
+  // Marks already placed are left alone (a value may be part of a parameter's name).
+  const swap = (text: string): string =>
+    values.reduce(
+      (t, v) =>
+        t
+          .split(MARKED)
+          .map((seg) => (seg.startsWith(MARK) ? seg : seg.split(v).join(mark(byValue.get(v)!))))
+          .join(''),
+      text,
+    );
+  for (const [k, v] of Object.entries(args))
+    if (typeof v === 'string' && k !== 'role' && k !== 'selector' && k !== secret) args[k] = swap(v);
+  if (Array.isArray(args.fields))
+    args.fields = (args.fields as Item[]).map((f) =>
+      Object.fromEntries(
+        Object.entries(f).map(([k, v]) => [k, typeof v === 'string' && LOCATOR_TEXT_KEYS.has(k) ? swap(v) : v]),
+      ),
+    );
 }
 
 /**
@@ -197,7 +239,16 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
     const found = readLocators(c.output);
     if (!startUrl && found.url && (TARGETED.has(c.name) || c.name === 'dom.fill_form')) startUrl = found.url;
     if (TARGETED.has(c.name) && (args.ref || args.selector)) {
-      if (!found.locator) {
+      // Only dom.click takes `text` as a locator (dom.type's `text` is what it types).
+      const textOnly = found.locator?.text !== undefined && c.name !== 'dom.click';
+      if (!found.locator || textOnly) {
+        if (textOnly && args.ref) {
+          dropped.push({
+            call: shown,
+            reason: `its element (ref ${String(args.ref)}) is named only by its text, which ${c.name} does not take as a locator`,
+          });
+          continue;
+        }
         if (args.ref) {
           dropped.push({
             call: shown,
@@ -263,16 +314,13 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
   };
   const fromTask = (v: unknown): v is string => typeof v === 'string' && v.trim().length >= 2 && task.includes(v);
   const nameFor = (args: Item, key: string): string =>
-    slug(String(args.label ?? args.name ?? (key === 'text' || key === 'value' ? 'value' : key)));
+    slug(String(args.label ?? args.name ?? args.placeholder ?? (key === 'text' || key === 'value' ? 'value' : key)));
   const secrets: string[] = [];
   for (const s of steps) {
     if (s.secret && typeof s.args[s.secret] === 'string') secrets.push(s.args[s.secret] as string);
     for (const [k, v] of Object.entries(s.args)) {
       // Locator arguments name the element, not data (dom.click's `text` is a locator too).
-      if (
-        ['role', 'name', 'label', 'selector'].includes(k) ||
-        (k === 'text' && TARGETED.has(s.name) && s.name !== 'dom.type')
-      )
+      if (LOCATOR_KEYS.some((l) => l === k) && (k !== 'text' || (TARGETED.has(s.name) && s.name !== 'dom.type')))
         continue;
       if (s.secret === k && typeof v === 'string') s.args[k] = mark(take(nameFor(s.args, k), undefined, true));
       else if (fromTask(v)) s.args[k] = mark(take(nameFor(s.args, k), v, false));
@@ -282,16 +330,25 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
         fromTask(f.value) ? { ...f, value: mark(take(nameFor(f, 'value'), f.value as string, false)) } : f,
       );
   }
+  // The values flow through: later locators and texts that hold a parameter's value hold its placeholder.
+  for (const s of steps) flowThrough(s.args, byValue, mark, s.secret);
   const lines: string[] = [];
   let ordered = params;
+  const navigated = steps.some((s) => s.name === 'tabs.navigate' || s.name === 'tabs.open');
   if (opts.prior?.body) lines.push(opts.prior.body.replace(/\n+$/, ''));
-  else if (startUrl && steps[0]?.name !== 'tabs.navigate' && steps[0]?.name !== 'tabs.open' && !('url' in params)) {
-    ordered = { url: { default: startUrl, description: 'the page the run started on' }, ...params };
+  else if (startUrl && !navigated && !('url' in params)) {
+    ordered = {
+      url: {
+        optional: true,
+        description: `a page to open first (recorded on ${startUrl}); without it the snippet runs on the current tab`,
+      },
+      ...params,
+    };
     lines.push(`tabs.navigate(url="{{ url }}")`);
   }
   for (const s of steps) {
     let line = formatCall(s.name, s.args);
-    for (const [m, p] of marks) line = line.split(formatString(m)).join(`"{{ ${p} }}"`);
+    for (const [m, p] of marks) line = line.split(formatString(m).slice(1, -1)).join(`{{ ${p} }}`);
     lines.push(line);
   }
   // The task as the description, without what was typed into password fields.

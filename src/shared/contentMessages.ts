@@ -20,12 +20,18 @@ const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
 const ref = z.string().check(z.regex(REF_RE, 'a ref looks like kqe12 (as dom.snapshot shows it)'));
 const selector = text(1, 2000);
 const prefix = z.optional(z.string().check(z.regex(/^(?:f\d+)?$/)));
-/** A readable locator (#17, content/locator.ts): role and accessible name, a field's label, text, or CSS. */
+/**
+ * A readable locator (#17, #44, content/locator.ts): role and accessible name, a field's label, its placeholder,
+ * text, a test id (each optionally inside the list item or row whose text holds `item`), or CSS.
+ */
 export const Locator = z.object({
+  item: z.optional(text(1, 500)),
   role: z.optional(text(1, 50)),
   name: z.optional(text(1, 500)),
   label: z.optional(text(1, 500)),
+  placeholder: z.optional(text(1, 500)),
   text: z.optional(text(1, 500)),
+  testid: z.optional(text(1, 200)),
   selector: z.optional(selector),
 });
 export type Locator = z.infer<typeof Locator>;

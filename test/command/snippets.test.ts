@@ -139,6 +139,24 @@ describe('snippet rendering', () => {
     expect(catchCommandError(() => renderSnippet('s', def, {})).message).toBe("Snippet 's' requires parameter 'a'");
   });
 
+  it('an optional parameter without a value leaves out the lines holding it; given, the line runs (#44)', () => {
+    const def: SnippetDefinition = {
+      params: { url: { optional: true }, todo: { default: 'Buy milk' } },
+      body: 'tabs.navigate(url="{{ url }}")\ndom.type(placeholder="What needs to be done?", text="{{ todo }}")\n',
+    };
+    expect(renderSnippet('s', def, {})).toBe(
+      '# left out: no value given for \'url\'\ndom.type(placeholder="What needs to be done?", text="Buy milk")\n',
+    );
+    expect(renderSnippet('s', def, { url: 'http://x.test/' }).split('\n')[0]).toBe(
+      'tabs.navigate(url="http://x.test/")',
+    );
+    // Without `optional`, the same missing value is an error.
+    const strict = { ...def, params: { ...def.params, url: {} } };
+    expect(catchCommandError(() => renderSnippet('s', strict, {})).message).toBe(
+      "Snippet 's' requires parameter 'url'",
+    );
+  });
+
   it('a required parameter is satisfied by its default', () => {
     const def: SnippetDefinition = { params: { a: { default: 'x', required: true } }, body: 'f(a="{{ a }}")' };
     expect(renderSnippet('s', def, {})).toBe('f(a="x")');

@@ -14,13 +14,17 @@ const PAGE = `
   <button>Add to cart</button><button>Add to cart</button>`;
 
 describe('locator', () => {
-  it('resolves role+name and labels, exact matches before partial ones', async () => {
+  it("resolves by Playwright's rules: case-insensitive substrings, so a name held by two elements names both", async () => {
     setPage(PAGE);
-    expect((await locate({ role: 'button', name: 'log in' })).textContent).toBe('Log in');
-    expect((await locate({ label: 'Email' })).id).toBe('a');
-    expect((await locate({ label: 'company' })).className).toBe('x1');
     expect((await locate({ role: 'button', name: 'passkey' })).textContent).toBe('Log in with a passkey');
+    expect((await locate({ label: 'company' })).className).toBe('x1');
+    expect((await locate({ label: 'work' })).id).toBe('b');
     expect((await locate({ text: 'Log in with' })).textContent).toBe('Log in with a passkey');
+    // "Log in" is in both buttons' names, "Email" in both labels: Playwright's getByRole/getByLabel count 2.
+    await expect(locate({ role: 'button', name: 'log in' })).rejects.toThrow(
+      /^2 elements match role="button" name="log in"/,
+    );
+    await expect(locate({ label: 'Email' })).rejects.toThrow(/^2 elements match label="Email"/);
   });
 
   it('says so when a locator names nothing or several elements', async () => {
@@ -43,8 +47,10 @@ describe('locator', () => {
   it('describes an element by the most readable locator that names it alone', async () => {
     setPage(PAGE);
     const [submit] = document.querySelectorAll('button');
-    expect(await locatorFor(document.getElementById('a')!)).toEqual({ label: 'Email' });
-    expect(await locatorFor(submit!)).toEqual({ role: 'button', name: 'Log in' });
+    // "Email" is held by both labels, "Log in" by both buttons' names: the next locator that names one alone.
+    expect(await locatorFor(document.getElementById('b')!)).toEqual({ role: 'textbox', name: 'Email address (work)' });
+    expect(await locatorFor(document.getElementById('a')!)).toEqual({ selector: '#a' });
+    expect(await locatorFor(submit!)).toEqual({ selector: 'body > form > button:nth-last-of-type(2)' });
     // Two identical buttons: no readable locator names one alone, so a CSS path does.
     const second = document.querySelectorAll('button')[3]!;
     const l = (await locatorFor(second))!;

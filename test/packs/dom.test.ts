@@ -433,6 +433,24 @@ describe('dom pack: arguments → router', () => {
     });
   });
 
+  it('the #44 locator keys (item, placeholder, testid) reach the page as one locator; item alone is refused', async () => {
+    const { api, run } = setup();
+    const last = (): ContentRequest => api.act.mock.lastCall![1];
+    await run('check', { item: 'Buy milk', role: 'checkbox', checked: true });
+    expect(last()).toEqual({ type: 'dom.check', locator: { role: 'checkbox', item: 'Buy milk' }, checked: true });
+    await run('type', { placeholder: 'What needs to be done?', text: 'Call mom', submit: true });
+    expect(last()).toMatchObject({
+      type: 'dom.type',
+      locator: { placeholder: 'What needs to be done?' },
+      text: 'Call mom',
+    });
+    await run('click', { testid: 'add-row' });
+    expect(last()).toMatchObject({ type: 'dom.click', locator: { testid: 'add-row' } });
+    await expect(run('check', { item: 'Buy milk' })).rejects.toThrow(
+      'item names the list item or row to look in: give what to find in it too.',
+    );
+  });
+
   it('fill_form, select, check, press, hover, scroll map to their content requests', async () => {
     const { api, run } = setup();
     const last = (): ContentRequest => api.act.mock.lastCall![1];

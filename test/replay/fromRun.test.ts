@@ -54,7 +54,11 @@ describe('snippetFromRun', () => {
       ].join('\n'),
     );
     expect(built.definition.params).toEqual({
-      url: { default: 'https://shop.example/login', description: 'the page the run started on' },
+      url: {
+        optional: true,
+        description:
+          'a page to open first (recorded on https://shop.example/login); without it the snippet runs on the current tab',
+      },
       email: { default: 'ada@example.com', description: 'from the task' },
       password: { required: true, description: 'typed into a password field: give it each time (never stored)' },
       search: { default: 'blue shoes', description: 'from the task' },
@@ -70,6 +74,17 @@ describe('snippetFromRun', () => {
     // The password is neither a default nor in the description.
     expect(JSON.stringify(built.definition)).not.toContain('s3cret');
     expect(built.definition.description).toContain('with password [password]');
+  });
+
+  it('drops a dom.type whose element is named only by its text: that tool takes text as what to type', () => {
+    const built = snippetFromRun([
+      user('write hello'),
+      ...call('dom__type', { ref: 'e5', text: 'hello' }, action('typed', { text: 'Draft' })),
+    ]);
+    expect(built.kept).toBe(0);
+    expect(built.dropped[0]!.reason).toBe(
+      'its element (ref e5) is named only by its text, which dom.type does not take as a locator',
+    );
   });
 
   it('drops an action whose ref has no recorded locator, saying why', () => {
@@ -115,5 +130,55 @@ describe('snippetFromRun', () => {
       'dom.type(label="Password", text="{{ password }}")\ndom.type(label="Organisation", text="{{ company }}")\n',
     );
     expect(Object.keys(built.definition.params)).toEqual(['company', 'password']);
+  });
+
+  it('a todo run (#44): the typed values flow into the later item locator; the start page is optional', () => {
+    const typed = (t: string) =>
+      action(`typed "${t}" into textbox`, { placeholder: 'What needs to be done?' }, 'http://x.test/react.html');
+    const built = snippetFromRun([
+      user('add the todos "Buy milk" and "Call mom", then complete "Buy milk"'),
+      ...call('dom__type', { ref: 'e1', text: 'Buy milk', submit: true }, typed('Buy milk')),
+      ...call('dom__type', { ref: 'e1', text: 'Call mom', submit: true }, typed('Call mom')),
+      ...call('dom__check', { ref: 'e7', checked: true }, action('checked', { item: 'Buy milk', role: 'checkbox' })),
+      ...call(
+        'dom__click',
+        { ref: 'e9' },
+        action('clicked', { item: 'Call mom', role: 'button', name: 'Delete Call mom' }),
+      ),
+    ]);
+    expect(built.definition.body).toBe(
+      [
+        'tabs.navigate(url="{{ url }}")',
+        'dom.type(placeholder="What needs to be done?", text="{{ what_needs_to_be_done }}", submit=True)',
+        'dom.type(placeholder="What needs to be done?", text="{{ what_needs_to_be_done_2 }}", submit=True)',
+        'dom.check(item="{{ what_needs_to_be_done }}", role="checkbox", checked=True)',
+        'dom.click(item="{{ what_needs_to_be_done_2 }}", role="button", name="Delete {{ what_needs_to_be_done_2 }}")',
+        '',
+      ].join('\n'),
+    );
+    expect(built.definition.params.url).toEqual({
+      optional: true,
+      description:
+        'a page to open first (recorded on http://x.test/react.html); without it the snippet runs on the current tab',
+    });
+    expect(built.definition.params.what_needs_to_be_done).toEqual({
+      default: 'Buy milk',
+      description: 'from the task',
+    });
+  });
+
+  it('a run that navigated keeps its own navigation and gets no start-page parameter', () => {
+    const built = snippetFromRun([
+      user('open http://x.test/lit.html and add "Buy milk"'),
+      ...call('tabs__navigate', { url: 'http://x.test/lit.html' }, 'tabs__navigate ok: http://x.test/lit.html'),
+      ...call(
+        'dom__type',
+        { ref: 'e1', text: 'Buy milk', submit: true },
+        action('typed', { placeholder: 'What needs to be done?' }, 'http://x.test/lit.html'),
+      ),
+    ]);
+    expect(built.definition.body.split('\n')[0]).toBe('tabs.navigate(url="{{ url }}")');
+    expect(Object.keys(built.definition.params)).toEqual(['url', 'what_needs_to_be_done']);
+    expect(built.definition.params.url).toEqual({ default: 'http://x.test/lit.html', description: 'from the task' });
   });
 });

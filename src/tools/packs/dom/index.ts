@@ -65,7 +65,12 @@ const role = z.string().optional();
 const name = z.string().optional();
 const label = z.string().optional();
 const textLocator = z.string().optional();
-const locatorParams = { role, name, label };
+// #44: what saved snippets also use: a field's placeholder, a test id, and the list item or row (by its text) that
+// holds the element.
+const placeholder = z.string().optional();
+const testid = z.string().optional();
+const item = z.string().optional();
+const locatorParams = { item, role, name, label, placeholder, testid };
 
 export interface DomToolsOptions {
   /** The page (src/page/): the worker passes the real one, tests a stub, places without a browser `noPage`. */
@@ -76,6 +81,9 @@ type LocatorArgs = Target & {
   role?: string | undefined;
   name?: string | undefined;
   label?: string | undefined;
+  placeholder?: string | undefined;
+  testid?: string | undefined;
+  item?: string | undefined;
   text?: string | undefined;
 };
 
@@ -85,8 +93,14 @@ function locatorArgs(args: LocatorArgs, withText: boolean): Target {
   if (args.role) loc.role = args.role;
   if (args.name) loc.name = args.name;
   if (args.label) loc.label = args.label;
+  if (args.placeholder) loc.placeholder = args.placeholder;
+  if (args.testid) loc.testid = args.testid;
   if (withText && args.text) loc.text = args.text;
-  if (!Object.keys(loc).length) return args;
+  if (!Object.keys(loc).length) {
+    if (args.item) throw new Error('item names the list item or row to look in: give what to find in it too.');
+    return args;
+  }
+  if (args.item) loc.item = args.item;
   if (args.ref || args.selector)
     throw new Error('Give one target: a ref, a selector, or a locator (role/name, label, text) — not several.');
   if (loc.name && !loc.role && !loc.label) throw new Error('name goes with role (role="button", name="Log in").');

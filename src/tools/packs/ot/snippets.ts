@@ -16,11 +16,15 @@ function scalar(text: string): string {
     : JSON.stringify(text);
 }
 
-function paramLine(name: string, p: { default?: unknown; description?: string; required?: boolean }): string {
+function paramLine(
+  name: string,
+  p: { default?: unknown; description?: string; required?: boolean; optional?: boolean },
+): string {
   const parts: string[] = [];
   if (p.default !== undefined && p.default !== null)
     parts.push(`default: ${typeof p.default === 'string' ? JSON.stringify(p.default) : toFlowYaml(p.default)}`);
   if (p.required) parts.push('required: true');
+  if (p.optional) parts.push('optional: true');
   if (p.description) parts.push(`description: ${JSON.stringify(p.description)}`);
   return `  ${name}: {${parts.join(', ')}}`;
 }
