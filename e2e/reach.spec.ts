@@ -1,0 +1,189 @@
+/**
+ * #43 part 2, "everything the model can read, it can act on", on a page the user opened and worked on before asking
+ * (e2e/fixtures/apps/src/reach.js: every handler bound while it loaded, so the listener registry Otto brings later
+ * sees none of them). Driven by the scripted model in a run; the tests assert the exact text the model receives and
+ * act by the refs it gives: a jQuery UI sortable list whose items show their move cursor only on hover is dragged by
+ * ref; a feed's Like (pointer only on hover) and Reply (pointer) spans get refs and are clicked; a Share span with
+ * nothing but a listener is reached through dom.find, which gives its element a ref; a paragraph found by dom.find
+ * comes with its element's ref, which dom.select_text takes; and the counter the user set survives, while nothing
+ * the model reads suggests loading the page again.
+ */
+import { test, expect } from './support/fixtures.ts';
+import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
+import { lastOutputs } from './support/modelTurns.ts';
+
+test.beforeEach(({ fakeApi }) => fakeApi.reset());
+
+/** The text with what varies per run made constant: refs, boundary tags, the server's port, timings. */
+function stable(text: string): string {
+  return text
+    .replace(/\b(?:f\d+)?[a-df-z]{2}e\d+\b/g, 'REF')
+    .replace(/external-content-[0-9a-f]{8}/g, 'external-content')
+    .replace(/127\.0\.0\.1:\d+/g, 'HOST')
+    .replace(/\d+ ms\b/g, 'N ms');
+}
+
+const LATE =
+  'listeners the page added before Otto came are unseen, so a control that shows no other sign (cursor, tabindex, role) has no ref: dom__find its text to get a ref for its element';
+
+/** A post of the feed as the snapshot shows it: Like (pointer on hover) and Reply (pointer) with refs, Share without. */
+function feed(who: string): string {
+  return `- article:
+  - text: ${who} wrote a post.
+  - clickable "Like" [ref=REF]
+  - clickable "Reply" [ref=REF]
+  - text: Share`;
+}
+
+/** The ref on the first line after the one holding `after` that contains `needle`. */
+function refAfter(text: string, after: string, needle: string): string {
+  const lines = text.split('\n');
+  const from = lines.findIndex((l) => l.includes(after));
+  const line = lines.slice(from).find((l) => l.includes(needle));
+  const m = line && /\[ref=((?:f\d+)?[a-df-z]{2}e\d+)\]/.exec(line);
+  if (from < 0 || !m) throw new Error(`no ref for ${needle} after ${after} in:\n${text}`);
+  return m[1]!;
+}
+
+/** The element ref dom.find gave the n-th match (`its element: kqe14 <span>`). */
+function holderRef(findOutput: string, n = 0): string {
+  const all = [...findOutput.matchAll(/its element: ((?:f\d+)?[a-df-z]{2}e\d+) </g)];
+  if (!all[n]) throw new Error(`no element ref #${n} in:\n${findOutput}`);
+  return all[n][1]!;
+}
+
+test("a page worked on before Otto came: hover-cursor items dragged by ref, feed spans clicked by ref, text reached through dom.find, and the user's counter kept", async ({
+  context,
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  await connectToFakeApi(panel, fakeApi);
+  const url = `${pages.origin}/apps/reach.html`;
+  const page = await context.newPage();
+  await page.goto(url);
+  // The user's own work on the page before asking: loading it again would reset this.
+  for (let i = 0; i < 3; i++) await page.click('#inc');
+  await expect(page.locator('#count')).toHaveText('Count: 3');
+  let first = '';
+  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
+  fakeApi.script([
+    { match: 'put Dulci last', calls: [{ name: 'dom__snapshot', arguments: {} }] },
+    {
+      respond: (req) => {
+        first = req.lastInput;
+        return {
+          calls: [
+            {
+              name: 'dom__drag',
+              arguments: {
+                ref: refAfter(first, 'Steps', 'draggable "Dulci"'),
+                to_ref: refAfter(first, 'Steps', 'draggable "Charlie"'),
+              },
+            },
+          ],
+        };
+      },
+    },
+    // The model reads the ref of Charles's Like from the snapshot it got before the drag.
+    {
+      respond: () => ({
+        calls: [{ name: 'dom__click', arguments: { ref: refAfter(first, 'Charles', 'clickable "Like"') } }],
+      }),
+    },
+    { calls: [{ name: 'dom__find', arguments: { text: 'Share' } }] },
+    { respond: (req) => ({ calls: [{ name: 'dom__click', arguments: { ref: holderRef(req.lastInput, 1) } }] }) },
+    { calls: [{ name: 'dom__find', arguments: { text: 'brown fox' } }] },
+    {
+      respond: (req) => ({
+        calls: [{ name: 'dom__select_text', arguments: { ref: holderRef(req.lastInput), text: 'brown fox' } }],
+      }),
+    },
+    { calls: [{ name: 'dom__snapshot', arguments: {} }] },
+    { text: 'Done.' },
+  ]);
+  const id = await send(panel, 'put Dulci last, like and share the post by Charles, select "brown fox"', { tabId });
+  await waitForStatus(panel, id, 'completed', 90_000);
+  const all = lastOutputs(fakeApi);
+  expect(all.length, all.join('\n=====\n')).toBe(8);
+  const [before, drag, like, findShare, share, findFox, select, after] = all.map(stable) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  // The facts line says what Otto cannot see and where to turn, never to load the page again.
+  expect(before).toBe(`Page snapshot — 8 refs; scrolled to 0 of 830px, more below; ${LATE}.
+<external-content>
+title: Reach
+url: http://HOST/apps/reach.html
+- heading "Reach" [level=1]
+- heading "Counter" [level=2]
+- text: Count: 3
+- button "Add one" [ref=REF] [focused]
+- heading "Steps" [level=2]
+- draggable "Dulci" [ref=REF]
+- draggable "Bravo" [ref=REF]
+- draggable "Charlie" [ref=REF]
+- text: Order: Dulci, Bravo, Charlie
+- heading "Feed" [level=2]
+${feed('Ada')}
+${feed('Charles')}
+- text: Nothing yet
+- heading "Story" [level=2]
+- text: The quick brown fox jumps over the lazy dog.
+- text: Selected: (none)
+</external-content>`);
+  expect(before).not.toMatch(/reload|navigate|same URL|open .* again/i);
+
+  // jQuery UI's sortable, bound at load, reordered by the refs its hover-only move cursor earned.
+  expect(drag).toMatch(/^dom__drag ok — /);
+  expect(drag).toContain('dragged draggable "Dulci" [ref=REF] onto draggable "Charlie" [ref=REF] (mouse drag,');
+  expect(drag).toContain(
+    'moved "Dulci" from position 1 to 3 in list "Steps" [ref=REF]\norder before: ["Dulci", "Bravo", "Charlie"]\norder after: ["Bravo", "Charlie", "Dulci"]\n',
+  );
+  expect(drag).toContain(
+    'changed: text of paragraph "Order: Bravo, Charlie, Dulci" <p#order>: "Order: Dulci, Bravo, Charlie" → "Order: Bravo, Charlie, Dulci"',
+  );
+
+  // Like shows its pointer only on hover: it has a ref, and the click reaches the page's load-time listener.
+  expect(like).toMatch(/^dom__click ok — 1 changed\.\n<external-content>\nclicked clickable "Like" \[ref=REF\]\n/);
+  expect(like).toContain(
+    `changed: text of paragraph "Liked Charles's post" <p#status>: "Nothing yet" → "Liked Charles's post"`,
+  );
+
+  // Share shows nothing but its listener: no ref in the snapshot, and dom.find gives its element one.
+  expect(findShare).toBe(`2 matches for text "Share". Refs: REF, REF.
+<external-content>
+- text: Share (its element: REF <span>; its row has: REF clickable "Like", REF clickable "Reply") — in article, under heading "Feed" [level=2]
+- text: Share (its element: REF <span>; its row has: REF clickable "Like", REF clickable "Reply") — in article, under heading "Feed" [level=2]
+</external-content>`);
+  expect(share).toMatch(/^dom__click ok — 1 changed\.\n<external-content>\nclicked span "Share" \[ref=REF\]\n/);
+  expect(share).toContain(
+    `changed: text of paragraph "Shared Charles's post" <p#status>: "Liked Charles's post" → "Shared Charles's post"`,
+  );
+
+  // A paragraph's text comes with its element's ref, which dom.select_text takes.
+  expect(findFox).toBe(`1 match for text "brown fox". Refs: REF.
+<external-content>
+- text: The quick brown fox jumps over the lazy dog. (its element: REF <p>) — under heading "Story" [level=2]
+</external-content>`);
+  expect(select).toMatch(
+    /^dom__select_text ok — 1 changed\.\n<external-content>\nselected "brown fox" in paragraph "The quick brown fox jumps over the lazy dog\." \[ref=REF\]\nchanged: text of paragraph "Selected: brown fox" <p#selected>: "Selected: \(none\)" → "Selected: brown fox"\n/,
+  );
+
+  // The user's counter survived the whole task, and the last snapshot still suggests no reload.
+  expect(after).toContain(`; ${LATE}.\n`);
+  expect(after).toContain('- text: Count: 3\n');
+  expect(after).toContain(
+    '- draggable "Bravo" [ref=REF]\n- draggable "Charlie" [ref=REF]\n- draggable "Dulci" [ref=REF]\n',
+  );
+  expect(after).not.toMatch(/reload|navigate|same URL/i);
+  await expect(page.locator('#count')).toHaveText('Count: 3');
+  expect(await page.evaluate(() => (window as unknown as { reach: { count: number } }).reach.count)).toBe(3);
+  await page.close();
+});
