@@ -5,7 +5,8 @@
  * act by the refs it gives: a jQuery UI sortable list whose items show their move cursor only on hover is dragged by
  * ref; a feed's Like (pointer only on hover) and Reply (pointer) spans get refs and are clicked; a Share span with
  * nothing but a listener is reached through dom.find, which gives its element a ref; a paragraph found by dom.find
- * comes with its element's ref, which dom.select_text takes; and the counter the user set survives, while nothing
+ * comes with its element's ref, which dom.select_text takes; a listener-only Dismiss span inside a line of text is
+ * clicked by a text locator (a line without a ref names its element); and the counter the user set survives, while nothing
  * the model reads suggests loading the page again.
  */
 import { test, expect } from './support/fixtures.ts';
@@ -52,7 +53,7 @@ function holderRef(findOutput: string, n = 0): string {
   return all[n][1]!;
 }
 
-test("a page worked on before Otto came: hover-cursor items dragged by ref, feed spans clicked by ref, text reached through dom.find, and the user's counter kept", async ({
+test("a page worked on before Otto came: hover-cursor items dragged by ref, feed spans clicked by ref, text reached through dom.find and a text locator, and the user's counter kept", async ({
   context,
   panel,
   fakeApi,
@@ -99,14 +100,17 @@ test("a page worked on before Otto came: hover-cursor items dragged by ref, feed
         calls: [{ name: 'dom__select_text', arguments: { ref: holderRef(req.lastInput), text: 'brown fox' } }],
       }),
     },
+    // A line with no ref is a locator as it reads: the Dismiss span by its text.
+    { calls: [{ name: 'dom__click', arguments: { text: 'Dismiss' } }] },
     { calls: [{ name: 'dom__snapshot', arguments: {} }] },
     { text: 'Done.' },
   ]);
   const id = await send(panel, 'put Dulci last, like and share the post by Charles, select "brown fox"', { tabId });
   await waitForStatus(panel, id, 'completed', 90_000);
   const all = lastOutputs(fakeApi);
-  expect(all.length, all.join('\n=====\n')).toBe(8);
-  const [before, drag, like, findShare, share, findFox, select, after] = all.map(stable) as [
+  expect(all.length, all.join('\n=====\n')).toBe(9);
+  const [before, drag, like, findShare, share, findFox, select, dismiss, after] = all.map(stable) as [
+    string,
     string,
     string,
     string,
@@ -117,11 +121,12 @@ test("a page worked on before Otto came: hover-cursor items dragged by ref, feed
     string,
   ];
   // The facts line says what Otto cannot see and where to turn, never to load the page again.
-  expect(before).toBe(`Page snapshot — 8 refs; scrolled to 0 of 830px, more below; ${LATE}.
+  expect(before).toBe(`Page snapshot — 8 refs; scrolled to 0 of 870px, more below; ${LATE}.
 <external-content>
 title: Reach
 url: http://HOST/apps/reach.html
 - heading "Reach" [level=1]
+- text: Dismiss · Tip: drag the steps to reorder them.
 - heading "Counter" [level=2]
 - text: Count: 3
 - button "Add one" [ref=REF] [focused]
@@ -176,6 +181,14 @@ ${feed('Charles')}
     /^dom__select_text ok — 1 changed\.\n<external-content>\nselected "brown fox" in paragraph "The quick brown fox jumps over the lazy dog\." \[ref=REF\]\nchanged: text of paragraph "Selected: brown fox" <p#selected>: "Selected: \(none\)" → "Selected: brown fox"\n/,
   );
 
+  // A line without a ref is a locator as it reads: text="Dismiss" names the span whose own text it is, the click
+  // reaches its load-time listener, and the step is recorded with that locator.
+  expect(dismiss).toMatch(
+    /^dom__click ok — 1 removed, 1 changed\.\n<external-content>\nclicked span "Dismiss" \[ref=REF\]\n/,
+  );
+  expect(dismiss).toContain('\nlocator: {"text":"Dismiss"}\n');
+  await expect(page.locator('#tip')).toHaveCount(0);
+
   // The user's counter survived the whole task, and the last snapshot still suggests no reload.
   expect(after).toContain(`; ${LATE}.\n`);
   expect(after).toContain('- text: Count: 3\n');
@@ -183,6 +196,7 @@ ${feed('Charles')}
     '- draggable "Bravo" [ref=REF]\n- draggable "Charlie" [ref=REF]\n- draggable "Dulci" [ref=REF]\n',
   );
   expect(after).not.toMatch(/reload|navigate|same URL/i);
+  expect(after).not.toContain('Dismiss');
   await expect(page.locator('#count')).toHaveText('Count: 3');
   expect(await page.evaluate(() => (window as unknown as { reach: { count: number } }).reach.count)).toBe(3);
   await page.close();

@@ -222,7 +222,7 @@ const squash = (s: string | null | undefined): string => (s ?? '').replace(/\s+/
  * elements) the one whose own piece holds the searched words (`Share` in `Like · Comment · Share` is the Share
  * span), else the nearest element around the line's first piece whose text holds them all.
  */
-function holderOf(node: OutlineNode, text: string | undefined): Element | undefined {
+export function holderOf(node: OutlineNode, text: string | undefined): Element | undefined {
   const pieces = linePieces(node);
   if (!pieces) return undefined;
   if (!Array.isArray(pieces)) return pieces;

@@ -10,7 +10,8 @@
  */
 import { deepQuerySliced } from './deepQuery.ts';
 import { registry } from './refs.ts';
-import { buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
+import { buildSnapshotSliced, linePieces, type OutlineNode, type SnapshotResult } from './snapshot.ts';
+import { holderOf } from './find.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
 import { isElementVisible } from './visibility.ts';
 import { PageGrowth } from './pageGrowth.ts';
@@ -61,9 +62,17 @@ interface Candidate {
   ref: string;
 }
 
+/** A line without a ref (text, heading, list item) and the element behind it: a locator's second choice (#43). */
+interface LineCandidate {
+  node: OutlineNode;
+  el: Element;
+}
+
 /** The elements a locator can name, and whether the search covered the whole page. */
 interface Candidates {
   all: Candidate[];
+  /** Lines without a ref, when the walk kept their elements (`locate` only). */
+  lines: LineCandidate[];
   complete: boolean;
   /** The walk stopped because its character budget was full (not its deadline). */
   overBudget: boolean;
@@ -95,29 +104,100 @@ const CSS_PATH_MS = 2_000;
 
 function collect(snap: SnapshotResult): Candidates {
   const all: Candidate[] = [];
+  const lines: LineCandidate[] = [];
   const walk = (nodes: OutlineNode[]): void => {
     for (const n of nodes) {
       if (n.kind === 'element' && n.ref) all.push({ node: n, ref: n.ref });
+      else if (n.kind === 'element' || n.kind === 'text') {
+        const el = lineElement(n);
+        if (el) lines.push({ node: n, el });
+      }
       walk(n.children);
     }
   };
   walk(snap.root.children);
-  return { all, complete: !snap.stopped, overBudget: snap.stopped === 'budget' };
+  return { all, lines, complete: !snap.stopped, overBudget: snap.stopped === 'budget' };
+}
+
+/** The element behind a line without a ref: a structure line's own, a text line's nearest element holding all of it. */
+function lineElement(n: OutlineNode): Element | undefined {
+  const p = linePieces(n);
+  if (!p) return undefined;
+  if (!Array.isArray(p)) return p;
+  let el: Element | null = p[0]?.el ?? null;
+  for (const q of p) while (el && !el.contains(q.el)) el = el.parentElement;
+  return el && el !== document.body && el !== document.documentElement ? el : undefined;
 }
 
 /** Candidates found in slices that yield to the page (a synchronous walk held a 10,000-row page for a second). */
-async function candidates(maxChars: number, deadline: number): Promise<Candidates> {
+async function candidates(maxChars: number, deadline: number, lines = false): Promise<Candidates> {
   return collect(
     await buildSnapshotSliced({
       commit: false,
       render: false,
       viewportFirst: false,
+      keepPieces: lines,
       maxChars,
       deadline,
       lane: '',
       hint: 'Narrow the locator, or act by ref.',
     }),
   );
+}
+
+/**
+ * How well a line without a ref fits (2 exact, 1 partial, 0 not at all): its role (`text` for a text line) and its
+ * name or text, as the snapshot shows them; `label` names fields only, so never a line.
+ */
+function fitLine(c: LineCandidate, l: Locator): number {
+  if (l.label !== undefined) return 0;
+  const role = c.node.kind === 'text' ? 'text' : norm(c.node.role);
+  if (l.role && role !== norm(l.role)) return 0;
+  const wanted = [l.name, l.text].filter((x): x is string => x !== undefined).map(norm);
+  if (!wanted.length) return 0;
+  // A structure line with no name reads as its text (`- listitem: Dulci`).
+  const hay =
+    c.node.kind === 'text'
+      ? [norm(c.node.text)]
+      : [norm(c.node.name), norm(c.node.children.map((k) => (k.kind === 'text' ? k.text : '')).join(' '))];
+  let score = 2;
+  for (const w of wanted) {
+    if (hay.some((h) => h === w)) continue;
+    if (w && hay.some((h) => h.includes(w))) score = 1;
+    else return 0;
+  }
+  return score;
+}
+
+function pickLines(l: Locator, lines: LineCandidate[]): LineCandidate[] {
+  const scored = lines.map((c) => ({ c, s: fitLine(c, l) })).filter((x) => x.s > 0);
+  const exact = scored.filter((x) => x.s === 2);
+  // A list item's line and its text's line name the same element: one hit.
+  const seen = new Set<Element>();
+  return (exact.length ? exact : scored).map((x) => x.c).filter((c) => !seen.has(c.el) && !!seen.add(c.el));
+}
+
+/**
+ * No control fits: a line without a ref may (a paragraph by its text, `role="heading" name="Plans"`, a list item),
+ * so every line the model reads names something (#43). One element, or an error naming the several.
+ */
+function lineHit(l: Locator, c: Candidates): Element | undefined {
+  const hits = pickLines(l, c.lines);
+  if (hits.length > 1)
+    throw new LocatorError(
+      `${hits.length} lines match ${describeLocator(l)}; a locator must name exactly one: add more of the text, or act by the ref dom.find gives each match.\n` +
+        wrapUntrusted(
+          hits
+            .slice(0, 6)
+            .map((h) => `- ${h.node.head}`)
+            .join('\n'),
+        ),
+      'locator-many',
+    );
+  const hit = hits[0];
+  // In a text line that merges several elements, the one whose own text holds the words (`Dismiss` in
+  // `Dismiss · Tip: …` is the Dismiss span), as dom.find names it.
+  return hit && hit.node.kind === 'text' ? (holderOf(hit.node, l.text ?? l.name) ?? hit.el) : hit?.el;
 }
 
 /** How well a candidate fits: 2 exact, 1 partial, 0 not at all. */
@@ -182,9 +262,14 @@ export async function locate(l: Locator, deadline = performance.now() + LOCATE_M
     registry.refFor(found[0]!);
     return found[0]!;
   }
-  const c = await candidates(LOCATE_CHARS, deadline);
+  const c = await candidates(LOCATE_CHARS, deadline, true);
   const hits = pick(l, c.all);
-  if (!hits.length) throw noneError(l, c);
+  if (!hits.length) {
+    const line = lineHit(l, c);
+    if (!line) throw noneError(l, c);
+    registry.refFor(line);
+    return line;
+  }
   if (hits.length > 1)
     throw new LocatorError(
       `${hits.length} elements match ${describeLocator(l)}: ${hits

@@ -40,6 +40,30 @@ describe('locator', () => {
     }
   });
 
+  it('names a line without a ref when no control fits: a paragraph by its text, a heading or list item by role and name (#43)', async () => {
+    setPage(`<h2>Story</h2><p id="story">The quick brown fox jumps.</p><p>Another fox.</p>
+      <ul><li id="d">Dulci</li><li>Bravo</li></ul><button>Read the story</button>`);
+    expect((await locate({ text: 'The quick brown fox jumps.' })).id).toBe('story');
+    expect((await locate({ text: 'quick brown' })).id).toBe('story');
+    expect((await locate({ role: 'text', name: 'quick brown' })).id).toBe('story');
+    expect((await locate({ role: 'heading', name: 'Story' })).localName).toBe('h2');
+    expect((await locate({ role: 'listitem', name: 'Dulci' })).id).toBe('d');
+    // A control still comes first: "story" names the button, not the heading.
+    expect((await locate({ text: 'story' })).localName).toBe('button');
+    try {
+      await locate({ text: 'fox' });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as LocatorError).code).toBe('locator-many');
+      expect((e as Error).message).toMatch(/^2 lines match text="fox"; a locator must name exactly one/);
+    }
+    await expect(locate({ label: 'Story' })).rejects.toThrow(/^No element matches label="Story"/);
+    // In a line merging several elements, the one whose own text holds the words.
+    setPage(`<p id="tip"><span id="x">Dismiss</span> · Tip: drag the steps.</p>`);
+    expect((await locate({ text: 'Dismiss' })).id).toBe('x');
+    expect((await locate({ text: 'Dismiss · Tip: drag the steps.' })).id).toBe('tip');
+  });
+
   it('describes an element by the most readable locator that names it alone', async () => {
     setPage(PAGE);
     const [submit] = document.querySelectorAll('button');
