@@ -3,7 +3,7 @@
  * (e2e/fixtures/apps/src/reach.js: every handler bound while it loaded, so the listener registry Otto brings later
  * sees none of them). Driven by the scripted model in a run; the tests assert the exact text the model receives and
  * act by the refs it gives: a jQuery UI sortable list whose items show their move cursor only on hover is dragged by
- * ref; a feed's Like (pointer only on hover) and Reply (pointer) spans get refs and are clicked; a Share span with
+ * ref; one whose items show nothing at all is dragged by the element refs dom.find gives its items; a feed's Like (pointer only on hover) and Reply (pointer) spans get refs and are clicked; a Share span with
  * nothing but a listener is reached through dom.find, which gives its element a ref; a paragraph found by dom.find
  * comes with its element's ref, which dom.select_text takes; a listener-only Dismiss span inside a line of text is
  * clicked by a text locator (a line without a ref names its element); and the counter the user set survives, while nothing
@@ -53,7 +53,7 @@ function holderRef(findOutput: string, n = 0): string {
   return all[n][1]!;
 }
 
-test("a page worked on before Otto came: hover-cursor items dragged by ref, feed spans clicked by ref, text reached through dom.find and a text locator, and the user's counter kept", async ({
+test("a page worked on before Otto came: hover-cursor items dragged by ref, feed spans clicked by ref, sign-less items, spans and text reached through dom.find and a text locator, and the user's counter kept", async ({
   context,
   panel,
   fakeApi,
@@ -100,6 +100,15 @@ test("a page worked on before Otto came: hover-cursor items dragged by ref, feed
         calls: [{ name: 'dom__select_text', arguments: { ref: holderRef(req.lastInput), text: 'brown fox' } }],
       }),
     },
+    // Chores show no sign at all: dom.find gives each item's element a ref, and dom.drag takes those.
+    { calls: [{ name: 'dom__find', arguments: { role: 'listitem' } }] },
+    {
+      respond: (req) => ({
+        calls: [
+          { name: 'dom__drag', arguments: { ref: holderRef(req.lastInput, 0), to_ref: holderRef(req.lastInput, 2) } },
+        ],
+      }),
+    },
     // A line with no ref is a locator as it reads: the Dismiss span by its text.
     { calls: [{ name: 'dom__click', arguments: { text: 'Dismiss' } }] },
     { calls: [{ name: 'dom__snapshot', arguments: {} }] },
@@ -108,20 +117,12 @@ test("a page worked on before Otto came: hover-cursor items dragged by ref, feed
   const id = await send(panel, 'put Dulci last, like and share the post by Charles, select "brown fox"', { tabId });
   await waitForStatus(panel, id, 'completed', 90_000);
   const all = lastOutputs(fakeApi);
-  expect(all.length, all.join('\n=====\n')).toBe(9);
-  const [before, drag, like, findShare, share, findFox, select, dismiss, after] = all.map(stable) as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
+  expect(all.length, all.join('\n=====\n')).toBe(11);
+  const [before, drag, like, findShare, share, findFox, select, findItems, chores, dismiss, after] = all.map(
+    stable,
+  ) as [string, string, string, string, string, string, string, string, string, string, string];
   // The facts line says what Otto cannot see and where to turn, never to load the page again.
-  expect(before).toBe(`Page snapshot — 8 refs; scrolled to 0 of 870px, more below; ${LATE}.
+  expect(before).toBe(`Page snapshot — 8 refs; scrolled to 0 of 1024px, more below; ${LATE}.
 <external-content>
 title: Reach
 url: http://HOST/apps/reach.html
@@ -135,6 +136,10 @@ url: http://HOST/apps/reach.html
 - draggable "Bravo" [ref=REF]
 - draggable "Charlie" [ref=REF]
 - text: Order: Dulci, Bravo, Charlie
+- listitem: Wash
+- listitem: Dry
+- listitem: Fold
+- text: Chores: Wash, Dry, Fold
 - heading "Feed" [level=2]
 ${feed('Ada')}
 ${feed('Charles')}
@@ -180,6 +185,22 @@ ${feed('Charles')}
   expect(select).toMatch(
     /^dom__select_text ok — 1 changed\.\n<external-content>\nselected "brown fox" in paragraph "The quick brown fox jumps over the lazy dog\." \[ref=REF\]\nchanged: text of paragraph "Selected: brown fox" <p#selected>: "Selected: \(none\)" → "Selected: brown fox"\n/,
   );
+
+  // The chores show no sign at all (jQuery UI's own mousedown listener sits on the list): dom.find by role gives
+  // each item, with its text, its element's ref, and dom.drag by those refs reorders the list.
+  expect(findItems).toBe(`3 matches for role listitem. Refs: REF, REF, REF.
+<external-content>
+- listitem: Wash (its element: REF <li>) — under heading "Steps" [level=2]
+- listitem: Dry (its element: REF <li>) — under heading "Steps" [level=2]
+- listitem: Fold (its element: REF <li>) — under heading "Steps" [level=2]
+</external-content>`);
+  expect(chores).toMatch(
+    /^dom__drag ok — 2 changed\.\n<external-content>\ndragged listitem "Wash" \[ref=REF\] onto listitem "Fold" \[ref=REF\] \(mouse drag, /,
+  );
+  // Where jQuery UI puts it depends on the drop point (the gestures' business); that it moved is this test's.
+  expect(chores).toContain('moved "Wash" from position 1 to ');
+  expect(chores).toContain('order before: ["Wash", "Dry", "Fold"]\n');
+  await expect(page.locator('#chores-order')).not.toHaveText('Chores: Wash, Dry, Fold');
 
   // A line without a ref is a locator as it reads: text="Dismiss" names the span whose own text it is, the click
   // reaches its load-time listener, and the step is recorded with that locator.

@@ -195,7 +195,15 @@ function matchOf(
   text: string | undefined,
 ): FindMatch {
   const context = contextOf(path, lastHeading);
-  const line = node.kind === 'text' ? `text: ${node.head}` : node.head;
+  // A line holding one text reads with it, as in the snapshot (`listitem: Wash`): a list of bare `listitem`s would
+  // not say which is which.
+  const only = node.children.length === 1 ? node.children[0] : undefined;
+  const line =
+    node.kind === 'text'
+      ? `text: ${node.head}`
+      : only?.kind === 'text' && !node.ref
+        ? `${node.head}: ${only.head}`
+        : node.head;
   const m: FindMatch = { line, context };
   if (node.ref) m.ref = node.ref;
   else {

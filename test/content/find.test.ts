@@ -45,6 +45,10 @@ describe('find', () => {
     expect(registry.resolve(share.holder!.split(' ')[0]!)).toBe(document.getElementById('share'));
     const across = find({ text: 'some bold words' }).matches[0]!;
     expect(across.holder).toMatch(/ <p>$/);
+    // By role, each item reads with its text and comes with its element's ref.
+    const items = find({ role: 'listitem' }).matches;
+    expect(items.map((m) => m.line)).toEqual(['listitem: Dulci', 'listitem: Bravo']);
+    expect(items.map((m) => m.holder?.split(' ')[1])).toEqual(['<li>', '<li>']);
     const item = find({ text: 'Dulci' }).matches[0]!;
     expect(item.holder).toMatch(/ <li>$/);
     expect(registry.resolve(item.holder!.split(' ')[0]!).textContent).toBe('Dulci');
