@@ -21,6 +21,7 @@ import * as coldstart from './coldstart.bench.ts';
 import * as loopChromium from './loopChromium.bench.ts';
 import * as bundle from './bundle.bench.ts';
 import * as modelView from './modelView.bench.ts';
+import * as fixedInput from './fixedInput.bench.ts';
 import * as storage from './storage.bench.ts';
 import * as pageload from './pageload.bench.ts';
 import * as mcp from './mcp.bench.ts';
@@ -33,12 +34,14 @@ import * as inputPaths from './inputPaths.bench.ts';
 import * as replay from './replay.bench.ts';
 import * as context from './context.bench.ts';
 import * as webfetch from './webfetch.bench.ts';
+import * as answerLinks from './answerLinks.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
 const MODULES: BenchModule[] = [
   interceptor,
   dataflow,
+  answerLinks,
   loop,
   transport,
   streamDecode,
@@ -51,6 +54,7 @@ const MODULES: BenchModule[] = [
   help,
   snapshot,
   modelView,
+  fixedInput,
   pageload,
   bigpages,
   inputPaths,

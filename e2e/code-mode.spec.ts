@@ -89,7 +89,8 @@ test('the same task costs fewer model requests in code mode than in tools mode',
     // The model was offered exactly one function tool, which lists the packs.
     const offered = (codeRequests[0]!.body?.tools ?? []) as { type: string; name?: string; description?: string }[];
     expect(offered.filter((t) => t.type === 'function').map((t) => t.name)).toEqual(['ot__run']);
-    expect(offered[0]!.description).toContain('- tabs: ');
+    // Every page tool with its parameters (#43): a program can be written from the first request.
+    expect(offered[0]!.description).toContain('\n- tabs.list(): ');
     expect(offered[0]!.description).toContain('ot.help(query="...")');
     // The tabs list reached llm.transform (inside the worker) but never the model.
     const chat = fakeApi.chatRequests();

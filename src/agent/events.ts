@@ -4,6 +4,7 @@
  * everything from items plus `run.status`.
  */
 import type { ResponseItem, Usage } from '../models/events.ts';
+import type { AnswerLink } from '../shared/answerLink.ts';
 import type { PendingApproval, RunError, RunStatus, StopReason, UsageTotals } from '../storage/runRecords.ts';
 
 type Ev<T extends string, P> = { type: T; conversationId: string } & P;
@@ -11,8 +12,11 @@ type Ev<T extends string, P> = { type: T; conversationId: string } & P;
 export type AgentEvent =
   /** The run's status changed; `turn` = model responses completed in this run. */
   | Ev<'run.status', { status: RunStatus; turn: number; stopReason?: StopReason; error?: RunError }>
-  /** An item was persisted at `seq` (user message, completed output item, function_call_output, `otto.note`). */
-  | Ev<'item', { seq: number; item: ResponseItem }>
+  /**
+   * An item was persisted at `seq` (user message, completed output item, function_call_output, `otto.note`); an
+   * assistant message with links carries the verdict on each (answerLinkCheck.ts).
+   */
+  | Ev<'item', { seq: number; item: ResponseItem; links?: AnswerLink[] }>
   /**
    * Persisted items from `fromSeq` on were removed: the partial output of a response that did not complete (it is
    * requested again). The panel drops them and any live bubbles of that response.

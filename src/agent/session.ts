@@ -15,6 +15,8 @@ import type { AgentToolHost, FlowBlock, ToolInfo } from './toolHost.ts';
 import type { FunctionCallItem, OutputPart } from './transcript.ts';
 import { functionCallOutput, preview } from './transcript.ts';
 import { AbortedError, type Timers } from './timing.ts';
+import { assistantText, judgeAnswerLinks, linkCorpus, urlsIn } from './answerLinkCheck.ts';
+import type { AnswerLink } from '../shared/answerLink.ts';
 import type { InlineApprovals } from './inlineApprovals.ts';
 
 /** The part of the config the loop reads (OttoConfig satisfies it). Read at the start of every drive. */
@@ -175,8 +177,10 @@ export class RunSession {
     const recs = await this.#enqueue(next, async () => {
       const records = this.#records;
       const seq = records ? (records.length ? records[records.length - 1]!.seq + 1 : 0) : undefined;
+      const links = await this.#judgeLinks(items);
       const written = await this.deps.store.append(this.conversationId, items, {
         run: next,
+        ...(links ? { links } : {}),
         // The user's message and the run's end move the conversation up the list; the steps between do not.
         touch: !!titleIfEmpty || next.status !== 'running',
         ...(titleIfEmpty ? { titleIfEmpty } : {}),
@@ -186,8 +190,27 @@ export class RunSession {
       this.#records?.push(...written);
       return written;
     });
-    for (const r of recs) this.emit({ type: 'item', seq: r.seq, item: r.item as ResponseItem });
+    for (const r of recs)
+      this.emit({ type: 'item', seq: r.seq, item: r.item as ResponseItem, ...(r.links ? { links: r.links } : {}) });
     return recs;
+  }
+
+  /**
+   * The verdict on the links of each assistant message among `items` (answerLinkCheck.ts), judged against the
+   * transcript before them; undefined when there is none to judge. Runs inside the write queue, so the transcript
+   * is read from the store directly when this session has not loaded it.
+   */
+  async #judgeLinks(items: readonly ResponseItem[]): Promise<(AnswerLink[] | undefined)[] | undefined> {
+    const texts = items.map((i) => assistantText(i));
+    if (!texts.some((t) => t && urlsIn(t).length)) return undefined;
+    try {
+      const records = this.#records ?? (await this.deps.store.transcript(this.conversationId));
+      const corpus = linkCorpus(records);
+      return texts.map((t) => (t ? judgeAnswerLinks(t, corpus) : undefined));
+    } catch {
+      // The message is written all the same: with no verdict, the panel asks before opening any of its links.
+      return undefined;
+    }
   }
 
   /**

@@ -12,8 +12,9 @@
 import type { OttoConfig } from '../config/schema.ts';
 import type { ToolDefinition } from '../tools/definition.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
-import { CODE_TOOL } from '../tools/packs/ot/index.ts';
-import { isSent, type ToolSetMode } from '../tools/toolSet.ts';
+import { CALL_TOOL, CODE_TOOL, callLine, callList, PAGE_TASK_PACKS } from '../tools/packs/ot/index.ts';
+import { schemaForModel } from '../tools/schemaForModel.ts';
+import { BUILTIN_PACKS, isSent, type ToolSetMode } from '../tools/toolSet.ts';
 import { rewriteSchemaDescriptions, wireRewriter } from '../tools/wireNames.ts';
 
 export type AgentMode = OttoConfig['agent']['mode'];
@@ -21,10 +22,18 @@ export type AgentMode = OttoConfig['agent']['mode'];
 /** Tool names shown per pack in the summary; larger packs end with `…`. */
 export const SUMMARY_TOOLS_PER_PACK = 8;
 
-/** `Packs and tools: llm: transform; tabs: list, open, …` — one line per pack. */
+/**
+ * `Packs and tools: llm: transform; tabs: list, open, …` — one line per pack; Otto's page-task packs (dom, tabs,
+ * files, web, llm) list every tool with its parameters instead (tools/packs/ot/callList.ts), so a program can be
+ * written from the first request.
+ */
 export function packSummary(registry: ToolRegistry): string {
-  const lines = ['Packs and their tools (call as pack.fn):'];
+  const lines = ['Packs and their tools (call as pack.fn; page tools also take tab_id):'];
   for (const pack of registry.packs()) {
+    if (PAGE_TASK_PACKS.has(pack.name) && pack.source === 'local') {
+      for (const q of pack.tools) lines.push(`- ${callLine(q, registry.get(q)!)}`);
+      continue;
+    }
     const fns = pack.tools.map((q) => q.slice(pack.name.length + 1));
     const shown = fns.slice(0, SUMMARY_TOOLS_PER_PACK).join(', ');
     const more = fns.length > SUMMARY_TOOLS_PER_PACK ? `, … (${fns.length} tools)` : '';
@@ -35,7 +44,10 @@ export function packSummary(registry: ToolRegistry): string {
 
 /**
  * The definitions for a request in `mode`. Tools mode sends the tool set (`agent.tool_set`, tools/toolSet.ts) and
- * speaks in wire names (tools/wireNames.ts); code mode keeps dotted names, which its programs use.
+ * speaks in wire names (tools/wireNames.ts); code mode keeps dotted names, which its programs use. Otto's own tools
+ * go without the bounds zod checks at the call (tools/schemaForModel.ts), and ot.call's description lists every tool
+ * of Otto's packs the request leaves out, with its parameters (tools/packs/ot/callList.ts): nothing needs a
+ * discovery request.
  */
 export function modeDefinitions(
   registry: ToolRegistry,
@@ -44,12 +56,26 @@ export function modeDefinitions(
 ): ToolDefinition[] {
   if (mode === 'tools') {
     const rewrite = wireRewriter(registry);
+    const callApi = registry.apiNameOf(CALL_TOOL);
+    const listed = callList(registry, toolSet);
     return registry
       .definitions((tool, qualified) => qualified !== CODE_TOOL && isSent(qualified, tool.pack, toolSet))
       .map((d) => {
-        const parameters = structuredClone(d.function.parameters);
-        rewriteSchemaDescriptions(parameters, rewrite);
-        return { ...d, function: { ...d.function, description: rewrite(d.function.description), parameters } };
+        const qualified = registry.qualifiedNameOf(d.function.name);
+        const pack = qualified === undefined ? undefined : registry.get(qualified)?.pack;
+        const own = pack !== undefined && BUILTIN_PACKS.has(pack);
+        const parameters = structuredClone(own ? schemaForModel(d.function.parameters) : d.function.parameters);
+        rewriteSchemaDescriptions(parameters as typeof d.function.parameters, rewrite);
+        const described =
+          d.function.name === callApi && listed ? `${d.function.description}\n${listed}` : d.function.description;
+        return {
+          ...d,
+          function: {
+            ...d.function,
+            description: rewrite(described),
+            parameters: parameters as typeof d.function.parameters,
+          },
+        };
       });
   }
   const defs = registry.definitions((_tool, qualified) => mode === 'both' || qualified === CODE_TOOL);

@@ -7,7 +7,8 @@
  * mutations), text (from the mutation records), and visibility (hidden subtrees compared before/after: a tab panel
  * shown, a menu opened); dialogs that opened or closed (role=dialog, aria-modal, <dialog open>), whether the page
  * asked to confirm leaving (beforeunload), and where focus went. The alert/confirm/prompt calls answered meanwhile
- * are added by the worker (page/dialogs.ts), which guards them from the page's world.
+ * are added by the worker (page/dialogs.ts), which guards them from the page's world. Given the element the action
+ * works on (`subject`), attribute changes a person would see in and around it are told too (attributeChanges.ts).
  */
 import { deepActiveElement, knownRoots, parentOf } from './env.ts';
 import { describeElement } from './describe.ts';
@@ -16,6 +17,7 @@ import type { PageDialog } from '../shared/contentMessages.ts';
 import { accessibleName, normalize, textOf, truncate } from './names.ts';
 import { hiddenReason, styleOf, withStyleCache } from './visibility.ts';
 import { DIALOG_SELECTOR, isHidden, readAfter, readBefore } from './changeCapture.ts';
+import { neighbourhood, readLooks, SEEN_ATTRS, seenChangeLines, type SeenChanges } from './attributeChanges.ts';
 
 export interface Changes {
   /** Same-document URL change (history API or hash). */
@@ -60,6 +62,7 @@ const ATTRS = [
   'value',
   'checked',
   'disabled',
+  ...SEEN_ATTRS.filter((a) => a !== 'style' && a !== 'class' && a !== 'hidden' && a !== 'aria-hidden'),
 ];
 
 /** Nodes tracked one by one; past this a change is only counted (a page that adds 200,000 rows). */
@@ -112,6 +115,11 @@ export interface ObserveOptions {
   settleMs?: number;
   /** Longest wait after the action (ms). */
   maxMs?: number;
+  /**
+   * The element the action works on, found before it runs: attribute changes a person would see in it and its
+   * neighbourhood are reported (attributeChanges.ts).
+   */
+  subject?: Element;
 }
 
 export async function observeChanges<T>(
@@ -128,6 +136,8 @@ export async function observeChanges<T>(
   const urlBefore = location.href;
   const focusBefore = deepActiveElement();
   const changed = new Set<Node>();
+  const near = opts.subject?.isConnected ? neighbourhood([opts.subject]) : undefined;
+  const seen: SeenChanges = { old: new Map(), looks: near ? readLooks(near) : new Map() };
 
   const added = new Set<Node>();
   const removed = new Set<Node>();
@@ -145,6 +155,11 @@ export async function observeChanges<T>(
     for (const r of records) {
       if (r.type === 'attributes') {
         if (changed.size < MAX_TRACKED) changed.add(r.target);
+        if (near?.has(r.target as Element) && r.attributeName) {
+          const olds = seen.old.get(r.target as Element) ?? new Map<string, string | null>();
+          if (!olds.has(r.attributeName)) olds.set(r.attributeName, r.oldValue);
+          seen.old.set(r.target as Element, olds);
+        }
         continue;
       }
       if (r.type === 'characterData') {
@@ -196,6 +211,7 @@ export async function observeChanges<T>(
     characterData: true,
     characterDataOldValue: true,
     attributes: true,
+    attributeOldValue: true,
     attributeFilter: ATTRS,
   };
   mo.observe(document, options);
@@ -344,6 +360,8 @@ export async function observeChanges<T>(
       if (now === before) continue;
       c.changed.push(`text of ${describeElement(box)}: ${textDiff(before, now)}`);
     }
+    // Attributes a person would see change in and around the element acted on (shown/hidden are told above).
+    if (near) c.changed.push(...seenChangeLines(seen, (el, name) => name === 'hidden' && toldShownOrHidden(el, c)));
     if (location.href !== urlBefore) c.navigated = { from: urlBefore, to: location.href };
     if (unloading) c.unloading = true;
     const focusAfter = deepActiveElement();
@@ -366,6 +384,12 @@ function diffState(before: string, after: string): string {
     else out.push(`${x || '(none)'} → ${y || '(none)'}`);
   }
   return out.join(', ');
+}
+
+/** Whether the element heads a shown: or hidden: line already (its hidden attribute's change is that line). */
+function toldShownOrHidden(el: Element, c: Changes): boolean {
+  const d = describeElement(el);
+  return [...c.shown, ...c.hidden].some((line) => line === d || line.startsWith(`${d}:`) || line.startsWith(`${d} —`));
 }
 
 function hasHiddenAncestor(el: Element, set: Set<Element>): boolean {

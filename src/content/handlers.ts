@@ -37,7 +37,7 @@ import { visibleTextSliced } from './text.ts';
 import { pageHtml, READER_IN_PAGE_MAX } from './pageHtml.ts';
 import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';
 import { countElementsUpTo } from './env.ts';
-import { clickElement, hoverElement } from './actions/pointer.ts';
+import { clickElement } from './actions/pointer.ts';
 import { pressKey } from './actions/press.ts';
 import { selectOptions, setChecked } from './actions/forms.ts';
 import { fieldSettle } from './actions/fieldSettle.ts';
@@ -47,6 +47,7 @@ import { waitFor } from './actions/wait.ts';
 import { uploadFiles } from './actions/upload.ts';
 import { drag } from './gestures/drag.ts';
 import { clickAt } from './gestures/pointClick.ts';
+import { catchUp, pointerStep, pointerSubject, type PointerStep } from './gestures/pointerSteps.ts';
 import { selectText } from './gestures/selectText.ts';
 import { packOutline } from '../shared/outlineWire.ts';
 import { refBoxes } from './gestures/boxes.ts';
@@ -109,165 +110,197 @@ function typeSummary(el: Element, text: string, r: TypeResult): string {
   return s;
 }
 
+function hoverStep(req: Extract<ContentRequest, { type: 'dom.hover' }>, el: Element | undefined): PointerStep {
+  return {
+    ...(el ? { el } : {}),
+    ...(req.x !== undefined ? { x: req.x } : {}),
+    ...(req.y !== undefined ? { y: req.y } : {}),
+    ...(req.holdMs ? { holdMs: req.holdMs } : {}),
+    ...(req.press ? { press: req.press } : {}),
+  };
+}
+
+/**
+ * The element a pointer action works on, found before it runs without side effects (undefined when it cannot be):
+ * the change report watches its neighbourhood's attributes.
+ */
+function subjectOf(req: ContentRequest): Element | undefined {
+  try {
+    if (req.type === 'dom.hover') return pointerSubject(hoverStep(req, maybeTarget(req)));
+    if (req.type === 'dom.drag') return maybeTarget(req);
+    // A click at a point (a canvas, a chart, an SVG map): what is there. A click by ref reports as it did (#43 left
+    // it alone: many reports the model already reads would gain class lines; see docs/decisions/pointer.md).
+    if (req.type === 'dom.click' && req.x !== undefined && req.y !== undefined)
+      return maybeTarget(req) ?? pointerSubject({ x: req.x, y: req.y });
+  } catch {
+    // the action itself says what is wrong with its target
+  }
+  return undefined;
+}
+
 async function act(req: ContentRequest): Promise<ActionReply> {
   let target: string | undefined;
   let summary = '';
   let details: Record<string, unknown> = {};
-  const { changes } = await observeChanges(async () => {
-    switch (req.type) {
-      case 'dom.click': {
-        const opts = { button: req.button, clickCount: req.clickCount, modifiers: req.modifiers };
-        const point = req.x !== undefined || req.y !== undefined;
-        let where = '';
-        if (point) {
-          const r = clickAt(maybeTarget(req), req.x, req.y, opts);
+  if (req.type === 'dom.hover') catchUp();
+  const subject = subjectOf(req);
+  const { changes } = await observeChanges(
+    async () => {
+      switch (req.type) {
+        case 'dom.click': {
+          const opts = { button: req.button, clickCount: req.clickCount, modifiers: req.modifiers };
+          const point = req.x !== undefined || req.y !== undefined;
+          let where = '';
+          if (point) {
+            const r = clickAt(maybeTarget(req), req.x, req.y, opts);
+            target = r.target;
+            where = r.summary;
+          } else {
+            const el = resolveTarget(req);
+            target = describeElement(el);
+            clickElement(el, opts);
+          }
+          const kind =
+            req.button === 'right'
+              ? 'right-clicked'
+              : req.clickCount === 2
+                ? 'double-clicked'
+                : req.clickCount === 3
+                  ? 'triple-clicked'
+                  : 'clicked';
+          summary = `${kind} ${where || target}`;
+          break;
+        }
+        case 'dom.drag': {
+          const r = await drag(req);
           target = r.target;
-          where = r.summary;
-        } else {
+          details = r.details;
+          summary = r.summary;
+          break;
+        }
+        case 'dom.select_text': {
           const el = resolveTarget(req);
           target = describeElement(el);
-          clickElement(el, opts);
+          const r = selectText(el, req.text, req.occurrence);
+          details = { selected: r.selected };
+          summary = r.summary;
+          break;
         }
-        const kind =
-          req.button === 'right'
-            ? 'right-clicked'
-            : req.clickCount === 2
-              ? 'double-clicked'
-              : req.clickCount === 3
-                ? 'triple-clicked'
-                : 'clicked';
-        summary = `${kind} ${where || target}`;
-        break;
-      }
-      case 'dom.drag': {
-        const r = await drag(req);
-        target = r.target;
-        details = r.details;
-        summary = r.summary;
-        break;
-      }
-      case 'dom.select_text': {
-        const el = resolveTarget(req);
-        target = describeElement(el);
-        const r = selectText(el, req.text, req.occurrence);
-        details = { selected: r.selected };
-        summary = r.summary;
-        break;
-      }
-      case 'dom.hover': {
-        const el = resolveTarget(req);
-        target = describeElement(el);
-        hoverElement(el);
-        summary = `hovered ${target}`;
-        break;
-      }
-      case 'dom.type': {
-        const el = resolveEditable(resolveTarget(req));
-        target = describeElement(el);
-        const r = typeText(el, req.text, { clear: req.clear, submit: req.submit });
-        details = { ...r };
-        summary = typeSummary(el, req.text, r);
-        break;
-      }
-      case 'dom.fill_form': {
-        const results: string[] = [];
-        let failed = 0;
-        let last: Element | undefined;
-        const deadline = performance.now() + WALK_TIME_MS;
-        // The page renders the last field's change before this one's visibility and click checks read geometry
-        // (fieldSettle: not after a checkbox or radio click that changed nothing else).
-        const settle = fieldSettle();
-        let checked = false;
-        for (const [i, f] of req.fields.entries()) {
-          if (i > 0) await settle.next(checked);
-          checked = false;
-          try {
-            const el = resolveTarget(f);
-            last = el;
-            if (typeof f.value === 'boolean') {
-              results.push(setChecked(el, f.value).summary);
-              checked = true;
-            } else if (
-              Array.isArray(f.value) ||
-              el.localName === 'select' ||
-              (el.localName !== 'input' && el.getAttribute('role') === 'listbox')
-            ) {
-              const values = Array.isArray(f.value) ? f.value : [f.value];
-              results.push((await selectOptions(el, values, deadline)).summary);
-            } else {
-              const editable = resolveEditable(el);
-              if (
-                editable.localName === 'input' &&
-                ['checkbox', 'radio'].includes((editable as HTMLInputElement).type)
-              ) {
-                results.push(setChecked(editable, f.value === 'true' || f.value === 'on').summary);
+        case 'dom.hover': {
+          const el = maybeTarget(req);
+          if (el) target = describeElement(el);
+          summary = (await pointerStep(hoverStep(req, el))).summary;
+          break;
+        }
+        case 'dom.type': {
+          const el = resolveEditable(resolveTarget(req));
+          target = describeElement(el);
+          const r = typeText(el, req.text, { clear: req.clear, submit: req.submit });
+          details = { ...r };
+          summary = typeSummary(el, req.text, r);
+          break;
+        }
+        case 'dom.fill_form': {
+          const results: string[] = [];
+          let failed = 0;
+          let last: Element | undefined;
+          const deadline = performance.now() + WALK_TIME_MS;
+          // The page renders the last field's change before this one's visibility and click checks read geometry
+          // (fieldSettle: not after a checkbox or radio click that changed nothing else).
+          const settle = fieldSettle();
+          let checked = false;
+          for (const [i, f] of req.fields.entries()) {
+            if (i > 0) await settle.next(checked);
+            checked = false;
+            try {
+              const el = resolveTarget(f);
+              last = el;
+              if (typeof f.value === 'boolean') {
+                results.push(setChecked(el, f.value).summary);
                 checked = true;
-              } else results.push(typeSummary(editable, f.value, typeText(editable, f.value, { clear: true })));
+              } else if (
+                Array.isArray(f.value) ||
+                el.localName === 'select' ||
+                (el.localName !== 'input' && el.getAttribute('role') === 'listbox')
+              ) {
+                const values = Array.isArray(f.value) ? f.value : [f.value];
+                results.push((await selectOptions(el, values, deadline)).summary);
+              } else {
+                const editable = resolveEditable(el);
+                if (
+                  editable.localName === 'input' &&
+                  ['checkbox', 'radio'].includes((editable as HTMLInputElement).type)
+                ) {
+                  results.push(setChecked(editable, f.value === 'true' || f.value === 'on').summary);
+                  checked = true;
+                } else results.push(typeSummary(editable, f.value, typeText(editable, f.value, { clear: true })));
+              }
+            } catch (e) {
+              failed++;
+              results.push(`${f.selector ?? f.ref}: FAILED — ${errorMessage(e)}`);
             }
-          } catch (e) {
-            failed++;
-            results.push(`${f.selector ?? f.ref}: FAILED — ${errorMessage(e)}`);
           }
+          settle.stop();
+          if (req.submit && last && !failed) {
+            const s = pressEnterToSubmit(last);
+            results.push(s.submitted ? 'submitted the form' : `not submitted: ${s.submitNote}`);
+          }
+          details = { fields: results, failed };
+          summary = `filled ${req.fields.length - failed} of ${req.fields.length} fields${failed ? ` (${failed} failed)` : ''}`;
+          break;
         }
-        settle.stop();
-        if (req.submit && last && !failed) {
-          const s = pressEnterToSubmit(last);
-          results.push(s.submitted ? 'submitted the form' : `not submitted: ${s.submitNote}`);
+        case 'dom.select': {
+          const el = resolveTarget(req);
+          target = describeElement(el);
+          const r = await selectOptions(el, req.values, performance.now() + WALK_TIME_MS);
+          details = { selected: r.selected };
+          summary = r.summary;
+          break;
         }
-        details = { fields: results, failed };
-        summary = `filled ${req.fields.length - failed} of ${req.fields.length} fields${failed ? ` (${failed} failed)` : ''}`;
-        break;
+        case 'dom.check': {
+          const el = resolveTarget(req);
+          target = describeElement(el);
+          const r = setChecked(el, req.checked ?? true);
+          details = { checked: r.checked, changed: r.changed };
+          summary = r.summary;
+          break;
+        }
+        case 'dom.press': {
+          const el = maybeTarget(req);
+          // One time limit for all the presses (Tab's search for the next stop yields to the page in slices).
+          const opts = {
+            deadline: performance.now() + WALK_TIME_MS,
+            ...(req.clipboard ? { clipboard: req.clipboard } : {}),
+          };
+          let last = await pressKey(el, req.key, opts);
+          for (let i = 1; i < (req.count ?? 1); i++) last = await pressKey(undefined, req.key, opts);
+          target = last.target;
+          details = { ...last };
+          summary = `pressed ${req.key}${(req.count ?? 1) > 1 ? ` ×${req.count}` : ''} on ${last.target}${last.cancelled ? ' (the page cancelled its default action)' : ''}${last.effect ? `: ${last.effect}` : ''}`;
+          break;
+        }
+        case 'dom.scroll': {
+          const el = maybeTarget(req);
+          if (el) target = describeElement(el);
+          const r = scrollPage({ target: el, to: req.to, direction: req.direction, pages: req.pages });
+          details = { ...r };
+          summary = r.summary;
+          break;
+        }
+        case 'dom.upload': {
+          const el = resolveTarget(req);
+          target = describeElement(el);
+          const r = uploadFiles(el, req.files, { drop: req.drop });
+          details = { ...r };
+          summary = r.summary;
+          break;
+        }
+        default:
+          throw new ActionError(`Not an action: ${req.type}`);
       }
-      case 'dom.select': {
-        const el = resolveTarget(req);
-        target = describeElement(el);
-        const r = await selectOptions(el, req.values, performance.now() + WALK_TIME_MS);
-        details = { selected: r.selected };
-        summary = r.summary;
-        break;
-      }
-      case 'dom.check': {
-        const el = resolveTarget(req);
-        target = describeElement(el);
-        const r = setChecked(el, req.checked ?? true);
-        details = { checked: r.checked, changed: r.changed };
-        summary = r.summary;
-        break;
-      }
-      case 'dom.press': {
-        const el = maybeTarget(req);
-        // One time limit for all the presses (Tab's search for the next stop yields to the page in slices).
-        const opts = {
-          deadline: performance.now() + WALK_TIME_MS,
-          ...(req.clipboard ? { clipboard: req.clipboard } : {}),
-        };
-        let last = await pressKey(el, req.key, opts);
-        for (let i = 1; i < (req.count ?? 1); i++) last = await pressKey(undefined, req.key, opts);
-        target = last.target;
-        details = { ...last };
-        summary = `pressed ${req.key}${(req.count ?? 1) > 1 ? ` ×${req.count}` : ''} on ${last.target}${last.cancelled ? ' (the page cancelled its default action)' : ''}${last.effect ? `: ${last.effect}` : ''}`;
-        break;
-      }
-      case 'dom.scroll': {
-        const el = maybeTarget(req);
-        if (el) target = describeElement(el);
-        const r = scrollPage({ target: el, to: req.to, direction: req.direction, pages: req.pages });
-        details = { ...r };
-        summary = r.summary;
-        break;
-      }
-      case 'dom.upload': {
-        const el = resolveTarget(req);
-        target = describeElement(el);
-        const r = uploadFiles(el, req.files, { drop: req.drop });
-        details = { ...r };
-        summary = r.summary;
-        break;
-      }
-      default:
-        throw new ActionError(`Not an action: ${req.type}`);
-    }
-  });
+    },
+    subject ? { subject } : {},
+  );
   const reply: ActionReply = { action: req.type, summary, details, changes };
   if (target) reply.target = target;
   return reply;

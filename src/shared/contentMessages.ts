@@ -39,6 +39,26 @@ const hasTargetOrPoint = z.refine<{ ref?: string; selector?: string; locator?: L
   (t) => !!(t.ref || t.selector || t.locator || (t.x !== undefined && t.y !== undefined)),
   'give ref, selector or locator, or x and y in the viewport',
 );
+const hasTargetPointOrPress = z.refine<{
+  ref?: string;
+  selector?: string;
+  locator?: Locator;
+  x?: number;
+  y?: number;
+  press?: string;
+  holdMs?: number;
+}>(
+  (t) =>
+    !!(
+      t.ref ||
+      t.selector ||
+      t.locator ||
+      (t.x !== undefined && t.y !== undefined) ||
+      t.press ||
+      t.holdMs !== undefined
+    ),
+  'give ref, selector or locator, or x and y in the viewport, or press/holdMs where the pointer is',
+);
 /** Otto's clipboard entry handed to a paste: the frame checks it was copied from its own origin. */
 export const ClipboardEntry = z.object({
   origin: z.string(),
@@ -187,7 +207,22 @@ export const ContentRequest = z.discriminatedUnion('type', [
     .check(hasTarget),
   /** The boxes of the refs on screen (tabs.screenshot's overlay). */
   z.object({ type: z.literal('dom.boxes'), prefix, limit: z.optional(int(1, 2000)) }),
-  z.object({ type: z.literal('dom.hover'), prefix, ...target }).check(hasTarget),
+  /**
+   * The pointer as a person moves it (#43): over an element (a point in it from its top-left, default its centre) or
+   * to a viewport point, along a path from where it was; `press` puts the left button down or lets it up there, and
+   * `holdMs` stays put before the report. Without a target or point it acts where the pointer already is.
+   */
+  z
+    .object({
+      type: z.literal('dom.hover'),
+      prefix,
+      ...target,
+      x: z.optional(coord),
+      y: z.optional(coord),
+      holdMs: z.optional(int(0, 10_000)),
+      press: z.optional(z.enum(['down', 'up'])),
+    })
+    .check(hasTargetPointOrPress),
   z.object({
     type: z.literal('dom.scroll'),
     prefix,

@@ -8,6 +8,7 @@
  */
 import type { IDBPDatabase, IDBPObjectStore } from 'idb';
 import { db as sharedDb, type OttoDB } from './db.ts';
+import type { AnswerLink } from '../shared/answerLink.ts';
 import type { ConversationRecord, ItemRecord } from './records.ts';
 import type { RunState } from './runRecords.ts';
 import { StoredRunStateError, fromStored, toStored } from './runStateSchema.ts';
@@ -26,6 +27,8 @@ export interface AppendOptions {
   run?: RunState;
   /** Origin labels per item (same order as the items; data-flow guard, #23): kept on the item's record. */
   labels?: readonly (readonly string[] | undefined)[];
+  /** The link verdicts per item (same order; assistant messages, issue #42 part 3): kept on the item's record. */
+  links?: readonly (readonly AnswerLink[] | undefined)[];
   /** Sets the conversation's title from this text when it has none yet (first user message). */
   titleIfEmpty?: string;
   /**
@@ -150,6 +153,8 @@ export class ConversationStore {
         const rec: ItemRecord = { conversationId, seq: first + i, createdAt: now, item };
         const labels = opts.labels?.[i];
         if (labels?.length) rec.labels = [...labels];
+        const links = opts.links?.[i];
+        if (links?.length) rec.links = links.map((l) => ({ ...l, from: [...l.from], values: [...l.values] }));
         track(tx.objectStore('items').add(rec));
         written.push(rec);
       }

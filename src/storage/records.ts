@@ -1,4 +1,5 @@
 /** The shapes kept in IndexedDB. Plain data only: everything here must survive structured clone. */
+import type { AnswerLink } from '../shared/answerLink.ts';
 
 export interface MetaRecord {
   key: string;
@@ -25,4 +26,9 @@ export interface ItemRecord {
    * for it later — a stub, a summary — carries them too (#23).
    */
   labels?: string[];
+  /**
+   * The verdict on each http(s) URL of an assistant message (issue #42 part 3, agent/answerLinkCheck.ts): which
+   * links carry data read from another site, so the panel asks before opening them. Plain data (shared/answerLink.ts).
+   */
+  links?: AnswerLink[];
 }

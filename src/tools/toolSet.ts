@@ -1,7 +1,8 @@
 /**
- * Which tools a request carries (config `agent.tool_set`). Every request pays for every definition it sends, so by
- * default Otto sends the tools page work needs and keeps the rest of its own packs reachable through discovery:
- * `ot.help` names them and `ot.call(tool=..., args={...})` runs any of them. `all` sends every tool.
+ * Which tools a request carries in full (config `agent.tool_set`). Every request pays for every definition it sends,
+ * so by default Otto sends the definitions of the page work done most and lists every other tool of its packs in
+ * ot.call's description, one line each with its parameters (tools/packs/ot/callList.ts): `ot.call(tool=...,
+ * args={...})` runs any of them from the first request, no `ot.help` round trip needed. `all` sends every tool.
  *
  * Tools of packs Otto does not ship (MCP proxy packs) are not limited here: the user connected them to be used,
  * and their own budget is decided where those packs are handled. Kept in its own module so other selections (a
@@ -13,8 +14,9 @@ export type ToolSetMode = 'default' | 'all';
 export const BUILTIN_PACKS: ReadonlySet<string> = new Set(['dom', 'tabs', 'ot', 'llm', 'web', 'files']);
 
 /**
- * Sent by default: reading and acting on the page, finding tabs, discovery and paging through large results
- * (measured: bench/modelView.bench.ts keeps the set under 12,000 characters of definitions).
+ * Sent in full by default: reading and acting on the page, finding and opening tabs, running the listed tools and
+ * paging through large results. The fixed input of a tools-mode request stays within 13,500 characters
+ * (bench/fixedInput.bench.ts reports it; test/tools/discovery.test.ts asserts it).
  */
 export const DEFAULT_TOOLS: ReadonlySet<string> = new Set([
   'dom.snapshot',

@@ -399,6 +399,36 @@ describe('dom pack: arguments → router', () => {
     expect(api.act).not.toHaveBeenCalled();
   });
 
+  it('hover maps a point, hold_ms and press (#43); a half point or no target at all is refused before the page', async () => {
+    const { api, run, destructive, tool } = setup();
+    await run('hover', { ref: 'e4', x: 5, y: 6, hold_ms: 800, press: 'down' });
+    expect(api.act).toHaveBeenLastCalledWith(7, {
+      type: 'dom.hover',
+      ref: 'e4',
+      x: 5,
+      y: 6,
+      holdMs: 800,
+      press: 'down',
+    });
+    await run('hover', { x: 300, y: 120 });
+    expect(api.act).toHaveBeenLastCalledWith(7, { type: 'dom.hover', x: 300, y: 120 });
+    // Release or stay where the pointer already is: no target needed.
+    await run('hover', { press: 'up' });
+    expect(api.act).toHaveBeenLastCalledWith(7, { type: 'dom.hover', press: 'up' });
+    await run('hover', { hold_ms: 500 });
+    expect(api.act).toHaveBeenLastCalledWith(7, { type: 'dom.hover', holdMs: 500 });
+    api.act.mockClear();
+    await expect(run('hover', { x: 300 })).rejects.toThrow(
+      'dom.hover at a viewport point needs both x and y (or a ref/selector to aim inside).',
+    );
+    await expect(run('hover', {})).rejects.toThrow(/dom\.hover needs a target: ref .* or selector/);
+    expect(() => tool('hover').parameters.parse({ ref: 'e4', hold_ms: 60_000 })).toThrow();
+    expect(() => tool('hover').parameters.parse({ ref: 'e4', press: 'click' })).toThrow();
+    expect(api.act).not.toHaveBeenCalled();
+    // A press or release is no click: it never asks (a click on a submit button is dom.click's, which does).
+    expect(await destructive('hover', { selector: '#signin', press: 'down' })).toBe(false);
+  });
+
   it('type: clear by default, append with clear=false, submit passed through; result wrapped', async () => {
     const { api, run } = setup();
     const out = await run('type', { ref: 'e2', text: 'Ada' });

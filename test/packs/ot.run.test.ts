@@ -153,10 +153,11 @@ describe('modeDefinitions (config agent.mode)', () => {
     expect(sent).not.toContain('ot__run');
     expect(sent).not.toContain('ot__stats');
     expect(sent).not.toContain('web__fetch');
-    const help = defs.find((d) => d.function.name === 'ot__help')!;
-    // Descriptions name tools as the model calls them.
-    expect(help.function.description).toContain('ot__call');
-    expect(help.function.description).not.toMatch(/\bot\.call\b/);
+    const call = defs.find((d) => d.function.name === 'ot__call')!;
+    // Descriptions name tools as the model calls them; ot.call's lists the tools of Otto's packs not sent (#43).
+    expect(call.function.description).toContain('ot__call(tool=');
+    expect(call.function.description).toContain("\nweb__fetch(url): a URL's content without a tab");
+    expect(call.function.description).not.toMatch(/\bot\.call\b/);
   });
 
   it('code: only ot.run, its description listing the packs and how to discover the rest', () => {

@@ -45,8 +45,18 @@ describe('content messages (zod/mini)', () => {
     expect(!long.ok && long.error).toMatch(
       /^invalid message at selector: Too big: expected string to have <=2000 characters$/,
     );
-    const noTarget = parseMessage(ContentRequest, { type: 'dom.hover' });
+    const noTarget = parseMessage(ContentRequest, { type: 'dom.check' });
     expect(noTarget).toEqual({ ok: false, error: 'invalid message: give ref, selector or locator' });
+    // dom.hover may also act where the pointer is (#43): a press or a hold needs no target.
+    const nowhere = parseMessage(ContentRequest, { type: 'dom.hover' });
+    expect(nowhere).toEqual({
+      ok: false,
+      error:
+        'invalid message: give ref, selector or locator, or x and y in the viewport, or press/holdMs where the pointer is',
+    });
+    expect(parseMessage(ContentRequest, { type: 'dom.hover', press: 'up' }).ok).toBe(true);
+    expect(parseMessage(ContentRequest, { type: 'dom.hover', x: 5 }).ok).toBe(false);
+    expect(parseMessage(ContentRequest, { type: 'dom.hover', ref: 'e1', holdMs: 20_000 }).ok).toBe(false);
     const count = parseMessage(ContentRequest, { type: 'dom.press', key: 'Enter', count: 1.5 });
     expect(!count.ok && count.error).toBe('invalid message at count: Invalid input: expected int, received number');
   });

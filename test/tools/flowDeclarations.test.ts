@@ -25,7 +25,7 @@ const EXPECTED: Record<string, string> = {
   'dom.drag': 'page → page',
   'dom.fill_form': 'page → page',
   'dom.find': 'page → none',
-  'dom.hover': 'page → none',
+  'dom.hover': 'page → page',
   'dom.press': 'page → page',
   'dom.query': 'page → none',
   'dom.read': 'page → none',

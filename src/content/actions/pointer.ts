@@ -24,6 +24,12 @@ const BUTTON_CODE: Record<Button, number> = { left: 0, middle: 1, right: 2 };
 export const BUTTONS_MASK: Record<Button, number> = { left: 1, middle: 4, right: 2 };
 
 let lastHover: Element | null = null;
+/** Where Otto's pointer last was in this frame (viewport px): where the next dom.hover's path starts. */
+let lastPoint: { x: number; y: number } | undefined;
+
+export const pointerPosition = (): { x: number; y: number } | undefined => lastPoint;
+/** The element Otto's pointer last entered in this frame. */
+export const hoveredElement = (): Element | null => lastHover;
 
 function inViewport(r: DOMRect): boolean {
   return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
@@ -215,9 +221,9 @@ function focusTarget(from: Element): void {
   if (active && active !== document.body) active.blur();
 }
 
-/** Dispatches the hover part of the sequence (leaving the previously hovered element). */
-export function dispatchHover(target: Element, x: number, y: number, mods: Modifier[] = []): void {
-  const init = mouseInit(x, y, 'left', 0, 0, mods);
+/** Dispatches the hover part of the sequence (leaving the previously hovered element); `buttons`: those held. */
+export function dispatchHover(target: Element, x: number, y: number, mods: Modifier[] = [], buttons = 0): void {
+  const init = mouseInit(x, y, 'left', buttons, 0, mods);
   if (lastHover && lastHover !== target && lastHover.isConnected) {
     lastHover.dispatchEvent(pointer('pointerout', { ...init, relatedTarget: target }));
     lastHover.dispatchEvent(pointer('pointerleave', { ...init, bubbles: false, relatedTarget: target }));
@@ -233,6 +239,7 @@ export function dispatchHover(target: Element, x: number, y: number, mods: Modif
   target.dispatchEvent(pointer('pointermove', init));
   target.dispatchEvent(new MouseEvent('mousemove', init));
   lastHover = target;
+  lastPoint = { x, y };
 }
 
 /** Dispatches a full click sequence at (x, y) on `target`. */

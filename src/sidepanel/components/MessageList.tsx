@@ -16,7 +16,9 @@ function EntryView({ entry }: { entry: Entry }) {
     case 'user':
       return <UserMessage text={entry.text} />;
     case 'assistant':
-      return <AssistantMessage text={entry.text} streaming={entry.streaming} turn={entry.turn} />;
+      return (
+        <AssistantMessage text={entry.text} streaming={entry.streaming} turn={entry.turn} links={entry.links ?? []} />
+      );
     case 'reasoning':
       return <Reasoning text={entry.text} streaming={entry.streaming} />;
     case 'tools':

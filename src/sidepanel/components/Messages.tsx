@@ -1,5 +1,6 @@
 /** User and assistant messages, reasoning summaries, Otto's notes, and the per-turn usage line. */
 import type { TurnInfo } from '../state/chat.ts';
+import type { AnswerLink } from '../../shared/answerLink.ts';
 import { Markdown } from './Markdown.tsx';
 import { formatDuration, formatTokens } from '../lib/format.ts';
 
@@ -15,15 +16,18 @@ export function AssistantMessage({
   text,
   streaming,
   turn,
+  links,
 }: {
   text: string;
   streaming: boolean;
   turn?: TurnInfo | undefined;
+  /** The worker's verdict on its links: a link carrying data, or one without a verdict, asks before it opens. */
+  links: readonly AnswerLink[];
 }) {
   return (
     <div class="msg assistant">
       <div data-testid="message-assistant" data-streaming={streaming ? 'true' : 'false'} aria-busy={streaming}>
-        <Markdown text={text} />
+        <Markdown text={text} links={links} />
         {streaming && <span class="caret" aria-hidden="true" />}
       </div>
       {turn && <TurnMeta turn={turn} />}
@@ -35,7 +39,7 @@ export function Reasoning({ text, streaming }: { text: string; streaming: boolea
   return (
     <details class="reasoning" data-testid="reasoning">
       <summary>{streaming ? 'Thinking…' : 'Reasoning'}</summary>
-      <Markdown text={text} />
+      <Markdown text={text} links={[]} />
     </details>
   );
 }

@@ -9,3 +9,8 @@ export function openInTab(content: string, mime: string): void {
   // The new tab has loaded it long before this; the panel keeps no blob alive for long.
   setTimeout(() => URL.revokeObjectURL(url), 120_000);
 }
+
+/** Opens a web address in a new tab next to the current one (a link the user chose to follow). */
+export function openUrl(url: string): void {
+  chrome.tabs.create({ url }).catch(() => window.open(url, '_blank', 'noopener,noreferrer'));
+}

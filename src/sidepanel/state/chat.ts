@@ -10,6 +10,7 @@
 import { outputText } from '../../agent/outputText.ts';
 import type { AgentEvent } from '../../agent/events.ts';
 import type { ResponseItem, Usage } from '../../models/events.ts';
+import { parseAnswerLinks, type AnswerLink } from '../../shared/answerLink.ts';
 import type {
   PendingApproval,
   PendingCall,
@@ -24,6 +25,8 @@ import type { UnreadableRun } from '../../storage/runStateSchema.ts';
 export interface PersistedItem {
   seq: number;
   item: ResponseItem;
+  /** The worker's verdict on each link of an assistant message (shared/answerLink.ts). */
+  links?: AnswerLink[];
 }
 
 /**
@@ -166,8 +169,8 @@ function nextSeq(items: PersistedItem[]): number {
   return items.length ? items[items.length - 1]!.seq + 1 : 0;
 }
 
-function onItem(s: ChatState, seq: number, item: ResponseItem): ChatState {
-  const items = upsertItem(s.items, { seq, item });
+function onItem(s: ChatState, seq: number, item: ResponseItem, links: unknown): ChatState {
+  const items = upsertItem(s.items, { seq, item, ...(links !== undefined ? { links: parseAnswerLinks(links) } : {}) });
   const id = typeof item.id === 'string' ? item.id : undefined;
   let { names, tools } = s;
   if (item.type === 'function_call' && typeof item.call_id === 'string' && typeof item.name === 'string') {
@@ -226,7 +229,7 @@ function onEvent(s: ChatState, e: AgentEvent, at: number): ChatState {
       return next;
     }
     case 'item':
-      return onItem({ ...s, retrying: undefined }, e.seq, e.item);
+      return onItem({ ...s, retrying: undefined }, e.seq, e.item, e.links);
     case 'items.discarded': {
       const items = s.items.filter((x) => x.seq < e.fromSeq);
       const calls = new Set(items.map((x) => x.item.call_id).filter((c): c is string => typeof c === 'string'));

@@ -20,6 +20,7 @@ import { useData, type DataSlice } from './data.ts';
 import { reviewNotice } from './serverReview.ts';
 import type { Request } from './request.ts';
 import { errorMessage } from '../../shared/errorMessage.ts';
+import { parseAnswerLinks } from '../../shared/answerLink.ts';
 
 export type Link = { state: 'connecting' } | { state: 'ready'; version: string } | { state: 'error'; message: string };
 
@@ -145,7 +146,11 @@ export function usePanelStore(client: PortClient): PanelStore {
           type: 'loaded',
           conversationId: id,
           // Storage keeps each item as a plain record; what it stores are the Responses API items the loop wrote.
-          items: got.items.map(({ seq, item }): PersistedItem => ({ seq, item: item as ResponseItem })),
+          items: got.items.map(({ seq, item, links }): PersistedItem => ({
+            seq,
+            item: item as ResponseItem,
+            ...(links !== undefined ? { links: parseAnswerLinks(links) } : {}),
+          })),
           state: got.state,
           unreadable: got.unreadable,
           active: got.active,

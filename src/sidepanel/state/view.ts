@@ -6,6 +6,7 @@
  */
 import { outputText } from '../../agent/outputText.ts';
 import type { ResponseItem } from '../../models/events.ts';
+import type { AnswerLink } from '../../shared/answerLink.ts';
 import type { ChatState, ToolStatus, TurnInfo } from './chat.ts';
 import { metadataDuration, resultHandle } from '../lib/format.ts';
 import type { CommandCard } from './commands.ts';
@@ -24,7 +25,15 @@ export interface ToolCardModel {
 
 export type Entry =
   | { kind: 'user'; key: string; text: string }
-  | { kind: 'assistant'; key: string; text: string; streaming: boolean; turn?: TurnInfo }
+  | {
+      kind: 'assistant';
+      key: string;
+      text: string;
+      streaming: boolean;
+      turn?: TurnInfo;
+      /** The worker's verdict on its links; a link without one asks before it opens. */
+      links?: AnswerLink[];
+    }
   | { kind: 'reasoning'; key: string; text: string; streaming: boolean }
   | { kind: 'tools'; key: string; cards: ToolCardModel[]; turn?: TurnInfo }
   | { kind: 'note'; key: string; text: string }
@@ -109,7 +118,7 @@ export function buildEntries(s: ChatState, commands: readonly CommandCard[] = []
     }
   };
 
-  for (const { seq, item } of s.items) {
+  for (const { seq, item, links } of s.items) {
     flushCommands(seq);
     const id = typeof item.id === 'string' ? item.id : undefined;
     if (id) persistedIds.add(id);
@@ -117,7 +126,15 @@ export function buildEntries(s: ChatState, commands: readonly CommandCard[] = []
     if (item.type === 'message') {
       const text = messageText(item.content);
       if (item.role === 'user') entries.push({ kind: 'user', key: `u${seq}`, text });
-      else entries.push({ kind: 'assistant', key: `m${id ?? seq}`, text, streaming: false, ...(turn ? { turn } : {}) });
+      else
+        entries.push({
+          kind: 'assistant',
+          key: `m${id ?? seq}`,
+          text,
+          streaming: false,
+          ...(turn ? { turn } : {}),
+          ...(links ? { links } : {}),
+        });
     } else if (item.type === 'reasoning') {
       const text = reasoningText(item);
       if (text) entries.push({ kind: 'reasoning', key: `r${id ?? seq}`, text, streaming: false });

@@ -13,7 +13,7 @@ import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import type { DevLog, DevRequest } from '../../../content/devCapture.ts';
 import type { PageApi } from '../../../page/api.ts';
 
-const tabId = z.number().int().nonnegative().optional().describe('Default: the current tab');
+const tabId = z.number().int().nonnegative().optional();
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 

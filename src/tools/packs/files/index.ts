@@ -26,7 +26,7 @@ export const FILES_PACK: PackSpec = {
     'files.download_click (a link or button) wait for the download and keep a copy, files.upload puts a stored file into a file input or drop zone.',
 };
 
-const tabId = z.number().int().nonnegative().optional().describe('Default: the current tab');
+const tabId = z.number().int().nonnegative().optional();
 const ref = z
   .string()
   .regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)')

@@ -34,7 +34,7 @@ export function callTool(deps: ResolvedDeps): AnyTool {
   return defineTool({
     pack: 'ot',
     name: 'call',
-    description: 'Run a tool that is not in your tool list (ot.help names them and their arguments).',
+    description: 'Run a tool by name with its arguments.',
     parameters: args,
     effect: 'changes',
     // The tool it runs is checked and labelled by the guard itself (ctx.callTool carries this call's guard), so

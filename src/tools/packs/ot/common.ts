@@ -19,7 +19,7 @@ export type InfoLevel = (typeof INFO_LEVELS)[number];
 export const info = z
   .enum(INFO_LEVELS)
   .default('min')
-  .describe('Detail: "list" = names only, "min" = names with short descriptions (default), "full" = everything');
+  .describe('Detail: list = names, min = names and short descriptions (default), full = everything');
 
 export const pattern = z.string().default('').describe('Case-insensitive substring filter on names ("" = all)');
 

@@ -11,7 +11,7 @@ import type { OttoConfig } from '../../../config/schema.ts';
 import { snippetExample, type SnippetDefinition, type SnippetMap } from '../../../command/index.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PackInfo, ToolRegistry } from '../../ToolRegistry.ts';
-import { firstLine, info, otTool, type InfoLevel } from './common.ts';
+import { brief, firstLine, info, otTool, type InfoLevel } from './common.ts';
 import { BUNDLED_DOC_PACKS, docUrl } from './docs.ts';
 import type { ResolvedDeps } from './env.ts';
 import { packText } from './packs.ts';
@@ -20,6 +20,7 @@ import { KIND_ORDER, searchHelp, type HelpHit, type HelpKind } from './search.ts
 import { pyRepr, registeredToolDoc, type ParamDoc, type ToolDoc } from './signature.ts';
 import { snippetText } from './snippets.ts';
 import { isSent } from '../../toolSet.ts';
+import { companionsOf } from './companions.ts';
 
 /** What help needs to know besides the registry. */
 export interface HelpSources {
@@ -103,8 +104,20 @@ function paramLine(p: ParamDoc): string {
   return `- \`${p.name}\` (${p.type}, ${state})${p.description ? `: ${p.description}` : ''}`;
 }
 
-/** Tool help: `# name`, description, then Signature, Arguments, Returns, Example, Docs (full: more). */
-export function toolHelp(doc: ToolDoc, url: string, level: InfoLevel, pack?: PackInfo, unsent = false): string {
+/** The tools that go with `name` (companions.ts) that are registered here. */
+function companions(s: HelpSources, name: string): string[] {
+  return companionsOf(name).filter((t) => s.registry.get(t));
+}
+
+/** Tool help: `# name`, description, then Signature, Arguments, Returns, Example, Goes with, Docs (full: more). */
+export function toolHelp(
+  doc: ToolDoc,
+  url: string,
+  level: InfoLevel,
+  pack?: PackInfo,
+  unsent = false,
+  goesWith: readonly string[] = [],
+): string {
   if (level === 'list') return doc.name;
   const out = [`# ${doc.name}`, '', doc.description.trim(), '', '## Signature', '', '```', doc.signature, '```', ''];
   if (unsent)
@@ -121,6 +134,7 @@ export function toolHelp(doc: ToolDoc, url: string, level: InfoLevel, pack?: Pac
   const examples = level === 'full' ? doc.examples : doc.examples.slice(0, 1);
   out.push(level === 'full' && examples.length > 1 ? '## Examples' : '## Example', '', '```');
   out.push(...(examples.length ? examples : [`${doc.name}()`]), '```', '');
+  if (goesWith.length) out.push('## Goes with', '', goesWith.join(', '), '');
   if (level === 'full') {
     out.push('## Source', '', doc.source, '');
     out.push(
@@ -178,14 +192,34 @@ function aliasHelp(s: HelpSources, alias: string, level: InfoLevel): string {
 function searchText(s: HelpSources, query: string, hits: HelpHit[], level: InfoLevel): string {
   if (!hits.length) return NO_MATCHES;
   const out = [`# Search results for "${query}"`];
+  const shown: string[] = [];
   for (const kind of KIND_ORDER) {
     const group = hits.filter((h) => h.kind === kind);
     if (!group.length) continue;
     out.push('', `## ${HEADINGS[kind]}`, '');
     for (const h of group.slice(0, SEARCH_GROUP_LIMIT)) out.push(hitLine(s, h, level));
     if (group.length > SEARCH_GROUP_LIMIT) out.push(`- … ${group.length - SEARCH_GROUP_LIMIT} more`);
+    if (kind === 'tool') shown.push(...group.slice(0, SEARCH_GROUP_LIMIT).map((h) => h.name));
   }
+  out.push(...goesWithSection(s, shown, level));
+  if (level !== 'list' && shown.some((name) => s.unsent.has(name)))
+    out.push('', 'Tools not in your tool list run as `ot.call(tool="<name>", args={...})`.');
   return out.join('\n');
+}
+
+/** `## Goes with`: the companions of the tools a search shows that it does not show itself, each once. */
+function goesWithSection(s: HelpSources, shown: readonly string[], level: InfoLevel): string[] {
+  const lines: string[] = [];
+  const listed = new Set(shown);
+  for (const name of shown.slice(0, 3)) {
+    for (const other of companions(s, name)) {
+      if (listed.has(other)) continue;
+      listed.add(other);
+      const text = level === 'list' ? '' : `: ${brief(s.registry.get(other)!.description)}`;
+      lines.push(`- ${other} (with ${name})${text}`);
+    }
+  }
+  return lines.length ? ['', '## Goes with', '', ...lines] : [];
 }
 
 function hitLine(s: HelpSources, h: HelpHit, level: InfoLevel): string {
@@ -273,7 +307,8 @@ export function helpText(s: HelpSources, query: string, level: InfoLevel = 'min'
         packDocUrl(s, tool.pack),
         level,
         s.registry.pack(tool.pack),
-        s.unsent.has(`${tool.pack}.${tool.name}`),
+        s.unsent.has(doc.name),
+        companions(s, doc.name),
       );
     }
   }
@@ -286,7 +321,8 @@ export function helpText(s: HelpSources, query: string, level: InfoLevel = 'min'
       packDocUrl(s, wire.pack),
       level,
       s.registry.pack(wire.pack),
-      s.unsent.has(`${wire.pack}.${wire.name}`),
+      s.unsent.has(doc.name),
+      companions(s, doc.name),
     );
   }
   const pack = findPack(s.registry, q);
@@ -305,7 +341,7 @@ export function helpTool(deps: ResolvedDeps) {
   return otTool({
     name: 'help',
     description:
-      'Help on anything Otto can run, including tools not in your list (run those with ot.call). No query: an overview. query = a tool (tabs.list), pack, $snippet or alias gives its help with signature, arguments and example; anything else is a fuzzy search.',
+      'Help on anything Otto can run. query = a tool (tabs.list), pack, $snippet or alias: its arguments and example; other words: a search (several words, synonyms, typos); none: an overview.',
     parameters: z.object({
       query: z.string().default('').describe('Tool, pack, $snippet, alias, or words to search for ("" = overview)'),
       info,

@@ -56,6 +56,7 @@ export type { OtDeps, OtEnvironment, OtRuntime, OtStores, SnippetStore } from '.
 export { storesOver } from './env.ts';
 export { CODE_TOOL, CODE_TOOL_DESCRIPTION } from './run.ts';
 export { CALL_TOOL } from './call.ts';
+export { callLine, callList, PAGE_TASK_PACKS } from './callList.ts';
 export { runCommandText } from './program.ts';
 export { helpIndex, helpSources, toolDetail, type HelpIndex, type HelpToolDetail } from './help.ts';
 export { searchHelp, type HelpHit } from './search.ts';

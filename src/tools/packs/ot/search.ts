@@ -11,6 +11,7 @@ import type { AnyTool } from '../../Tool.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 import type { SnippetMap } from '../../../command/index.ts';
 import { brief, firstLine } from './common.ts';
+import { SYNONYM_QUALITY, SYNONYM_STEP, synonymTools } from './synonyms.ts';
 
 export type HelpKind = 'tool' | 'pack' | 'snippet' | 'alias';
 export const KIND_ORDER: readonly HelpKind[] = ['tool', 'pack', 'snippet', 'alias'];
@@ -54,6 +55,8 @@ interface Index {
   /** word → items whose name contains it / whose description contains it. */
   inNames: Map<string, number[]>;
   inTexts: Map<string, number[]>;
+  /** Qualified tool name → its item, for synonyms (synonyms.ts). */
+  toolItems: Map<string, number>;
 }
 
 const indexes = new WeakMap<ToolRegistry, Index>();
@@ -70,6 +73,13 @@ function packKeyOf(registry: ToolRegistry): string {
     .map((p) => `${p.name}\u0000${p.instructions ?? ''}`)
     .join('\u0001');
 }
+
+/** Words a question is made of that say nothing about which tool it needs ("a picture of the page"). */
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  'a an and are at be by can do does for from how i in is it me my of on or the this to what when where which with'.split(
+    ' ',
+  ),
+);
 
 /** Lower-case words of two or more letters/digits (`web_search` → web, search). */
 export function words(text: string): string[] {
@@ -148,6 +158,7 @@ function buildIndex(
     words: vocabularyWords,
     inNames,
     inTexts,
+    toolItems: new Map(items.flatMap((item, i) => (item.kind === 'tool' ? [[item.name, i] as const] : []))),
   };
 }
 
@@ -171,8 +182,10 @@ function indexFor(registry: ToolRegistry, aliases: Readonly<Record<string, strin
 /**
  * Fuzzy search. Each query word is looked up with fuse.js (bitap: typos, prefixes, substrings) in the vocabulary of
  * all names and descriptions; an item scores by how well each query word matched one of its words (name words count
- * fully, description words at DESCRIPTION_WEIGHT), averaged over the query's words — so "web fetch", "fetch web" and
- * "wbe fetch" all find `web.fetch`, and `frirecrawl` finds `firecrawl`. A name containing the whole query scores
+ * fully, description words at DESCRIPTION_WEIGHT, a synonym of its name at SYNONYM_QUALITY), averaged over the
+ * query's words — so "web fetch", "fetch web" and "wbe fetch" all find `web.fetch`, and `frirecrawl` finds
+ * `firecrawl`. An item that matches only some words of the query well is a hit too, ranked below the ones that match
+ * more: "console errors network requests" finds dom.console and dom.network. A name containing the whole query scores
  * (near) 0. Searching the vocabulary instead of every description keeps 2,000 tools within a few milliseconds.
  * Hits come back grouped by kind (tools, packs, snippets, aliases), each group best score first.
  */
@@ -194,7 +207,9 @@ export function searchHelp(
     else if (lower.length >= 2 && name.includes(lower)) scores.set(i, 0.01);
   });
 
-  const qWords = [...new Set(words(q))];
+  const all = [...new Set(words(q))];
+  const meaningful = all.filter((w) => !STOP_WORDS.has(w));
+  const qWords = meaningful.length ? meaningful : all;
   const quality = new Map<number, Float64Array>();
   const credit = (postings: number[] | undefined, k: number, g: number): void => {
     if (!postings) return;
@@ -216,12 +231,23 @@ export function searchHelp(
       credit(index.inNames.get(w), k, SWAP_QUALITY);
       credit(index.inTexts.get(w), k, SWAP_QUALITY * DESCRIPTION_WEIGHT);
     }
+    // The words people use for a tool whose name and description say it otherwise: "errors" → dom.console.
+    // The first tool a synonym names is the one it means most: each next one counts a little less.
+    synonymTools(qw).forEach((name, rank) => {
+      const item = index.toolItems.get(name);
+      if (item !== undefined) credit([item], k, SYNONYM_QUALITY - rank * SYNONYM_STEP);
+    });
   });
   for (const [i, row] of quality) {
     let sum = 0;
-    for (const g of row) sum += g;
+    let best = 0;
+    for (const g of row) {
+      sum += g;
+      best = Math.max(best, g);
+    }
     const score = 1 - sum / row.length;
-    if (score > HELP_THRESHOLD) continue;
+    // Several words: an item that matches one of them well is a hit too, ranked by how much of the query it covers.
+    if (score > HELP_THRESHOLD && best < 1 - HELP_THRESHOLD) continue;
     const had = scores.get(i);
     if (had === undefined || score < had) scores.set(i, score);
   }
