@@ -12,6 +12,7 @@
 import { test, expect } from './support/fixtures.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 import { lastOutputs } from './support/modelTurns.ts';
+import { openTab, tool } from './page-tools.helpers.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
@@ -26,6 +27,9 @@ function stable(text: string): string {
 
 const LATE =
   'listeners the page added before Otto came are unseen, so a control that shows no other sign (cursor, tabindex, role) has no ref: dom__find its text to get a ref for its element';
+
+const NONE =
+  "the page's script listeners are unseen, so a control that shows no other sign (cursor, tabindex, role) has no ref: dom.find its text to get a ref for its element";
 
 /** A post of the feed as the snapshot shows it: Like (pointer on hover) and Reply (pointer) with refs, Share without. */
 function feed(who: string): string {
@@ -220,5 +224,29 @@ ${feed('Charles')}
   expect(after).not.toContain('Dismiss');
   await expect(page.locator('#count')).toHaveText('Count: 3');
   expect(await page.evaluate(() => (window as unknown as { reach: { count: number } }).reach.count)).toBe(3);
+  await page.close();
+});
+
+test('outside a run (no listener registry at all): the same refs from what the page shows, a note that points at dom.find, and a heading named by role and name', async ({
+  context,
+  serviceWorker: sw,
+  pages,
+}) => {
+  const { page, tabId } = await openTab(context, sw, `${pages.origin}/apps/reach.html`);
+  await page.click('#inc');
+  const snap = stable(await tool(sw, 'dom.snapshot', { tab_id: tabId }));
+  expect(snap.split('\n')[0]).toBe(`Page snapshot — 8 refs; scrolled to 0 of 1024px, more below; ${NONE}.`);
+  expect(snap).toContain(
+    '- draggable "Dulci" [ref=REF]\n- draggable "Bravo" [ref=REF]\n- draggable "Charlie" [ref=REF]\n',
+  );
+  expect(snap).toContain(`${feed('Ada')}\n${feed('Charles')}\n`);
+  // A structure line without a ref is a locator too: the Story heading by role and name.
+  const scrolled = await tool(sw, 'dom.click', { role: 'heading', name: 'Story', tab_id: tabId });
+  expect(stable(scrolled)).toBe(`dom.click ok — no DOM change within N ms.
+<external-content>
+clicked heading "Story" [ref=REF]
+locator: {"role":"heading","name":"Story"}
+</external-content>`);
+  await expect(page.locator('#count')).toHaveText('Count: 1');
   await page.close();
 });
