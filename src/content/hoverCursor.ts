@@ -7,11 +7,13 @@
  * element matching one of those selectors gets that cursor.
  *
  * Bounded cost: at most RULES_MAX rules are read per scan (nested `@media`/`@supports`/`@layer` blocks included),
- * at most SELECTORS_MAX selectors kept, and all selectors of one cursor kind are matched as one selector list (one
- * `matches` call per element the cheaper signals left without a role). Stylesheets of another origin (unreadable),
+ * at most SELECTORS_MAX selectors kept, bucketed by the id, class or tag their subject must carry
+ * (`selectorBuckets.ts`), so an element the cheaper signals left without a role is matched only against the few
+ * selectors that could apply to it, and not at all on a page without such rules. Stylesheets of another origin (unreadable),
  * shadow roots' own sheets and CSS nesting are not read: a control styled only there keeps no ref from this.
  */
 import { walkMemo } from './visibility.ts';
+import { SelectorBuckets } from './selectorBuckets.ts';
 
 /** Rules read per scan: a large site's CSS (~5-10k rules) is read whole; a pathological one stops here. */
 export const RULES_MAX = 20_000;
@@ -20,11 +22,13 @@ export const SELECTORS_MAX = 400;
 
 const DRAG_CURSORS = /^(?:grab|move|(?:[nsew]{1,2}|nesw|nwse|col|row)-resize)$/;
 
-/** One selector list per kind, '' when the page has none. */
+/** The selectors of each kind, without `:hover`. */
 export interface HoverCursors {
-  pointer: string;
-  drag: string;
+  pointer: string[];
+  drag: string[];
 }
+
+type Kind = 'pointer' | 'drag';
 
 /** Splits a selector list at its top-level commas (not inside `:is(a, b)` or `[x="a,b"]`). */
 export function splitSelectors(list: string): string[] {
@@ -120,17 +124,24 @@ export function scanHoverCursors(sheets: Iterable<CSSStyleSheet> = document.styl
     visit(rules);
   };
   for (const sheet of sheets) readSheet(sheet);
-  return { pointer: [...new Set(pointer)].join(', '), drag: [...new Set(drag)].join(', ') };
+  return { pointer: [...new Set(pointer)], drag: [...new Set(drag)] };
 }
 
-let taskCache: HoverCursors | undefined;
+function bucketed(c: HoverCursors): SelectorBuckets<Kind> {
+  const b = new SelectorBuckets<Kind>();
+  for (const s of c.pointer) b.add(s, 'pointer');
+  for (const s of c.drag) b.add(s, 'drag');
+  return b;
+}
+
+let taskCache: SelectorBuckets<Kind> | undefined;
 const MEMO_KEY = Symbol('hoverCursors');
 
 /** The page's hover cursors for this walk (a sliced snapshot spans tasks), or for this task when no walk is open. */
-export function hoverCursors(): HoverCursors {
+function hoverCursors(): SelectorBuckets<Kind> {
   return walkMemo(MEMO_KEY, () => {
     if (!taskCache) {
-      taskCache = scanHoverCursors();
+      taskCache = bucketed(scanHoverCursors());
       queueMicrotask(() => (taskCache = undefined));
     }
     return taskCache;
@@ -142,12 +153,16 @@ export function hoverCursors(): HoverCursors {
  * the computed `cursor: pointer`): `pointer`, `drag`, or undefined. Elements of shadow roots are not matched (the
  * document's rules do not reach them).
  */
-export function hoverCursorOf(el: Element): 'pointer' | 'drag' | undefined {
+export function hoverCursorOf(el: Element): Kind | undefined {
   const c = hoverCursors();
-  if (!c.pointer && !c.drag) return undefined;
-  if (el.getRootNode() !== document) return undefined;
+  if (!c.size || el.getRootNode() !== document) return undefined;
+  const kind = kindOf(c.matching(el));
+  if (!kind) return undefined;
   const parent = el.parentElement;
-  if (c.pointer && el.matches(c.pointer)) return parent?.matches(c.pointer) ? undefined : 'pointer';
-  if (c.drag && el.matches(c.drag)) return parent?.matches(c.drag) ? undefined : 'drag';
-  return undefined;
+  return parent && kindOf(c.matching(parent)) === kind ? undefined : kind;
+}
+
+/** A pointer rule wins over a drag rule, as the cheaper checks put `clickable` before `draggable`. */
+function kindOf(kinds: Kind[]): Kind | undefined {
+  return kinds.includes('pointer') ? 'pointer' : kinds[0];
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { setPage, snap } from './helpers.ts';
 import { scanHoverCursors, splitSelectors, withoutHover } from '../../src/content/hoverCursor.ts';
+import { SelectorBuckets, subjectKey } from '../../src/content/selectorBuckets.ts';
 
 describe('hover cursor rules', () => {
   it('takes :hover out of a selector, and refuses what it cannot say', () => {
@@ -23,6 +24,21 @@ describe('hover cursor rules', () => {
     ]);
   });
 
+  it("buckets selectors by their subject's id, class or tag, and matches an element against its buckets only", () => {
+    expect(subjectKey('.post .actions > span.like')).toBe('.like');
+    expect(subjectKey('#tasks li')).toBe('li');
+    expect(subjectKey('ul#tasks')).toBe('#tasks');
+    expect(subjectKey('.menu > *')).toBeUndefined();
+    expect(subjectKey('[data-act="a b"]')).toBeUndefined();
+    expect(subjectKey(':is(.a, .b)')).toBeUndefined();
+    expect(subjectKey('.md\\:x')).toBeUndefined();
+    setPage('<ul id="tasks"><li class="a b">One</li></ul><p data-act="x">P</p>');
+    const b = new SelectorBuckets<string>();
+    for (const s of ['#tasks li', '.b', '.zzz', 'p[data-act]', '[data-act]', 'span']) b.add(s, s);
+    expect(b.matching(document.querySelector('li')!)).toEqual(['.b', '#tasks li']);
+    expect(b.matching(document.querySelector('p')!)).toEqual(['[data-act]', 'p[data-act]']);
+  });
+
   it('reads pointer and drag cursors from :hover rules, nested in @media too', () => {
     setPage(`<style>
       .like:hover, .plain:focus { cursor: pointer }
@@ -30,7 +46,7 @@ describe('hover cursor rules', () => {
       #tasks li:hover { cursor: grab }
       .quiet:hover { color: red }
     </style>`);
-    expect(scanHoverCursors()).toEqual({ pointer: '.like, .reply', drag: '#tasks li' });
+    expect(scanHoverCursors()).toEqual({ pointer: ['.like', '.reply'], drag: ['#tasks li'] });
   });
 
   it('gives refs to spans with a pointer cursor only on hover, and to list items with a grab cursor only on hover', () => {
