@@ -36,6 +36,7 @@ import * as replay from './replay.bench.ts';
 import * as context from './context.bench.ts';
 import * as webfetch from './webfetch.bench.ts';
 import * as answerLinks from './answerLinks.bench.ts';
+import * as hoverRules from './hoverRules.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -55,6 +56,7 @@ const MODULES: BenchModule[] = [
   storage,
   help,
   snapshot,
+  hoverRules,
   modelView,
   fixedInput,
   pageload,

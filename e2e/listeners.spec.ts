@@ -33,9 +33,9 @@ function refAfter(text: string, after: string, needle: string): string {
 }
 
 const LATE =
-  'listeners the page added before Otto came are unseen: a control with only such a listener has no ref (tabs__navigate to this URL during the run shows them)';
+  'listeners the page added before Otto came are unseen, so a control that shows no other sign (cursor, tabindex, role) has no ref: dom__find its text to get a ref for its element';
 const NONE =
-  "the page's script listeners are unseen (Otto records them in a page loaded during a run): a control with only such a listener has no ref";
+  "the page's script listeners are unseen, so a control that shows no other sign (cursor, tabindex, role) has no ref: dom.find its text to get a ref for its element";
 
 /** Whether anything of Otto's listener registry is in the page's world. */
 function registry(page: Page): Promise<{ slot: boolean; native: boolean }> {

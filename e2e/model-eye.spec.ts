@@ -58,12 +58,12 @@ test.describe('what the model sees (#14)', () => {
 
     const found = await tool(sw, 'dom.find', { text: 'Prev', tab_id: tabId });
     // The old answer pointed "Prev" at a day cell (nearest ref: e10). Now the match is the Prev control itself, or
-    // the page's own instructions mentioning Prev, which have no ref of their own.
+    // the page's own instructions mentioning Prev, which are no control: their own element gets a ref (#43).
     expect(found).not.toContain('nearest ref');
     const prevLine = found.split('\n').find((l) => l.includes('clickable "Prev"'));
     expect(prevLine).toMatch(/^- clickable "Prev" \[ref=[a-df-z]{2}e\d+\]/);
     expect(found).toMatch(
-      /- text: Pick the cheapest flight\. Use Prev and Next to change month\. \(no ref of its own\)/,
+      /- text: Pick the cheapest flight\. Use Prev and Next to change month\. \(its element: [a-df-z]{2}e\d+ <p>\)/,
     );
 
     const next = refIn(

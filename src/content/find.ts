@@ -8,7 +8,14 @@ import { flatChildren, parentOf } from './env.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
 import { registry } from './refs.ts';
 import { interactiveRole, roleOf } from './roles.ts';
-import { buildSnapshot, buildSnapshotSliced, type OutlineNode, type SnapshotResult, where } from './snapshot.ts';
+import {
+  buildSnapshot,
+  buildSnapshotSliced,
+  linePieces,
+  type OutlineNode,
+  type SnapshotResult,
+  where,
+} from './snapshot.ts';
 import { closeWalkCache, hiddenReason, openWalkCache, styleOf, withStyleCache } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
 import { describeElement, hrefText, quote, stateTokens, tagHint, valueText } from './describe.ts';
@@ -30,6 +37,11 @@ export interface FindMatch {
   inside?: string;
   /** For a text match in a list item or table row: the refs of that row's controls (`e5 checkbox "Buy milk"`). */
   row?: string[];
+  /**
+   * For a match that is no control and not part of one (a paragraph's text, a list item, a heading): a ref for the
+   * element that holds it, with its tag (`e14 <p>`), so every match names something the tools accept (#43).
+   */
+  holder?: string;
 }
 
 /** Text matches the outline could not show because they sit in hidden elements, grouped by why. */
@@ -61,7 +73,11 @@ export const FIND_OUTLINE_CHARS = 300_000;
 /** Searches the whole frame in one go (unit tests). */
 export function find(opts: FindOptions): FindResult {
   return runSync(
-    matchOutline(buildSnapshot({ root: opts.root, commit: false, viewportFirst: false }), opts, new Slicer()),
+    matchOutline(
+      buildSnapshot({ root: opts.root, commit: false, viewportFirst: false, keepPieces: true }),
+      opts,
+      new Slicer(),
+    ),
   );
 }
 
@@ -88,6 +104,7 @@ export async function findSliced(
     commit: false,
     render: false,
     viewportFirst: false,
+    keepPieces: true,
     maxChars: opts.maxChars ?? FIND_OUTLINE_CHARS,
     deadline: opts.deadline,
     lane: 'find',
@@ -152,7 +169,8 @@ function* matchOutline(snap: SnapshotResult, opts: FindOptions, slicer: Slicer):
       if (node.role === 'heading') lastHeading = node;
       if (isMatch(node)) {
         total++;
-        if (matches.length < limit) matches.push(matchOf(node, path, lastHeading !== node ? lastHeading : undefined));
+        if (matches.length < limit)
+          matches.push(matchOf(node, path, lastHeading !== node ? lastHeading : undefined, opts.text));
       }
       if (node.children.length) {
         path.push(node);
@@ -170,9 +188,22 @@ function* matchOutline(snap: SnapshotResult, opts: FindOptions, slicer: Slicer):
   return out;
 }
 
-function matchOf(node: OutlineNode, path: OutlineNode[], lastHeading: OutlineNode | undefined): FindMatch {
+function matchOf(
+  node: OutlineNode,
+  path: OutlineNode[],
+  lastHeading: OutlineNode | undefined,
+  text: string | undefined,
+): FindMatch {
   const context = contextOf(path, lastHeading);
-  const line = node.kind === 'text' ? `text: ${node.head}` : node.head;
+  // A line holding one text reads with it, as in the snapshot (`listitem: Wash`): a list of bare `listitem`s would
+  // not say which is which.
+  const only = node.children.length === 1 ? node.children[0] : undefined;
+  const line =
+    node.kind === 'text'
+      ? `text: ${node.head}`
+      : only?.kind === 'text' && !node.ref
+        ? `${node.head}: ${only.head}`
+        : node.head;
   const m: FindMatch = { line, context };
   if (node.ref) m.ref = node.ref;
   else {
@@ -184,9 +215,33 @@ function matchOf(node: OutlineNode, path: OutlineNode[], lastHeading: OutlineNod
       const row = path.findLast((p) => p.role && ROW_ROLES.has(p.role));
       const controls = row ? refsIn(row).slice(0, 4) : [];
       if (controls.length) m.row = controls.map((c) => `${c.ref} ${upToRef(c)}`);
+      const el = holderOf(node, text);
+      if (el && el !== document.body && el !== document.documentElement)
+        m.holder = `${registry.refFor(el)} <${el.localName}>`;
     }
   }
   return m;
+}
+
+const squash = (s: string | null | undefined): string => (s ?? '').replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * The element that holds a match: a structure line's own element; for a text line (which merges the text of several
+ * elements) the one whose own piece holds the searched words (`Share` in `Like · Comment · Share` is the Share
+ * span), else the nearest element around the line's first piece whose text holds them all.
+ */
+export function holderOf(node: OutlineNode, text: string | undefined): Element | undefined {
+  const pieces = linePieces(node);
+  if (!pieces) return undefined;
+  if (!Array.isArray(pieces)) return pieces;
+  if (!pieces.length) return undefined;
+  const needle = squash(text).trim();
+  if (!needle) return pieces[0]!.el;
+  const own = pieces.find((p) => squash(p.text).includes(needle));
+  if (own) return own.el;
+  for (let e: Element | null = pieces[0]!.el; e && e !== document.body; e = e.parentElement)
+    if (squash(e.textContent).includes(needle)) return e;
+  return pieces[0]!.el;
 }
 
 function refsIn(node: OutlineNode): OutlineNode[] {

@@ -4,6 +4,7 @@
  */
 import { styleOf } from './visibility.ts';
 import { clickableByListener } from './listeners.ts';
+import { hoverCursorOf } from './hoverCursor.ts';
 
 /** Roles a person acts on: these get refs. */
 export const INTERACTIVE_ROLES = new Set([
@@ -194,8 +195,10 @@ const NATIVE_INTERACTIVE = new Set(['button', 'select', 'textarea', 'summary']);
 
 /**
  * The role an element is acted on as, or undefined when it is not interactive: native controls, interactive ARIA
- * roles, contenteditable roots, `tabindex >= 0`, `onclick`, `<a>` without href, a click listener seen by the
- * page-world registry (listeners.ts), and (cheap heuristic) where `cursor: pointer` starts.
+ * roles, contenteditable roots, `tabindex >= 0`, inline pointer handler attributes (`onclick`, `onmousedown`, …),
+ * `<a>` without href, a click listener seen by the page-world registry (listeners.ts), where `cursor: pointer`
+ * starts (cheap heuristic), drag cursors, and last a pointer or drag cursor set only by a `:hover` rule
+ * (hoverCursor.ts): the evidence a page whose listeners were added before Otto came still shows.
  */
 const DRAG_CURSOR = /^(?:grab|move|(?:[nsew]{1,2}|nesw|nwse|col|row)-resize)$/;
 
@@ -217,7 +220,7 @@ export function interactiveRole(
   const tabindex = el.getAttribute('tabindex');
   if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'iframe')
     return role && role !== 'none' ? role : 'clickable';
-  if (el.hasAttribute('onclick')) return role && role !== 'none' ? role : 'clickable';
+  if (hasHandlerAttribute(el)) return role && role !== 'none' ? role : 'clickable';
   // An <a> without href is a script-driven button (datepicker Prev/Next, "Load more"); empty anchors have no box.
   if (tag === 'a' && !el.hasAttribute('href')) return role && role !== 'none' ? role : 'clickable';
   // A pointer or key listener the page-world registry saw (span buttons with addEventListener and nothing else).
@@ -230,7 +233,30 @@ export function interactiveRole(
   if (el.getAttribute('draggable') === 'true') return 'draggable';
   if (cursor && DRAG_CURSOR.test(cursor) && parentCursor !== cursor && tag !== 'html' && tag !== 'body')
     return 'draggable';
+  // Last, being the dearest: a cursor the page's CSS sets only under the pointer (`.like:hover`, `li:hover`).
+  if (tag === 'label' || tag === 'html' || tag === 'body' || parentCursor === 'pointer') return undefined;
+  const hover = hoverCursorOf(el);
+  if (hover === 'pointer') return role && role !== 'none' ? role : 'clickable';
+  if (hover === 'drag' && !(cursor && DRAG_CURSOR.test(cursor))) return 'draggable';
   return undefined;
+}
+
+/** Inline handler attributes of the events a person's pointer triggers (`onclick="…"`, `onmousedown="…"`). */
+const HANDLER_ATTRIBUTES = [
+  'onclick',
+  'onmousedown',
+  'onpointerdown',
+  'onmouseup',
+  'onpointerup',
+  'ondblclick',
+  'ontouchstart',
+];
+
+function hasHandlerAttribute(el: Element): boolean {
+  // Most elements of a big page carry no attribute at all: one call instead of seven for them.
+  if (!el.hasAttributes()) return false;
+  for (const a of HANDLER_ATTRIBUTES) if (el.hasAttribute(a)) return true;
+  return false;
 }
 
 /** Roles whose checked state is reported. */

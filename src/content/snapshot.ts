@@ -70,6 +70,17 @@ class WalkNode implements TreeNode {
 }
 export type OutlineNode = WalkNode;
 
+/**
+ * A line's page nodes, kept when the walk was asked to (`keepPieces`): for a text line, each piece of its text with
+ * the element it sits in (a line merges the text of several elements); for a structure line, its element.
+ */
+export type LinePieces = { text: string; el: Element }[] | Element;
+const pieces = new WeakMap<OutlineNode, LinePieces>();
+
+export function linePieces(node: OutlineNode): LinePieces | undefined {
+  return pieces.get(node);
+}
+
 export interface FrameSlot {
   /** Index of the iframe's window in `window.frames` (-1 when not found). */
   index: number;
@@ -110,6 +121,11 @@ export interface SnapshotOptions {
   /** Render the tree to text (default true; a search reads the tree and skips it). */
   render?: boolean;
   /**
+   * Remember the page nodes behind lines without a ref (`linePieces`): a search gives the element that holds a
+   * matched text a ref (#43). Off for snapshots: it costs a list per text line.
+   */
+  keepPieces?: boolean;
+  /**
    * Told of each node as the walk adds it (with the characters gathered so far and the node it is added to); true
    * stops the walk there as a full budget would, without a note of its own (a search that has found what it needs
    * says so itself, #24). A node may be told twice (a list item's one child moves up), and a clickable's short text
@@ -143,6 +159,8 @@ interface Parent {
   pending: string[];
   pendingOwner: Node | null;
   depth: number;
+  /** The pending text's pieces with their elements (only when the walk keeps pieces). */
+  pieces?: { text: string; el: Element }[];
 }
 
 /** Gather this many times the budget before stopping: the worker's truncation drops text lines before refs. */
@@ -264,18 +282,34 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
   let skippedAbove = 0;
   let skippedIn = '';
 
+  const keep = options.keepPieces === true;
+  /** Remembers a structure line's element for a search (`keepPieces`). */
+  const own = (node: OutlineNode, el: Element): void => {
+    if (keep) pieces.set(node, el);
+  };
+
   const flush = (p: Parent): void => {
     if (!p.pending.length) return;
     const text = normalize(p.pending.join(''));
     const owner = p.pendingOwner;
     p.pending = [];
     p.pendingOwner = null;
-    if (!text || text === '|') return;
+    if (!text || text === '|') {
+      if (p.pieces) p.pieces = [];
+      return;
+    }
     const cleaned = text.replace(/^\|\s*|\s*\|$/g, '');
-    if (!cleaned) return;
+    if (!cleaned) {
+      if (p.pieces) p.pieces = [];
+      return;
+    }
     const isNew = !!owner && reg.isNew(owner);
     if (owner) shown.push(owner);
     const node = new WalkNode({ kind: 'text', text: truncate(defuseRefTokens(cleaned), TEXT_LINE_MAX) }, isNew);
+    if (p.pieces) {
+      pieces.set(node, p.pieces);
+      p.pieces = [];
+    }
     p.node.children.push(node);
     charge(node, p.depth, p.node);
   };
@@ -288,6 +322,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     }
     if (!p.pendingOwner && owner && /\S/.test(text)) p.pendingOwner = owner;
     p.pending.push(text);
+    if (keep && owner && owner.nodeType === 1) (p.pieces ??= []).push({ text, el: owner as Element });
   };
 
   const append = (p: Parent, child: OutlineNode): void => {
@@ -469,6 +504,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       if (role === 'heading') {
         const buf: string[] = [];
         const out = new WalkNode({ kind: 'element', role });
+        own(out, el);
         const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
         yield* walkChildren(el, me, { ...child, nameBuf: buf, inRow: false });
         flush(me);
@@ -486,7 +522,9 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
         const name = accessibleName(el, role);
         if (name && hasVisibleBox(el)) {
           shown.push(el);
-          append(p, new WalkNode({ kind: 'element', role, name }, reg.isNew(el)));
+          const img = new WalkNode({ kind: 'element', role, name }, reg.isNew(el));
+          own(img, el);
+          append(p, img);
         }
         return;
       }
@@ -497,6 +535,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
         : undefined;
       if (structural !== undefined && (structural || !NEEDS_NAME.has(role))) {
         const out = new WalkNode({ kind: 'element', role });
+        own(out, el);
         const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
         yield* walkChildren(el, me, { ...child, inRow: role === 'row' });
         flush(me);

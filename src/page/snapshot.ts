@@ -231,11 +231,13 @@ export async function snapshotPage(tabId: number, opts: SnapshotOptions = {}): P
  * What the snapshot says when the page's click listeners are not all known (content/listenerRegistry.ts): the
  * registry came after the page loaded (`late`: it cannot see the past), or there is none (`none`: Otto reads pages
  * outside a run without putting anything in their world). A load during a run gets it before the page's scripts
- * (page/devCapture.ts).
+ * (page/devCapture.ts). Controls are still found by what the page shows (cursors, hover rules, tabindex, handler
+ * attributes), and dom.find gives any text's element a ref, so the note points there and never at loading the page
+ * again: that would lose what the user did on it (#43).
  */
 export const LISTENERS_NOTE = {
-  late: '; listeners the page added before Otto came are unseen: a control with only such a listener has no ref (tabs.navigate to this URL during the run shows them)',
-  none: "; the page's script listeners are unseen (Otto records them in a page loaded during a run): a control with only such a listener has no ref",
+  late: '; listeners the page added before Otto came are unseen, so a control that shows no other sign (cursor, tabindex, role) has no ref: dom.find its text to get a ref for its element',
+  none: "; the page's script listeners are unseen, so a control that shows no other sign (cursor, tabindex, role) has no ref: dom.find its text to get a ref for its element",
 } as const;
 
 /** The snapshot as the model should see it: a line of facts, then the page-derived outline inside a boundary. */

@@ -398,6 +398,8 @@ export const FindReply = z.object({
       context: z.string(),
       inside: z.optional(z.string()),
       row: z.optional(z.array(z.string())),
+      /** A ref for the element that holds a match with no control of its own, and its tag: `kqe14 <p>` (#43). */
+      holder: z.optional(z.string()),
     }),
   ),
   total: z.int(),

@@ -24,6 +24,15 @@ export const BOUND_KEYWORDS: ReadonlySet<string> = new Set([
   'propertyNames',
 ]);
 
+/**
+ * A parameter marked `.meta({ snippetOnly: true })` is accepted at the call but not shown to the model: a key that
+ * saved snippets use and the model has no way to know a value for (a test id), so it would only cost every request.
+ */
+const SNIPPET_ONLY = 'snippetOnly';
+
+const shown = ([, s]: [string, unknown]): boolean =>
+  !(s && typeof s === 'object' && (s as Record<string, unknown>)[SNIPPET_ONLY] === true);
+
 /** Keywords whose value maps property names to schemas: their keys are names, never keywords. */
 const NAMED_SCHEMAS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
 
@@ -35,7 +44,11 @@ export function schemaForModel(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (BOUND_KEYWORDS.has(key)) continue;
     if (NAMED_SCHEMAS.has(key) && value && typeof value === 'object' && !Array.isArray(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, schemaForModel(s)]));
+      out[key] = Object.fromEntries(
+        Object.entries(value)
+          .filter(shown)
+          .map(([name, s]) => [name, schemaForModel(s)]),
+      );
     } else if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') {
       out[key] = value;
     } else {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { find, query } from '../../src/content/find.ts';
 import { refOf, setPage, snap } from './helpers.ts';
+import { registry } from '../../src/content/refs.ts';
 
 const PAGE = `
   <nav><a href="/">Home</a><a href="/cart">Cart</a></nav>
@@ -22,7 +23,7 @@ describe('find', () => {
     expect(r.matches[1]!.context).toContain('heading "Red hat"');
   });
 
-  it('a text match with no element of its own points at no neighbour', () => {
+  it('a text match with no control of its own points at no neighbour: its own element gets a ref (#43)', () => {
     setPage(PAGE);
     const r = find({ text: 'wool' });
     expect(r.total).toBe(1);
@@ -30,6 +31,27 @@ describe('find', () => {
     expect(r.matches[0]!.line).toBe('text: Warm wool hat.');
     expect(r.matches[0]!.inside).toBeUndefined();
     expect(r.matches[0]!.row).toBeUndefined();
+    const [ref, tag] = r.matches[0]!.holder!.split(' ');
+    expect(tag).toBe('<p>');
+    expect(registry.resolve(ref!).textContent).toBe('Warm wool hat.');
+  });
+
+  it('a match in a merged text line names the element that holds the words, a structure line its own element', () => {
+    setPage(
+      `<article><div class="actions"><span class="like">Like</span> · <span>Comment</span> · <span id="share">Share</span></div><p>Some <b>bold</b> words here</p></article><ul id="l"><li>Dulci</li><li>Bravo</li></ul>`,
+    );
+    const share = find({ text: 'share' }).matches[0]!;
+    expect(share.line).toBe('text: Like · Comment · Share');
+    expect(registry.resolve(share.holder!.split(' ')[0]!)).toBe(document.getElementById('share'));
+    const across = find({ text: 'some bold words' }).matches[0]!;
+    expect(across.holder).toMatch(/ <p>$/);
+    // By role, each item reads with its text and comes with its element's ref.
+    const items = find({ role: 'listitem' }).matches;
+    expect(items.map((m) => m.line)).toEqual(['listitem: Dulci', 'listitem: Bravo']);
+    expect(items.map((m) => m.holder?.split(' ')[1])).toEqual(['<li>', '<li>']);
+    const item = find({ text: 'Dulci' }).matches[0]!;
+    expect(item.holder).toMatch(/ <li>$/);
+    expect(registry.resolve(item.holder!.split(' ')[0]!).textContent).toBe('Dulci');
   });
 
   it("text inside a control points at that control; text in a row lists the row's controls", () => {

@@ -44,6 +44,31 @@ describe('locator', () => {
     }
   });
 
+  it("names a line without a ref by Playwright's rules: a paragraph by its text, a heading by role and name (#43, #44)", async () => {
+    setPage(`<h2>Story</h2><p id="story">The quick brown fox jumps.</p><p>Another fox.</p>
+      <ul><li id="d">Dulci</li><li>Bravo</li></ul><button>Read the story</button>`);
+    expect((await locate({ text: 'The quick brown fox jumps.' })).id).toBe('story');
+    expect((await locate({ text: 'quick brown' })).id).toBe('story');
+    expect((await locate({ role: 'heading', name: 'Story' })).localName).toBe('h2');
+    expect((await locate({ text: 'Dulci' })).id).toBe('d');
+    // getByText('story') holds the heading and the button alike: several, an error, never a guess.
+    await expect(locate({ text: 'story' })).rejects.toThrow(/^2 elements match text="story"/);
+    try {
+      await locate({ text: 'fox' });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as LocatorError).code).toBe('locator-many');
+      expect((e as Error).message).toMatch(
+        /^2 elements match text="fox": \w+, \w+\. A locator must name exactly one/,
+      );
+    }
+    await expect(locate({ label: 'Story' })).rejects.toThrow(/^No element matches label="Story"/);
+    // In a line merging several elements, the innermost element holding the words.
+    setPage(`<p id="tip"><span id="x">Dismiss</span> · Tip: drag the steps.</p>`);
+    expect((await locate({ text: 'Dismiss' })).id).toBe('x');
+    expect((await locate({ text: 'Dismiss · Tip: drag the steps.' })).id).toBe('tip');
+  });
+
   it('describes an element by the most readable locator that names it alone', async () => {
     setPage(PAGE);
     const [submit] = document.querySelectorAll('button');
@@ -59,9 +84,10 @@ describe('locator', () => {
   });
 
   it('on a page past the describing budget, gives a CSS path: uniqueness of a name cannot be checked there', async () => {
-    // About 2,000 rows of a button and a sentence each: far more outline than describing a target may walk.
+    // 5,000 rows of a button and a sentence each: far more outline than describing a target may walk (2,000 rows fit
+    // its 150,000 characters, and a walk that finished names "Open 1997" alone by Playwright's rules).
     const rows = Array.from(
-      { length: 2000 },
+      { length: 5000 },
       (_, i) => `<tr><td><button>Open ${i}</button></td><td>Row ${i} holds a sentence about order ${i}.</td></tr>`,
     ).join('');
     setPage(`<table><tbody id="t">${rows}</tbody></table>`);
@@ -70,7 +96,7 @@ describe('locator', () => {
     expect(l).toEqual({ selector: '#t > tr:nth-of-type(4) > td:nth-of-type(1) > button' });
     expect(await locate(l)).toBe(target);
     // Near the end of the table the place counts from the end (the walk stops at the nearer end, #24).
-    const late = document.querySelectorAll('button')[1997]!;
+    const late = document.querySelectorAll('button')[4997]!;
     const lateL = (await locatorFor(late))!;
     expect(lateL).toEqual({ selector: '#t > tr:nth-last-of-type(3) > td:nth-of-type(1) > button' });
     expect(await locate(lateL)).toBe(late);

@@ -261,6 +261,23 @@ describe('dom pack: arguments → router', () => {
     expect(out).not.toContain('nearest ref');
   });
 
+  it("a text match outside any control comes with its element's ref, listed with the refs (#43)", async () => {
+    const { api, run } = setup();
+    api.find.mockResolvedValueOnce({
+      matches: [
+        { line: 'text: The quick brown fox jumps.', context: 'under heading "Story" [level=2]', holder: 'kqe14 <p>' },
+        { line: 'text: Buy milk', context: 'in listitem', row: ['kqe3 checkbox "Buy milk"'], holder: 'kqe15 <span>' },
+      ],
+      total: 2,
+      skipped: [],
+    } as never);
+    const out = await run('find', { text: 'fox' });
+    expect(out.split('\n')[0]).toBe('2 matches for text "fox". Refs: kqe14, kqe15.');
+    expect(out).toContain(
+      '- text: The quick brown fox jumps. (its element: kqe14 <p>) — under heading "Story" [level=2]\n- text: Buy milk (its element: kqe15 <span>; its row has: kqe3 checkbox "Buy milk") — in listitem',
+    );
+  });
+
   it('a find that stopped early says its total is a lower bound, with the note inside the boundary (#24)', async () => {
     const { api, run } = setup();
     api.find.mockResolvedValueOnce({

@@ -55,19 +55,24 @@ export function formatFind(
   const lines = r.matches.map((m) => {
     // Which element a text match belongs to, in Otto's words: its own ref, the control it is part of, the controls
     // of its row, or plainly none — never a neighbour that merely comes next in the page.
+    // Text outside any control gets a ref for its own element (`e14 <p>`: a target for dom.select_text, dom.click,
+    // dom.scroll), so no line is a dead end (#43).
+    const holder = m.holder ? `its element: ${m.holder}` : '';
     const owner = m.ref
       ? ''
       : m.inside
         ? ` (part of ${m.inside})`
         : m.row?.length
-          ? ` (no ref of its own; its row has: ${m.row.join(', ')})`
-          : ' (no ref of its own)';
+          ? ` (${holder || 'no ref of its own'}; its row has: ${m.row.join(', ')})`
+          : holder
+            ? ` (${holder})`
+            : ' (no ref of its own)';
     const ctx = m.context ? ` — ${m.context}` : '';
     return `- ${m.line}${owner}${ctx}`;
   });
   const skipped = r.skipped?.length ? `\nNot searched: ${r.skipped.length} frame(s) did not answer.` : '';
   return (
-    `${count} match${r.total === 1 ? '' : 'es'} for ${what}${more}${partialSearch ? ' — PARTIAL search, see the note' : ''}. Refs: ${refList(r.matches.map((m) => m.ref ?? m.inside))}.` +
+    `${count} match${r.total === 1 ? '' : 'es'} for ${what}${more}${partialSearch ? ' — PARTIAL search, see the note' : ''}. Refs: ${refList(r.matches.map((m) => m.ref ?? m.inside ?? m.holder?.split(' ')[0]))}.` +
     `${hidden ? ' ' + hidden : ''}${skipped}\n` +
     wrapUntrusted([...lines, ...hiddenLines].join('\n')) +
     partial

@@ -52,7 +52,7 @@ const acceptDialog = z
   .max(2000)
   .optional()
   .describe(
-    'Exact question of a confirm()/prompt() it will raise (from an earlier report) to answer OK; asks the user first',
+    'Exact confirm()/prompt() question it will raise (from an earlier report) to answer OK; asks the user first',
   );
 const selector = z.string().min(1).max(2000).optional().describe('CSS selector');
 /**
@@ -68,7 +68,9 @@ const textLocator = z.string().optional();
 // #44: what saved snippets also use: a field's placeholder, a test id, and the list item or row (by its text) that
 // holds the element.
 const placeholder = z.string().optional();
-const testid = z.string().optional();
+// A test id is what saved snippets may use (#44); the model never sees one in a snapshot, so its definitions leave it
+// out (snippetOnly: tools/schemaForModel.ts) and every request is 156 characters lighter. Calls still accept it.
+const testid = z.string().optional().meta({ snippetOnly: true });
 const item = z.string().optional();
 const locatorParams = { item, role, name, label, placeholder, testid };
 
@@ -159,7 +161,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
         .min(500)
         .max(200_000)
         .default(40_000)
-        .describe('Character budget; a longer outline is cut sensibly and says what was cut'),
+        .describe('Character budget; a longer outline says what was cut'),
       tab_id: tabId,
     }),
     effect: 'reads',
@@ -186,12 +188,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       'Search the page by text, role or name: only the matching lines with their refs and context, and how many matches are hidden. Cheaper than a snapshot.' +
       UNTRUSTED_NOTE,
     parameters: z.object({
-      text: z
-        .string()
-        .min(1)
-        .max(500)
-        .optional()
-        .describe('Text to look for in element lines and page text (case-insensitive)'),
+      text: z.string().min(1).max(500).optional().describe('Text to look for (case-insensitive)'),
       role: z
         .string()
         .min(1)
@@ -317,7 +314,7 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
         .array(z.enum(['Alt', 'Control', 'Meta', 'Shift']))
         .max(4)
         .optional()
-        .describe('Keys held during the click'),
+        .describe('Keys held'),
       accept_dialog: acceptDialog,
       ...pointArgs,
       tab_id: tabId,
