@@ -42,3 +42,26 @@ describe('schemaForModel', () => {
     expect(schema.properties.ref.pattern).toBe('^e\\d+$');
   });
 });
+
+describe('snippet-only parameters', () => {
+  it('are left out of what the model reads (a test id, #44), at any depth', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        label: { type: 'string' },
+        testid: { snippetOnly: true, type: 'string' },
+        fields: {
+          type: 'array',
+          items: { type: 'object', properties: { testid: { snippetOnly: true, type: 'string' } } },
+        },
+      },
+    };
+    expect(schemaForModel(schema)).toEqual({
+      type: 'object',
+      properties: {
+        label: { type: 'string' },
+        fields: { type: 'array', items: { type: 'object', properties: {} } },
+      },
+    });
+  });
+});
