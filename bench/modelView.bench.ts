@@ -319,7 +319,7 @@ export async function run(): Promise<BenchMetric[]> {
   const instr = instructionChars();
   const r = await recall();
   return [
-    { name: 'tool_definition_chars', value: defs, unit: 'chars', budget: 12_000 },
+    { name: 'tool_definition_chars', value: defs, unit: 'chars', budget: 12_250 }, // #43: 13,500 with the instructions (fixed_input)
     { name: 'instruction_chars', value: instr, unit: 'chars', budget: 1_500 },
     { name: 'per_request_chars', value: defs + instr, unit: 'chars', budget: 13_500 },
     { name: 'all_tools_definition_chars', value: definitionChars('all'), unit: 'chars' },

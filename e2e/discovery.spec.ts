@@ -42,7 +42,7 @@ test('the first request lists every page tool; a listed tool runs through ot.cal
     'Not in your list; run as ot__call(tool="dom__drag", args={...}). Page tools also take tab_id; ot__help(query="dom__drag") explains one:',
     'dom__console(level?, limit?): console messages, uncaught errors',
     'dom__network(failed_only?, limit?): requests made: URL, status, failures',
-    'files__read(name, from_page?): read a stored file: text, PDF pages',
+    'files__read(name?, from_page?, page_image?): read a stored file or a PDF tab: text; a page as an image',
     'tabs__screenshot(format?, quality?, detail?, overlay?): image of what the tab shows',
   ])
     expect(listing.split('\n')).toContain(line);

@@ -27,7 +27,7 @@ export const BRIEFS: Readonly<Record<string, string>> = {
   'files.download': 'download a URL into the file store',
   'files.download_click': 'click what downloads a file; store it',
   'files.list': 'files stored: downloads, PDFs',
-  'files.read': 'read a stored file: text, PDF pages',
+  'files.read': 'read a stored file or a PDF tab: text; a page as an image',
   'files.upload': 'stored file into a file input or drop zone',
   'llm.transform': 'extract/summarise/classify text with an LLM',
   'tabs.activate': 'bring a tab to the front',
