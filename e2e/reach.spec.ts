@@ -18,12 +18,14 @@ test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
 /** The text with what varies per run made constant: refs, boundary tags, the server's port, timings. */
 function stable(text: string): string {
-  return text
-    // The boundary's random token first: one like "cde12345" reads as a ref.
-    .replace(/external-content-[0-9a-f]{8}/g, 'external-content')
-    .replace(/\b(?:f\d+)?[a-df-z]{2}e\d+\b/g, 'REF')
-    .replace(/127\.0\.0\.1:\d+/g, 'HOST')
-    .replace(/\d+ ms\b/g, 'N ms');
+  return (
+    text
+      // The boundary's random token first: one like "cde12345" reads as a ref.
+      .replace(/external-content-[0-9a-f]{8}/g, 'external-content')
+      .replace(/\b(?:f\d+)?[a-df-z]{2}e\d+\b/g, 'REF')
+      .replace(/127\.0\.0\.1:\d+/g, 'HOST')
+      .replace(/\d+ ms\b/g, 'N ms')
+  );
 }
 
 const LATE =
