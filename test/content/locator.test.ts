@@ -58,9 +58,7 @@ describe('locator', () => {
       expect.unreachable();
     } catch (e) {
       expect((e as LocatorError).code).toBe('locator-many');
-      expect((e as Error).message).toMatch(
-        /^2 elements match text="fox": \w+, \w+\. A locator must name exactly one/,
-      );
+      expect((e as Error).message).toMatch(/^2 elements match text="fox": \w+, \w+\. A locator must name exactly one/);
     }
     await expect(locate({ label: 'Story' })).rejects.toThrow(/^No element matches label="Story"/);
     // In a line merging several elements, the innermost element holding the words.
