@@ -63,10 +63,14 @@ const dragListItem: PageTask = {
     ]),
     { match: /^dom__drag ok/, text: 'Dulci is last now.' },
   ],
-  unfinished: async ({ page }) =>
+  unfinished: async ({ page, outputs }) =>
     missing(
       (await page.locator('#order').textContent()) === 'Order: Bravo, Charlie, Dulci',
       `the order reads ${await page.locator('#order').textContent()}`,
+    ) ??
+    missing(
+      (outputs.at(-1) ?? '').includes('moved "Dulci" from position 1 to 3 in list "Steps"'),
+      'the drag report did not say Dulci moved to the end',
     ),
 };
 
@@ -122,7 +126,18 @@ function answerFromPdf(): PageTask {
       const read = outputs.at(-1) ?? '';
       return (
         missing(answer === 'Total due: 1,234.56 EUR', `the answer was "${answer}"`) ??
-        missing(read.includes('"input_image"') && read.includes('Page 3 of 3 of PDF'), 'page 3 was not shown')
+        missing(
+          /^\[\{"type":"input_text","text":"PDF in tab \d+: 3 pages, 2 with text; no text layer on page 3 \(an image, probably scanned: shown as an image after the text\)\\n/.test(
+            read,
+          ),
+          `files.read's head line is not the PDF's: ${read.slice(0, 200)}`,
+        ) ??
+        missing(
+          /"Page 3 of 3 of PDF in tab \d+ as an image \(768×993 px, about \d+ KB\):"\},\{"type":"input_image"/.test(
+            read,
+          ),
+          'page 3 was not shown as an image',
+        )
       );
     },
   };
@@ -142,7 +157,12 @@ const downloadFromPortal: PageTask = {
     { match: /^Downloaded\./, text: 'The invoice is downloaded.' },
   ],
   unfinished: async ({ outputs, served }) =>
-    missing(/^Downloaded\.\nname: report[^\n]*\.pdf\n/.test(outputs.at(-1) ?? ''), 'no download reported') ??
+    missing(
+      /^Downloaded\.\nname: report\.pdf\nsize: 3\.4 KB \(3509 bytes\)\ntype: application\/pdf\n[\s\S]*\n\ndom__click ok — no DOM change within \d+ ms\.\n<(external-content-[0-9a-f]{8})>\nclicked button "Download invoice" \[ref=\w+\]\n/.test(
+        outputs.at(-1) ?? '',
+      ),
+      `the download report reads: ${outputs.at(-1)}`,
+    ) ??
     missing(served('/files/report.pdf?download&portal') === 1, 'the invoice was not fetched exactly once') ??
     missing(served('/files/portal.html?task=download') === 0, 'the portal loaded again'),
 };
@@ -165,8 +185,14 @@ const likeOnFeed: PageTask = {
   ],
   // The user's own work before asking, which loading the page again would lose.
   prepare: async (page) => page.click('#inc'),
-  unfinished: async ({ page }) =>
+  unfinished: async ({ page, outputs }) =>
     missing((await page.locator('#status').textContent()) === "Liked Charles's post", 'the post is not liked') ??
+    missing(
+      (outputs.at(-1) ?? '').includes(
+        `changed: text of paragraph "Liked Charles's post" <p#status>: "Nothing yet" → "Liked Charles's post"`,
+      ),
+      'the click report did not name the status change',
+    ) ??
     missing((await page.locator('#count').textContent()) === 'Count: 1', "the user's counter was reset"),
 };
 
