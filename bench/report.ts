@@ -122,6 +122,24 @@ const HEADLINES: { module: string; metric: string; what: string; target: string 
     target: '0',
   },
   {
+    module: 'page_tasks',
+    metric: 'total_requests',
+    what: 'Model requests for the scripted minimal solutions of #43’s five fixture tasks (drag, hover, PDF, download, like)',
+    target: '15 (no discovery request)',
+  },
+  {
+    module: 'page_tasks',
+    metric: 'tasks_unfinished',
+    what: '… of those tasks not finished (page state and what the model read checked)',
+    target: '0',
+  },
+  {
+    module: 'page_tasks',
+    metric: 'sent_fixed_input_chars_max',
+    what: 'Fixed input (tool definitions + instructions) those requests really carried, largest',
+    target: '≤ 13,500 chars',
+  },
+  {
     module: 'results',
     metric: 'page_100_median',
     what: 'ot.result (node): a page of 100 lines from 1,000,000',

@@ -33,6 +33,7 @@ import * as streamDecode from './stream_decode.bench.ts';
 import * as bridge from './bridge.bench.ts';
 import * as inputPaths from './inputPaths.bench.ts';
 import * as replay from './replay.bench.ts';
+import * as pageTasks from './pageTasks.bench.ts';
 import * as context from './context.bench.ts';
 import * as webfetch from './webfetch.bench.ts';
 import * as answerLinks from './answerLinks.bench.ts';
@@ -59,6 +60,7 @@ const MODULES: BenchModule[] = [
   hoverRules,
   modelView,
   fixedInput,
+  pageTasks,
   pageload,
   bigpages,
   inputPaths,

@@ -8,7 +8,8 @@ import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { openTab, refIn, tool } from './page-tools.helpers.ts';
 import { connectToFakeApi, events, send, waitForStatus } from './support/agent.ts';
-import type { RecordedRequest, Turn } from '../test/support/fake-api/turns.ts';
+import { lastOutputs } from './support/modelTurns.ts';
+import { pageTasks } from './support/pageTasks.ts';
 
 let opened = 0;
 const app = (origin: string): string => `${origin}/apps/pointer.html?n=${++opened}`;
@@ -224,27 +225,15 @@ test('through the agent: the model follows the jumping target by ref and reads i
   await connectToFakeApi(panel, fakeApi);
   const url = app(pages.origin);
   const { page, tabId } = await openTab(context, sw, url);
-  // dom.query and dom.hover are not in the default tool set: the model runs them through ot.call.
-  let target = '';
-  const hover: Turn = {
-    match: (r: RecordedRequest) => {
-      if (!/1 element match "svg circle"/.test(r.lastInput)) return false;
-      target = refIn(r.lastInput, 'clickable "Target"');
-      hover.calls = [{ name: 'ot__call', arguments: { tool: 'dom.hover', args: { ref: target } } }];
-      return true;
-    },
-  };
-  fakeApi.script([
-    {
-      match: 'hover the target',
-      calls: [{ name: 'ot__call', arguments: { tool: 'dom.query', args: { selector: 'svg circle' } } }],
-    },
-    hover,
-    { match: /fill "#9aa5b1" → "#e4572e"/, text: 'The target turns red and shows a tooltip.' },
-  ]);
+  // dom.query and dom.hover are not in the default tool set: the model runs them through ot.call (the minimal
+  // solution bench page_tasks counts: query, hover by the ref it gave, answer).
+  const task = pageTasks().find((t) => t.name === 'hover_moving_target')!;
+  fakeApi.script(task.turns());
   await justMoved(page);
-  const id = await send(panel, 'hover the target on the game board', { tabId });
+  const id = await send(panel, task.ask, { tabId });
   await waitForStatus(panel, id, 'completed');
+  expect(fakeApi.responsesRequests()).toHaveLength(task.budget);
+  const target = refIn(lastOutputs(fakeApi)[0]!, 'clickable "Target"');
   const inputs = (fakeApi.responsesRequests().at(-1)!.body?.input ?? []) as { type: string; output?: unknown }[];
   const report = String(inputs.filter((i) => i.type === 'function_call_output').at(-1)!.output);
   expect(unwrap(report)).toBe(
