@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from './support/fixtures.ts';
-import { connectToFakeApi, conversation, events } from './support/agent.ts';
+import { connectToFakeApi, conversation } from './support/agent.ts';
 
 const SECRET = 'BANKSECRET-7731';
 
@@ -89,9 +89,13 @@ test('a link in the answer carrying the bank’s account number shows its destin
   await expect(answer).toContainText('Your balance is 12,345.67.');
 
   // The worker judged the links and kept the verdict with the message.
-  const id = (await events(panel)).filter((e) => e.type === 'item').at(-1)!.conversationId; // this run's: the panel keeps earlier specs' events
+  // This run's conversation is the one the panel shows (its event log also holds earlier tests' runs).
+  const id = await panel.evaluate(() => localStorage.getItem('otto.panel.current') ?? '');
   const view = await conversation(panel, id);
-  const message = view.items.find((r) => r.item.type === 'message' && r.item.role === 'assistant') as unknown as {
+  // The answer is the conversation's last assistant message (a panel that showed an earlier run continues it).
+  const message = view.items
+    .filter((r) => r.item.type === 'message' && r.item.role === 'assistant')
+    .at(-1) as unknown as {
     links: unknown[];
   };
   const sentence = `This link sends data read from ${bankHost} (${SECRET}) to ${collector.host}. Open it?`;

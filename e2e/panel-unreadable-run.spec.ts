@@ -57,7 +57,7 @@ test('a conversation whose run state cannot be read shows its transcript, read-o
   await expect(panel.getByTestId('run-status')).toHaveAttribute('data-status', 'idle');
   const id = await panel.evaluate(() => localStorage.getItem('otto.panel.current') ?? '');
   const stored = await runRecord(serviceWorker, id);
-  expect(stored).toMatchObject({ conversationId: id, schemaVersion: 2, status: 'completed' });
+  expect(stored).toMatchObject({ conversationId: id, schemaVersion: 3, status: 'completed' });
 
   // Damaged: a field of the wrong type.
   const damaged = { ...stored, turn: 'three' };
@@ -95,14 +95,14 @@ test('a conversation whose run state cannot be read shows its transcript, read-o
   expect(await runRecord(serviceWorker, id)).toEqual(damaged);
 
   // Written by a newer Otto: the notice says to update.
-  const newer = { ...stored, schemaVersion: 3, somethingNew: { a: 1 } };
+  const newer = { ...stored, schemaVersion: 4, somethingNew: { a: 1 } };
   await runRecord(serviceWorker, id, newer);
   await reopen(panel);
   await expect(panel.getByTestId('message-assistant')).toHaveText('Three red books.');
   await expect(banner).toHaveAttribute('data-reason', 'newer');
   await expect(banner).toContainText(
-    'The saved run of this conversation was written by a newer version of Otto (run format 3; this version reads ' +
-      'up to 2). Update Otto to continue it.',
+    'The saved run of this conversation was written by a newer version of Otto (run format 4; this version reads ' +
+      'up to 3). Update Otto to continue it.',
   );
   expect(await runRecord(serviceWorker, id)).toEqual(newer);
 

@@ -28,8 +28,9 @@ export function pagePainted(ms: number): Promise<string> {
 
 /** Waits for the tab's top document to load and paint; its content type, or '' when the page could not be asked. */
 export async function waitForPaint(tabId: number, ms = PAINT_WAIT_MS): Promise<string> {
-  const asked = chrome.scripting
-    .executeScript({ target: { tabId, frameIds: [0] }, func: pagePainted, args: [ms] })
+  // Started inside a promise, so a page or a context without the scripting API is '' too, never a throw.
+  const asked = Promise.resolve()
+    .then(() => chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: pagePainted, args: [ms] }))
     .then(([r]) => (typeof r?.result === 'string' ? r.result : ''))
     .catch(() => '');
   return Promise.race([asked, new Promise<string>((r) => setTimeout(() => r(''), ms + 500))]);
