@@ -12,7 +12,7 @@
  */
 import { deepActiveElement, knownRoots, parentOf } from './env.ts';
 import { describeElement } from './describe.ts';
-import { buildSnapshot, type OutlineNode } from './snapshot.ts';
+import { buildSnapshot, type OutlineNode } from './contentSnapshot.ts';
 import type { PageDialog } from '../shared/contentMessages.ts';
 import { accessibleName, normalize, textOf, truncate } from './names.ts';
 import { hiddenReason, styleOf, withStyleCache } from './visibility.ts';

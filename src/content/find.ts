@@ -15,7 +15,7 @@ import {
   type OutlineNode,
   type SnapshotResult,
   where,
-} from './snapshot.ts';
+} from './contentSnapshot.ts';
 import { closeWalkCache, hiddenReason, openWalkCache, styleOf, withStyleCache } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
 import { describeElement, hrefText, quote, stateTokens, tagHint, valueText } from './describe.ts';

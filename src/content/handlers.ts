@@ -23,7 +23,7 @@ import type { Article } from './read.ts';
 import { READER_KEY } from './readerKey.ts';
 import { registry } from './refs.ts';
 import { locatorReply } from './locatorReply.ts';
-import { buildSnapshotSliced, FRAME_BUDGET_MAX, indexInParent } from './snapshot.ts';
+import { buildSnapshotSliced, FRAME_BUDGET_MAX, indexInParent } from './contentSnapshot.ts';
 import {
   ActionError,
   maybeTarget,

@@ -19,7 +19,7 @@ import type {
   queryPage,
   readPage,
   snapshotPage,
-} from './snapshot.ts';
+} from './pageSnapshot.ts';
 
 export interface PageApi {
   resolveTabId: typeof resolveTabId;

@@ -3,7 +3,7 @@
  * the page's own thread, where Readability would hold it for one long task.
  */
 import { askOffscreen } from '../../../offscreen/client.ts';
-import type { OffPageReader } from '../../../page/snapshot.ts';
+import type { OffPageReader } from '../../../page/pageSnapshot.ts';
 
 export const readOffPage: OffPageReader = async (page, maxChars) => {
   const reply = await askOffscreen({ type: 'page.article', page, maxChars });
