@@ -16,7 +16,7 @@ import { getMeta, putMeta } from '../storage/meta.ts';
 import { seedSettings } from '../config/seed.ts';
 import { settings, watchSettings, redact, invalidateSettings, blockedByConfig } from './settings.ts';
 import { buildRegistry } from './registry.ts';
-import { createToolHost } from './toolHost.ts';
+import { createToolHost } from './workerToolHost.ts';
 import { browserOrigins } from './flowResolver.ts';
 import { configuredModelClient } from './modelClient.ts';
 import { agentHandlers } from './agentHandlers.ts';
