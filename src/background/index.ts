@@ -41,7 +41,7 @@ import {
   onTabRemoved,
   runGoing,
   watchTab,
-} from '../page/devCapture.ts';
+} from '../page/pageDevCapture.ts';
 import { WINDOW_GRACE_MS } from '../page/registrationWindows.ts';
 import { navigationListeners } from './navigationListeners.ts';
 import { ALL_TAB_LISTENERS, tabListeners, tabNeeds } from './tabListeners.ts';

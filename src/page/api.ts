@@ -8,7 +8,7 @@
  * extension bundle (unit tests, `npm run docs`, the CLI).
  */
 import type { frameOfRef, resolveTabId } from './contentRouter.ts';
-import type { readDevLog } from './devCapture.ts';
+import type { readDevLog } from './pageDevCapture.ts';
 import type { act, formatAction, locateInPage, pageDialogs, waitFor } from './actions.ts';
 import type { refBoxes } from './boxes.ts';
 import type {

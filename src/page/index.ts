@@ -16,9 +16,17 @@ import {
   restrictedReason,
 } from './contentRouter.ts';
 import { act, locateInPage, formatAction, pageDialogs, waitFor, waitForLoad } from './actions.ts';
-import { describeInPage, findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './pageSnapshot.ts';
+import {
+  describeInPage,
+  findInPage,
+  formatSnapshot,
+  pageText,
+  queryPage,
+  readPage,
+  snapshotPage,
+} from './pageSnapshot.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
-import { readDevLog } from './devCapture.ts';
+import { readDevLog } from './pageDevCapture.ts';
 import { refBoxes } from './boxes.ts';
 import type { PageApi } from './api.ts';
 

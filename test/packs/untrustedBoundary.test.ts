@@ -16,7 +16,7 @@ import {
 } from '../../src/tools/packs/dom/format.ts';
 import { formatConsole, formatNetwork } from '../../src/tools/packs/dom/devtools.ts';
 import { formatPdf } from '../../src/tools/packs/files/pdf.ts';
-import type { DevLog } from '../../src/content/devCapture.ts';
+import type { DevLog } from '../../src/content/contentDevCapture.ts';
 
 const BOUNDARY = /<(external-content-[0-9a-f]{8})>[\s\S]*?<\/\1>/g;
 const leaks = (out: string): string[] => out.replace(BOUNDARY, '').match(/INJ\d\d/g) ?? [];
