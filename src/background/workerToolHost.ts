@@ -14,7 +14,7 @@ import type { ToolContext } from '../tools/context.ts';
 import type { ProgramJournal } from '../shared/programJournal.ts';
 import { createToolCaller } from '../tools/dispatch.ts';
 import { callNeedsApproval, fixedApproval, qualifiedNameOf, readsOnly } from '../tools/Tool.ts';
-import { describeElementOf, hasTarget, resolveCallTarget } from '../tools/callTarget.ts';
+import { describeElementOf, hasTarget, resolveCallTarget } from '../tools/resolveCallTarget.ts';
 import { effectsOf } from '../tools/guard/effect.ts';
 import { validateArguments } from '../tools/validate.ts';
 import { log } from '../shared/log.ts';
