@@ -1,6 +1,6 @@
 /**
  * The main article of the page as Markdown: Otto's one extractor (readable.ts: Mozilla Readability, then
- * markdown.ts) on a clone of the document, so the page is never touched. Pages without an article fall back to the
+ * htmlToMarkdown.ts) on a clone of the document, so the page is never touched. Pages without an article fall back to the
  * visible text of `main` (or the body).
  *
  * Readability is ~35 kB, so it is not in the always-injected content script: the worker injects reader.iife.ts
