@@ -64,7 +64,7 @@ import type { ToolSetMode } from '../tools/toolSet.ts';
 import { wireRewriter } from '../tools/wireNames.ts';
 import { systemBlock, today } from './systemBlock.ts';
 import { ResultStore } from '../storage/results.ts';
-import { StatsStore, toolCallRecorder } from '../storage/stats.ts';
+import { StatsStore, toolCallRecorder } from '../storage/statsStore.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
 

@@ -17,7 +17,7 @@ import type { SharedSite } from '../storage/sharedSites.ts';
 import type { FileInfo } from '../storage/files.ts';
 import type { FileRecord } from '../storage/resultRecords.ts';
 import type { ResultSummary } from '../storage/results.ts';
-import type { StatsReport, TimelineBucket } from '../results/stats.ts';
+import type { StatsReport, TimelineBucket } from '../results/statsLogic.ts';
 import type { HelpIndex, HelpToolDetail } from '../tools/packs/ot/help.ts';
 import type { HelpHit } from '../tools/packs/ot/search.ts';
 import type { ServerStatus, ServerTestResult } from '../mcp/manager.ts';
