@@ -24,7 +24,7 @@ import type { Settings } from './settings.ts';
 import type { OttoConfig } from '../config/schema.ts';
 import type { ResultStore } from '../storage/results.ts';
 import { keptTtl } from '../agent/context/kept.ts';
-import { formatOutput } from '../shared/format.ts';
+import { formatOutput } from '../shared/outputFormat.ts';
 import { outputParts } from '../agent/transcript.ts';
 
 /** Paging tools' own output is never stored again, or the model could never read a result. */

@@ -13,7 +13,7 @@ import {
   formatRead,
   formatText,
   formatWait,
-} from '../../src/tools/packs/dom/format.ts';
+} from '../../src/tools/packs/dom/formatReplies.ts';
 import { formatConsole, formatNetwork } from '../../src/tools/packs/dom/devtools.ts';
 import { formatPdf } from '../../src/tools/packs/files/pdf.ts';
 import type { DevLog } from '../../src/content/contentDevCapture.ts';

@@ -26,7 +26,7 @@ import {
 import { pdfTabNoteOf, readTabPdf } from '../files/tabPdf.ts';
 import { createDevTools } from './devtools.ts';
 import { readOffPage } from './readOffPage.ts';
-import { formatDialogs, formatFind, formatQuery, formatRead, formatText, formatWait } from './format.ts';
+import { formatDialogs, formatFind, formatQuery, formatRead, formatText, formatWait } from './formatReplies.ts';
 
 export const DOM_PACK: PackSpec = {
   name: 'dom',
