@@ -10,7 +10,7 @@ export type { ProgramScope } from './budget.ts';
 export { Labelled, join as joinLabels, type ValueLabels } from './labels.ts';
 export type { CallFn } from './interpreter.ts';
 export { formatLiteral, formatString, formatCall, isName } from './literals.ts';
-export { rewriteAliases, validateAliases, findAliasProblems, resolveAlias } from './aliases.ts';
+export { rewriteAliases, validateAliases, findAliasProblems, resolveAlias } from './toolAliases.ts';
 export {
   parseSnippetInvocation,
   renderSnippet,

@@ -5,7 +5,7 @@
  * Before anything runs, the whole program is checked: aliases resolved, every callee known (when `isKnownCallable`
  * is given) and every variable assigned before it is read — so a typo on line 3 cannot leave lines 1–2 half done.
  */
-import { resolveAlias, type AliasMap } from './aliases.ts';
+import { resolveAlias, type AliasMap } from './toolAliases.ts';
 import type { Expr, Program } from './ast.ts';
 import { CommandError, describeThrown, type SourcePosition } from './errors.ts';
 import { parse } from './parser.ts';

@@ -10,7 +10,7 @@
 import type { frameOfRef, resolveTabId } from './contentRouter.ts';
 import type { readDevLog } from './pageDevCapture.ts';
 import type { act, formatAction, locateInPage, pageDialogs, waitFor } from './actions.ts';
-import type { refBoxes } from './boxes.ts';
+import type { refBoxes } from './pageBoxes.ts';
 import type {
   describeInPage,
   findInPage,

@@ -27,7 +27,7 @@ import {
 } from './pageSnapshot.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
 import { readDevLog } from './pageDevCapture.ts';
-import { refBoxes } from './boxes.ts';
+import { refBoxes } from './pageBoxes.ts';
 import type { PageApi } from './api.ts';
 
 export type { PageApi } from './api.ts';
