@@ -115,7 +115,7 @@ export class RunSession {
    * so the store need not be read again each turn, and appends need not look up the last seq.
    */
   #records: ItemRecord[] | undefined;
-  /** Characters per token of this model's tokenizer, learnt from the server's counts (context/budget.ts). */
+  /** Characters per token of this model's tokenizer, learnt from the server's counts (context/contextBudget.ts). */
   charsPerToken: number | undefined;
   /** The instructions of this drive's requests (turn.ts), once asked. */
   instructions: string | undefined;

@@ -35,7 +35,7 @@ import {
   type McpToolInfo,
   type TransportKind,
 } from './client.ts';
-import { fingerprint, serverSpec, type ServerConfig, type ServerSpec } from './config.ts';
+import { fingerprint, serverSpec, type ServerConfig, type ServerSpec } from './serverConfig.ts';
 import { EMPTY_RESPONSE, formatCallResult, McpToolError } from './content.ts';
 import { offerTools, type ToolView } from './toolOffer.ts';
 import { CallFault } from './callGuard.ts';

@@ -1,7 +1,7 @@
 /**
  * Otto's offscreen document (one per extension, as Chrome allows): the worker opens it on demand
- * (src/offscreen/client.ts) for what a service worker cannot do, and it answers typed requests
- * (src/shared/offscreenMessages.ts) with handle.ts. It closes itself after a minute without requests (client.ts
+ * (src/offscreen/offscreenClient.ts) for what a service worker cannot do, and it answers typed requests
+ * (src/shared/offscreenMessages.ts) with handle.ts. It closes itself after a minute without requests (offscreenClient.ts
  * says why here, not in the worker).
  */
 import { OFFSCREEN_TARGET, OffscreenRequest } from '../shared/offscreenMessages.ts';

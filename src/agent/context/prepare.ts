@@ -8,7 +8,7 @@ import type { ItemRecord } from '../../storage/records.ts';
 import type { AgentConfigView, RunSession } from '../session.ts';
 import { isFunctionCallOutput, userMessage } from '../transcript.ts';
 import { abortable } from '../timing.ts';
-import { calibrate, contextBudget, estimateTokens, extraChars, requestSize } from './budget.ts';
+import { calibrate, contextBudget, estimateTokens, extraChars, requestSize } from './contextBudget.ts';
 import {
   applyElisions,
   elisionCandidates,

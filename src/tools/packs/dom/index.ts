@@ -14,7 +14,7 @@ import type { PackSpec } from '../../ToolRegistry.ts';
 import type { PageApi } from '../../../page/api.ts';
 import type { ActionResult } from '../../../page/actions.ts';
 import { createGestureTools, pointArgs, rememberCopy } from './gestures.ts';
-import { ottoClipboard, PASTE_KEY } from './clipboard.ts';
+import { ottoClipboard, PASTE_KEY } from './ottoClipboard.ts';
 import {
   clickIsDestructive,
   fillFormTypesPassword,
