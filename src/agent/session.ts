@@ -9,7 +9,7 @@ import type { ConversationStore } from '../storage/conversations.ts';
 import type { SitePermissions } from '../storage/sitePermissions.ts';
 import type { ItemRecord } from '../storage/records.ts';
 import type { PendingCall, RunState } from '../storage/runRecords.ts';
-import type { AgentEvent } from './events.ts';
+import type { AgentEvent } from './agentEvents.ts';
 import type { TabAccess } from './tabAccess.ts';
 import type { AgentToolHost, FlowBlock, ToolInfo } from './toolHost.ts';
 import type { FunctionCallItem, OutputPart } from './transcript.ts';

@@ -51,7 +51,7 @@ import { callTargets } from './tabTargets.ts';
 import { tabScopeHandlers } from './tabScopeHandlers.ts';
 import { SharedSites } from '../storage/sharedSites.ts';
 import { AgentRunner } from '../agent/runner.ts';
-import type { AgentEvent } from '../agent/events.ts';
+import type { AgentEvent } from '../agent/agentEvents.ts';
 import { createBridge } from './bridge.ts';
 import { ConversationStore } from '../storage/conversations.ts';
 import { SitePermissions } from '../storage/sitePermissions.ts';

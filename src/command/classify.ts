@@ -4,7 +4,7 @@
 import { tokenizePartial, type Token } from './lexer.ts';
 import { formatString } from './literals.ts';
 import { isSnippetInvocation, parseSnippetInvocation } from './snippets.ts';
-import { CommandError } from './errors.ts';
+import { CommandError } from './commandErrors.ts';
 
 export interface CommandVocabulary {
   /** Names of the registered packs (`ot`, `web`, ...). */

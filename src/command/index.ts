@@ -1,6 +1,6 @@
 /** The command language: see README.md. What the rest of Otto imports; the files export more for each other. */
-export { CommandError } from './errors.ts';
-export type { SourcePosition } from './errors.ts';
+export { CommandError } from './commandErrors.ts';
+export type { SourcePosition } from './commandErrors.ts';
 export { tokenize, tokenizePartial, readStringLiteral } from './lexer.ts';
 export type { Expr, Program, Statement } from './ast.ts';
 export { parse, parseExpression, MAX_DEPTH } from './parser.ts';

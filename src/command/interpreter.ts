@@ -7,7 +7,7 @@
  */
 import { resolveAlias, type AliasMap } from './toolAliases.ts';
 import type { Expr, Program } from './ast.ts';
-import { CommandError, describeThrown, type SourcePosition } from './errors.ts';
+import { CommandError, describeThrown, type SourcePosition } from './commandErrors.ts';
 import { parse } from './parser.ts';
 import { join, Labelled, NONE, type ValueLabels } from './labels.ts';
 import { maybeYield, newBudget, spendCall, type RunBudget } from './budget.ts';

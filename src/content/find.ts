@@ -4,7 +4,7 @@
  * every match a ref.
  */
 import { checkSelector, deepQuerySliced, SEARCH_ELEMENTS } from './deepQuery.ts';
-import { flatChildren, parentOf } from './env.ts';
+import { flatChildren, parentOf } from './flatTree.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
 import { registry } from './refs.ts';
 import { interactiveRole, roleOf } from './roles.ts';

@@ -6,7 +6,7 @@
  * Readability is ~35 kB, so it is not in the always-injected content script: the worker injects reader.iife.ts
  * into the frame on the first `dom.read`, which registers `readArticle` here under READER_KEY.
  */
-import { countElementsUpTo } from './env.ts';
+import { countElementsUpTo } from './flatTree.ts';
 import { articleReply, readable, type Readable } from './readable.ts';
 import { visibleText } from './text.ts';
 import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';

@@ -8,7 +8,7 @@
  * bundled into a page by this file, and a change to such a record shows up as a type error at both ends.
  */
 import type { ConfigStatus } from '../config/status.ts';
-import type { CommandErrorKind } from '../command/errors.ts';
+import type { CommandErrorKind } from '../command/commandErrors.ts';
 import type { Transport } from '../models/transport.ts';
 import type { ConversationRecord, ItemRecord } from '../storage/records.ts';
 import type { RunState } from '../storage/runRecords.ts';
