@@ -7,7 +7,7 @@ export { parse, parseExpression, MAX_DEPTH } from './parser.ts';
 export { runProgram, checkProgram } from './interpreter.ts';
 export { MAX_NESTING, enterProgram, newBudget } from './budget.ts';
 export type { ProgramScope } from './budget.ts';
-export { Labelled, join as joinLabels, type ValueLabels } from './labels.ts';
+export { Labelled, join as joinLabels, type ValueLabels } from './valueLabels.ts';
 export type { CallFn } from './interpreter.ts';
 export { formatLiteral, formatString, formatCall, isName } from './literals.ts';
 export { rewriteAliases, validateAliases, findAliasProblems, resolveAlias } from './toolAliases.ts';

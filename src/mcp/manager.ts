@@ -41,7 +41,7 @@ import { offerTools, type ToolView } from './toolOffer.ts';
 import { CallFault } from './callGuard.ts';
 import { CallLimiter } from './limiter.ts';
 import { fingerprintTool, newPinRecord, review, type PinRecord, type ReviewState } from './pins.ts';
-import { valueRedactor } from './redact.ts';
+import { valueRedactor } from './valueRedactor.ts';
 import { CAPS, clean } from './sanitize.ts';
 import { searchTool, SEARCH_PACK } from './searchTool.ts';
 import { errorMessage } from '../shared/errorMessage.ts';

@@ -10,7 +10,7 @@
 import type { ToolContext } from '../tools/context.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { checkDeps, type CheckDepsOptions, type DepsReport } from './deps.ts';
-import { callToolIn, getPack, type PackProxy } from './packs.ts';
+import { callToolIn, getPack, type PackProxy } from './packAccess.ts';
 import { sdkRegistry } from './runtime.ts';
 import { apiHeaders, type ApiHeadersOptions } from './secrets.ts';
 

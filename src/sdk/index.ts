@@ -12,7 +12,7 @@
  *   requires(...) / checkDeps     declare and check permissions, host permissions, secrets, browser APIs
  */
 export { sdk, type BoundSdk } from './bound.ts';
-export { getPack, callTool, callToolIn, type PackProxy, type PackMethod, type CallContext } from './packs.ts';
+export { getPack, callTool, callToolIn, type PackProxy, type PackMethod, type CallContext } from './packAccess.ts';
 export {
   batchExecute,
   batchMap,

@@ -10,7 +10,7 @@ import type { AgentEvent } from '../../agent/agentEvents.ts';
 import type { ConversationRecord } from '../../storage/records.ts';
 import type { ResponseItem } from '../../models/events.ts';
 import { chatReducer, emptyChat, type ChatState, type PersistedItem } from './chat.ts';
-import { dropMeta, loadCurrent, loadMeta, saveCurrent, saveMeta } from './meta.ts';
+import { dropMeta, loadCurrent, loadMeta, saveCurrent, saveMeta } from './conversationMeta.ts';
 import { downloadText } from '../../ui/download.ts';
 import { effectiveConfig } from '../../config/edit.ts';
 import { CONFIG_INVALID_HEAD, configStatus, type ConfigStatus } from '../../config/status.ts';
