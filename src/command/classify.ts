@@ -3,7 +3,7 @@
  */
 import { tokenizePartial, type Token } from './lexer.ts';
 import { formatString } from './literals.ts';
-import { isSnippetInvocation, parseSnippetInvocation } from './snippets.ts';
+import { isSnippetInvocation, parseSnippetInvocation } from './snippetPrograms.ts';
 import { CommandError } from './commandErrors.ts';
 
 export interface CommandVocabulary {

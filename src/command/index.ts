@@ -17,9 +17,9 @@ export {
   expandSnippet,
   findSnippetProblems,
   snippetExample,
-} from './snippets.ts';
-export type { SnippetDefinition, SnippetMap, SnippetParam } from './snippets.ts';
+} from './snippetPrograms.ts';
+export type { SnippetDefinition, SnippetMap, SnippetParam } from './snippetPrograms.ts';
 export { classifyInput, helpCommandToSource, parseHelpCommand } from './classify.ts';
 export type { CommandVocabulary } from './classify.ts';
-export { commandSource, runCommandInput, runSnippet } from './run.ts';
-export type { CommandSource } from './run.ts';
+export { commandSource, runCommandInput, runSnippet } from './runCommand.ts';
+export type { CommandSource } from './runCommand.ts';

@@ -14,4 +14,4 @@ export {
   MissingSecretError,
 } from './serverConfig.ts';
 export { formatCallResult, McpToolError, EMPTY_RESPONSE } from './content.ts';
-export { proxyParameters, modelSchema, draftOf } from './schema.ts';
+export { proxyParameters, modelSchema, draftOf } from './inputSchema.ts';

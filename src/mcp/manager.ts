@@ -25,7 +25,7 @@ import type { ToolContext } from '../tools/context.ts';
 import { untrustedTag, wrapUntrusted } from '../shared/untrusted.ts';
 import { planDeferral, toolBudget as sharedBudget, type ToolBudget } from '../tools/toolBudget.ts';
 import { originPattern } from '../sdk/deps.ts';
-import type { PermissionsLike } from '../sdk/runtime.ts';
+import type { PermissionsLike } from '../sdk/sdkRuntime.ts';
 import {
   connectServer,
   describeError,

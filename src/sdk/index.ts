@@ -61,4 +61,4 @@ export {
   type DepsReport,
   type CheckDepsOptions,
 } from './deps.ts';
-export { type PermissionsLike } from './runtime.ts';
+export { type PermissionsLike } from './sdkRuntime.ts';
