@@ -9,7 +9,7 @@ import { observeInjections, pingFrames } from '../page/contentRouter.ts';
 import { pageApi, pageDebug } from '../page/index.ts';
 import { reject, traffic } from './traffic.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
-import { loadConfig, saveConfig, saveSecrets } from '../config/store.ts';
+import { loadConfig, saveConfig, saveSecrets } from '../config/configStore.ts';
 import { formatProblems } from '../config/parse.ts';
 import { configStatus } from '../config/status.ts';
 import { getMeta, putMeta } from '../storage/meta.ts';

@@ -32,7 +32,7 @@ import {
   type CompactionItem,
   type HandleNote,
 } from './compaction.ts';
-import { contextView } from './view.ts';
+import { contextView } from './contextView.ts';
 import { DIGEST_HEAD, DIGEST_TOKENS, digestibleRun, digestWindow } from './digest.ts';
 import { tabOf, urlIn } from './observations.ts';
 
