@@ -1,7 +1,7 @@
 /**
  * The article of a page `web.fetch` fetched (#15), from its parsed Document: Otto's one extractor (readable.ts:
- * Mozilla Readability, then htmlToMarkdown.ts — what `dom.read` uses) with the page's URL as base, so relative links and
- * images come out absolute. A page Readability finds no article in (a form, a short notice, a list of links) gives
+ * Mozilla Readability, then htmlToMarkdown.ts — what `dom.read` uses) with the page's URL as base, so relative links
+ * and images come out absolute. A page Readability finds no article in (a form, a short notice, a list of links) gives
  * its `main` (or body) instead, with scripts, hidden elements and page chrome (navigation, banners, footers,
  * sidebars) left out.
  *

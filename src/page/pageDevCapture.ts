@@ -1,6 +1,6 @@
 /**
- * When Otto captures a tab's console and requests (#19). The capture (content/contentDevCapture.ts) runs in the page's own
- * world, so it can only see what happens after it is installed. #26 forbids running anything in pages Otto is not
+ * When Otto captures a tab's console and requests (#19). The capture (content/contentDevCapture.ts) runs in the page's
+ * own world, so it can only see what happens after it is installed. #26 forbids running anything in pages Otto is not
  * working on, so there is no capture "for every page from its start". Instead:
  *
  *  - a tab is **watched** once a run works on it (the content router injects Otto's content script into it, or a
