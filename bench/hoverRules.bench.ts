@@ -1,7 +1,7 @@
 /**
  * What the hover-cursor rules cost the snapshot (#43 part 2, src/content/hoverCursor.ts): the content script's
- * snapshot builder (bundled from src/content/snapshot.ts, evaluated in the page, as bench/snapshot.bench.ts does)
- * walks the generated big table (e2e/fixtures/pages/bigpage.html, 1k and 10k rows: ~4 refs a row, no budget, so
+ * snapshot builder (bundled from src/content/contentSnapshot.ts, evaluated in the page, as bench/snapshot.bench.ts
+ * does) walks the generated big table (e2e/fixtures/pages/bigpage.html, 1k and 10k rows: ~4 refs a row, no budget, so
  * every element is visited) without and then with 800 `:hover { cursor: pointer }` selectors in the page's CSS (400
  * kept: the cap), none of which matches the table — the per-element price of looking. Median of 7 walks each,
  * alternating (the rules' sheet disabled and enabled between walks), timed in the page (`performance.now()` around
@@ -33,7 +33,7 @@ async function builderScript(): Promise<string> {
         resolveId: (id) => (id.includes(entry) ? resolved : null),
         load: (id) =>
           id === resolved
-            ? `import { buildSnapshot } from ${JSON.stringify(path.join(ROOT, 'src/content/snapshot.ts'))};
+            ? `import { buildSnapshot } from ${JSON.stringify(path.join(ROOT, 'src/content/contentSnapshot.ts'))};
                globalThis.__ottoHoverBench = { buildSnapshot };`
             : null,
       },

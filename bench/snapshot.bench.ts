@@ -2,7 +2,7 @@
  * dom.snapshot against Playwright's aria snapshots on real saved pages (../shared/corpora/readability/<case>/
  * source.html), served from a loopback server to headless Chromium with JavaScript off and every other host
  * unresolvable. Per page, in the same browser:
- *   - ours: the content script's snapshot builder (bundled from src/content/snapshot.ts, evaluated in the page);
+ *   - ours: the content script's snapshot builder (bundled from src/content/contentSnapshot.ts, evaluated in the page);
  *     timed in the page and as a round trip from Node;
  *   - Playwright `locator('body').ariaSnapshot()` (default mode, no refs) and `ariaSnapshot({ mode: 'ai' })` (refs);
  *   - characters of each output;
@@ -100,7 +100,7 @@ async function builderScript(): Promise<string> {
         resolveId: (id) => (id.includes(entry) ? resolved : null),
         load: (id) =>
           id === resolved
-            ? `import { buildSnapshot } from ${JSON.stringify(path.join(ROOT, 'src/content/snapshot.ts'))};
+            ? `import { buildSnapshot } from ${JSON.stringify(path.join(ROOT, 'src/content/contentSnapshot.ts'))};
                import { registry } from ${JSON.stringify(path.join(ROOT, 'src/content/refs.ts'))};
                globalThis.__ottoBench = { buildSnapshot, registry };`
             : null,

@@ -9,7 +9,7 @@
 import 'fake-indexeddb/auto';
 import '../src/shared/zod.ts';
 import { openOttoDB } from '../src/storage/db.ts';
-import { StatsStore, type ModelRequestInput, type SavingInput, type ToolCallInput } from '../src/storage/stats.ts';
+import { StatsStore, type ModelRequestInput, type SavingInput, type ToolCallInput } from '../src/storage/statsStore.ts';
 import type { BenchMetric } from './types.ts';
 
 export const name = 'stats';

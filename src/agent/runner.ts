@@ -13,7 +13,7 @@ import type { ModelClient } from '../models/events.ts';
 import { ConversationNotFoundError, type ConversationStore } from '../storage/conversations.ts';
 import type { SitePermissions } from '../storage/sitePermissions.ts';
 import { emptyUsage, type RunError, type RunState } from '../storage/runRecords.ts';
-import type { AgentEvent, AgentEventListener } from './events.ts';
+import type { AgentEvent, AgentEventListener } from './agentEvents.ts';
 import type { AgentToolHost } from './toolHost.ts';
 import { isLocalItem, userMessage } from './transcript.ts';
 import { KeepAlive, defaultKeepAlivePing, defaultTimers, type Timers } from './timing.ts';

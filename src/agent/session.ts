@@ -9,7 +9,7 @@ import type { ConversationStore } from '../storage/conversations.ts';
 import type { SitePermissions } from '../storage/sitePermissions.ts';
 import type { ItemRecord } from '../storage/records.ts';
 import type { PendingCall, RunState } from '../storage/runRecords.ts';
-import type { AgentEvent } from './events.ts';
+import type { AgentEvent } from './agentEvents.ts';
 import type { TabAccess } from './tabAccess.ts';
 import type { AgentToolHost, FlowBlock, ToolInfo } from './toolHost.ts';
 import type { FunctionCallItem, OutputPart } from './transcript.ts';
@@ -115,7 +115,7 @@ export class RunSession {
    * so the store need not be read again each turn, and appends need not look up the last seq.
    */
   #records: ItemRecord[] | undefined;
-  /** Characters per token of this model's tokenizer, learnt from the server's counts (context/budget.ts). */
+  /** Characters per token of this model's tokenizer, learnt from the server's counts (context/contextBudget.ts). */
   charsPerToken: number | undefined;
   /** The instructions of this drive's requests (turn.ts), once asked. */
   instructions: string | undefined;

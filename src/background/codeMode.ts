@@ -10,7 +10,7 @@
  * discover the rest (`ot.help`, `ot.tools`), so the model can start without a discovery round trip.
  */
 import type { OttoConfig } from '../config/schema.ts';
-import type { ToolDefinition } from '../tools/definition.ts';
+import type { ToolDefinition } from '../tools/toolDefinition.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { CALL_TOOL, CODE_TOOL, callLine, callList, PAGE_TASK_PACKS } from '../tools/packs/ot/index.ts';
 import { schemaForModel } from '../tools/schemaForModel.ts';

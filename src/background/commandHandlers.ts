@@ -48,7 +48,7 @@ import { log } from '../shared/log.ts';
 import type { CommandRunReply, CommandVocabularyReply } from '../shared/replies.ts';
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
-import { toolContext } from './toolHost.ts';
+import { toolContext } from './workerToolHost.ts';
 
 // The replies live with the protocol (shared/replies.ts), where the panel reads them too.
 export type { CommandRunFailed, CommandRunOk, CommandRunReply, CommandVocabularyReply } from '../shared/replies.ts';

@@ -20,11 +20,11 @@
  */
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
-import type { StatsStore } from '../storage/stats.ts';
+import type { StatsStore } from '../storage/statsStore.ts';
 import { fileNameProblem, fileStore, safeFileName, type FileInfo, type FileStore } from '../storage/files.ts';
 import { toBase64 } from '../tools/packs/files/bytes.ts';
 import type { ResultStore, ResultSummary } from '../storage/results.ts';
-import { toReport } from '../results/stats.ts';
+import { toReport } from '../results/statsLogic.ts';
 import { topicFileName } from '../tools/packs/ot/notify.ts';
 import type { FileReply, FilesListReply, StatsSummary, StoredResultText } from '../shared/replies.ts';
 

@@ -7,7 +7,7 @@
 import { labelsOf, NO_LABELS, urlLabel } from '../tools/guard/labels.ts';
 import type { ElementTarget, OriginResolver } from '../tools/guard/resolver.ts';
 import { frameOfRef, resolveTabId } from '../page/contentRouter.ts';
-import { describeInPage, queryPage } from '../page/snapshot.ts';
+import { describeInPage, queryPage } from '../page/pageSnapshot.ts';
 
 /**
  * A label for a frame or tab URL. Documents without an origin of their own (about:blank, about:srcdoc) and the

@@ -9,14 +9,14 @@ import { observeInjections, pingFrames } from '../page/contentRouter.ts';
 import { pageApi, pageDebug } from '../page/index.ts';
 import { reject, traffic } from './traffic.ts';
 import { isFromThisExtension } from '../shared/origin.ts';
-import { loadConfig, saveConfig, saveSecrets } from '../config/store.ts';
+import { loadConfig, saveConfig, saveSecrets } from '../config/configStore.ts';
 import { formatProblems } from '../config/parse.ts';
 import { configStatus } from '../config/status.ts';
 import { getMeta, putMeta } from '../storage/meta.ts';
 import { seedSettings } from '../config/seed.ts';
 import { settings, watchSettings, redact, invalidateSettings, blockedByConfig } from './settings.ts';
 import { buildRegistry } from './registry.ts';
-import { createToolHost } from './toolHost.ts';
+import { createToolHost } from './workerToolHost.ts';
 import { browserOrigins } from './flowResolver.ts';
 import { configuredModelClient } from './modelClient.ts';
 import { agentHandlers } from './agentHandlers.ts';
@@ -41,7 +41,7 @@ import {
   onTabRemoved,
   runGoing,
   watchTab,
-} from '../page/devCapture.ts';
+} from '../page/pageDevCapture.ts';
 import { WINDOW_GRACE_MS } from '../page/registrationWindows.ts';
 import { navigationListeners } from './navigationListeners.ts';
 import { ALL_TAB_LISTENERS, tabListeners, tabNeeds } from './tabListeners.ts';
@@ -51,7 +51,7 @@ import { callTargets } from './tabTargets.ts';
 import { tabScopeHandlers } from './tabScopeHandlers.ts';
 import { SharedSites } from '../storage/sharedSites.ts';
 import { AgentRunner } from '../agent/runner.ts';
-import type { AgentEvent } from '../agent/events.ts';
+import type { AgentEvent } from '../agent/agentEvents.ts';
 import { createBridge } from './bridge.ts';
 import { ConversationStore } from '../storage/conversations.ts';
 import { SitePermissions } from '../storage/sitePermissions.ts';
@@ -64,7 +64,7 @@ import type { ToolSetMode } from '../tools/toolSet.ts';
 import { wireRewriter } from '../tools/wireNames.ts';
 import { systemBlock, today } from './systemBlock.ts';
 import { ResultStore } from '../storage/results.ts';
-import { StatsStore, toolCallRecorder } from '../storage/stats.ts';
+import { StatsStore, toolCallRecorder } from '../storage/statsStore.ts';
 
 const VERSION = chrome.runtime.getManifest().version;
 

@@ -42,7 +42,7 @@ import {
 import { checkDeps } from '../sdk/index.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { getMeta, putMeta } from '../storage/meta.ts';
-import { loadConfig, saveConfig } from '../config/store.ts';
+import { loadConfig, saveConfig } from '../config/configStore.ts';
 import { formatProblems } from '../config/parse.ts';
 import { httpUrlProblem } from '../shared/urlProblem.ts';
 import { log } from '../shared/log.ts';

@@ -8,8 +8,8 @@
  * it again, 260–370 ms of CPU in Otto's process per load (the whole worker: bundle, database, settings, tools),
  * against ~1.7–2.1 s for the rest of the browser loading a 5-frame page (docs/decisions.md, "Page-load overhead").
  *
- * The handlers (page/devCapture.ts, #19) only act while a run is going: the page-start capture of a watched tab, its
- * unregistering once the DOM is loaded, and disarming another tab inside a registration's window. So they are
+ * The handlers (page/pageDevCapture.ts, #19) only act while a run is going: the page-start capture of a watched tab,
+ * its unregistering once the DOM is loaded, and disarming another tab inside a registration's window. So they are
  * attached when a run starts and detached once none is going and the window's grace is over. A worker that stops
  * and restarts attaches them at once, synchronously (a navigation that woke it is delivered only to listeners
  * present when its script has run), and takes them off again once it knows no run goes and no registration window is

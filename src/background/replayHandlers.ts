@@ -7,7 +7,7 @@ import { CommandError, expandSnippet, parseSnippetInvocation } from '../command/
 import { continuationMessage } from '../replay/continue.ts';
 import type { Handlers } from './panelPort.ts';
 import { resolveTabId } from '../page/contentRouter.ts';
-import { formatSnapshot, snapshotPage } from '../page/snapshot.ts';
+import { formatSnapshot, snapshotPage } from '../page/pageSnapshot.ts';
 import { runTab } from './runTabs.ts';
 import type { Settings } from './settings.ts';
 import { errorMessage } from '../shared/errorMessage.ts';

@@ -2,7 +2,7 @@
  * The worker's view of config and secrets: loaded once, cached, and dropped whenever `chrome.storage` changes (the
  * settings page saved, or `ot.reload`). Every secret value feeds the log redactor the moment it is known.
  */
-import { loadConfig, loadSecrets, CONFIG_KEY, SECRETS_KEY } from '../config/store.ts';
+import { loadConfig, loadSecrets, CONFIG_KEY, SECRETS_KEY } from '../config/configStore.ts';
 import { redactSecrets } from '../config/redact.ts';
 import type { OttoConfig, Secrets } from '../config/schema.ts';
 import type { ConfigProblem } from '../config/parse.ts';

@@ -11,7 +11,7 @@ import { NO_KEY_MESSAGE, clientFor } from './modelClient.ts';
 import type { ResponseItem } from '../models/events.ts';
 import type { Transport } from '../models/transport.ts';
 import { redactSecrets } from '../config/redact.ts';
-import { loadConfig, saveSecrets, SECRETS_KEY } from '../config/store.ts';
+import { loadConfig, saveSecrets, SECRETS_KEY } from '../config/configStore.ts';
 import { formatProblems } from '../config/parse.ts';
 import { mergeSecretsText, secretValueProblem } from '../config/secretsText.ts';
 import type { ConnectionTestResult } from '../shared/replies.ts';

@@ -4,7 +4,7 @@
  * editing the settings page uses (comments and other keys kept). The config change reloads tools and settings as
  * any save does.
  */
-import { loadConfig, saveConfig } from '../config/store.ts';
+import { loadConfig, saveConfig } from '../config/configStore.ts';
 import { formatProblem } from '../config/parse.ts';
 import { patchYaml } from '../config/edit.ts';
 import { readContinuation } from '../replay/continue.ts';

@@ -14,8 +14,8 @@
  *    a bookmark or the address bar, so those no longer start the worker (TabScope.onPageOpened);
  *  - groupGone (tabGroups.onRemoved): between runs, with the listener above, so the worker hears that Otto's last
  *    group closed and takes both off, rather than keeping them until the next popup;
- *  - removed (tabs.onRemoved): forgetting a closed tab's page-start capture (page/devCapture.ts) while a run goes; a
- *    tab closed while none goes is forgotten when the next run starts.
+ *  - removed (tabs.onRemoved): forgetting a closed tab's page-start capture (page/pageDevCapture.ts) while a run goes;
+ *    a tab closed while none goes is forgotten when the next run starts.
  *
  * Like navigationListeners.ts: a fresh worker attaches all at once, synchronously (the event that woke it reaches
  * only listeners present when its script has run), then takes off what it finds unneeded. Chrome keeps waking a

@@ -17,7 +17,7 @@ import {
   type ExtensionToRelay,
 } from '../shared/bridgeProtocol.ts';
 import type { AgentRunner } from '../agent/runner.ts';
-import type { AgentEvent } from '../agent/events.ts';
+import type { AgentEvent } from '../agent/agentEvents.ts';
 import { BridgeTurns, type BridgeOutput } from './turns.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 

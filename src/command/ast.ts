@@ -1,5 +1,5 @@
 /** The syntax tree of a command-language program. Every node carries the position where it starts. */
-import type { SourcePosition } from './errors.ts';
+import type { SourcePosition } from './commandErrors.ts';
 
 export type Expr =
   | { readonly kind: 'string'; readonly value: string; readonly pos: SourcePosition }

@@ -7,7 +7,7 @@
  * And a run never holds the worker: every `YIELD_EVERY_MS` of work it yields to the event loop, so the panel's
  * Cancel (and every other request) is handled while it runs.
  */
-import { CommandError } from './errors.ts';
+import { CommandError } from './commandErrors.ts';
 
 export const MAX_NESTING = 8;
 export const MAX_CALLS = 10_000;

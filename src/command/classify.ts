@@ -3,8 +3,8 @@
  */
 import { tokenizePartial, type Token } from './lexer.ts';
 import { formatString } from './literals.ts';
-import { isSnippetInvocation, parseSnippetInvocation } from './snippets.ts';
-import { CommandError } from './errors.ts';
+import { isSnippetInvocation, parseSnippetInvocation } from './snippetPrograms.ts';
+import { CommandError } from './commandErrors.ts';
 
 export interface CommandVocabulary {
   /** Names of the registered packs (`ot`, `web`, ...). */

@@ -5,11 +5,11 @@
  * Before anything runs, the whole program is checked: aliases resolved, every callee known (when `isKnownCallable`
  * is given) and every variable assigned before it is read — so a typo on line 3 cannot leave lines 1–2 half done.
  */
-import { resolveAlias, type AliasMap } from './aliases.ts';
+import { resolveAlias, type AliasMap } from './toolAliases.ts';
 import type { Expr, Program } from './ast.ts';
-import { CommandError, describeThrown, type SourcePosition } from './errors.ts';
+import { CommandError, describeThrown, type SourcePosition } from './commandErrors.ts';
 import { parse } from './parser.ts';
-import { join, Labelled, NONE, type ValueLabels } from './labels.ts';
+import { join, Labelled, NONE, type ValueLabels } from './valueLabels.ts';
 import { maybeYield, newBudget, spendCall, type RunBudget } from './budget.ts';
 import { raceAbort } from '../shared/raceAbort.ts';
 
@@ -35,7 +35,7 @@ export interface InterpreterOptions {
   signal?: AbortSignal;
   /** Prefix for error messages, e.g. `snippet 'brv'`. */
   label?: string;
-  /** Labels every literal carries (what the program's author had read; see labels.ts). Default none. */
+  /** Labels every literal carries (what the program's author had read; see valueLabels.ts). Default none. */
   literalLabels?: ValueLabels;
   /** Labels of the `variables` given. */
   variableLabels?: Readonly<Record<string, ValueLabels>>;

@@ -2,7 +2,7 @@
  * Lexer: source text → tokens. Newlines are tokens (statement separators) except inside brackets, where they are
  * whitespace, so calls may span lines. `#` starts a comment to the end of the line.
  */
-import { CommandError, LineMap, quoteSnippet, type SourcePosition } from './errors.ts';
+import { CommandError, LineMap, quoteSnippet, type SourcePosition } from './commandErrors.ts';
 
 export type TokenKind = 'name' | 'number' | 'string' | 'punct' | 'newline' | 'eof';
 

@@ -2,7 +2,7 @@
  * Writing values as command-language source: `formatLiteral(v)` parses and evaluates back to a value deep-equal to
  * `v` (used for round-trip tests, "Try it" examples and snippet rendering).
  */
-import { CommandError } from './errors.ts';
+import { CommandError } from './commandErrors.ts';
 import { MAX_DEPTH } from './parser.ts';
 import { isPlainObject } from '../shared/plainObject.ts';
 

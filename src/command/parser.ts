@@ -3,7 +3,7 @@
  * input can overflow the stack.
  */
 import type { CallExpr, DictEntry, Expr, KeywordArg, Program, Statement } from './ast.ts';
-import { CommandError, quoteSnippet, type SourcePosition } from './errors.ts';
+import { CommandError, quoteSnippet, type SourcePosition } from './commandErrors.ts';
 import { describeToken, tokenize, type Token } from './lexer.ts';
 
 /** Deepest nesting of lists, dicts and calls accepted by the parser (and produced by formatLiteral). */

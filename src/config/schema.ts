@@ -24,7 +24,7 @@ const AgentConfig = z.strictObject({
   max_turns: z.number().int().min(1).max(1000).default(250),
   /**
    * Tokens a request may hold (#23): past it, older turns are compacted. `auto`: from the model's known context window
-   * (src/agent/context/budget.ts), a safe default for unknown models.
+   * (src/agent/context/contextBudget.ts), a safe default for unknown models.
    */
   context_budget: z.union([z.literal('auto'), z.number().int().min(2000).max(10_000_000)]).default('auto'),
   mode: z.enum(['tools', 'code', 'both']).default('tools'),

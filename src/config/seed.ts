@@ -3,7 +3,7 @@
  * and other keys. Returns the names it set, never the values.
  */
 import { parseDocument } from 'yaml';
-import { CONFIG_KEY, SECRETS_KEY, saveConfig, saveSecrets } from './store.ts';
+import { CONFIG_KEY, SECRETS_KEY, saveConfig, saveSecrets } from './configStore.ts';
 import { formatProblems } from './parse.ts';
 import { mergeSecretsText } from './secretsText.ts';
 

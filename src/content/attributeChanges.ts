@@ -11,7 +11,7 @@
  * Values are page text: the lines go inside the untrusted boundary with the rest of the report.
  */
 import { describeElement, tagHint } from './describe.ts';
-import { parentOf } from './env.ts';
+import { parentOf } from './flatTree.ts';
 import { truncate } from './names.ts';
 
 /** Attributes whose change shows (observed with their old values; also count as activity while settling). */

@@ -9,7 +9,7 @@
  * reported as shown or hidden by the action, and a control whose attributes it changed during the "before" read is
  * read again at its end.
  */
-import { countElementsUpTo, flatChildren, knownRoots, shadowRootOf } from './env.ts';
+import { countElementsUpTo, flatChildren, knownRoots, shadowRootOf } from './flatTree.ts';
 import { checkedState, isDisabled } from './describe.ts';
 import { normalize, truncate } from './names.ts';
 import { hiddenReason, withStyleCache } from './visibility.ts';

@@ -10,9 +10,9 @@
  * are added by the worker (page/dialogs.ts), which guards them from the page's world. Given the element the action
  * works on (`subject`), attribute changes a person would see in and around it are told too (attributeChanges.ts).
  */
-import { deepActiveElement, knownRoots, parentOf } from './env.ts';
+import { deepActiveElement, knownRoots, parentOf } from './flatTree.ts';
 import { describeElement } from './describe.ts';
-import { buildSnapshot, type OutlineNode } from './snapshot.ts';
+import { buildSnapshot, type OutlineNode } from './contentSnapshot.ts';
 import type { PageDialog } from '../shared/contentMessages.ts';
 import { accessibleName, normalize, textOf, truncate } from './names.ts';
 import { hiddenReason, styleOf, withStyleCache } from './visibility.ts';

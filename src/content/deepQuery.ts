@@ -5,7 +5,7 @@
  * both (each shadow root's content right after its host), yields to the page between slices, keeps the first
  * `limit` matches and counts the rest until its deadline.
  */
-import { shadowRootOf } from './env.ts';
+import { shadowRootOf } from './flatTree.ts';
 import { runSliced, Slicer } from './slices.ts';
 
 export interface DeepQuery {

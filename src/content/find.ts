@@ -4,7 +4,7 @@
  * every match a ref.
  */
 import { checkSelector, deepQuerySliced, SEARCH_ELEMENTS } from './deepQuery.ts';
-import { flatChildren, parentOf } from './env.ts';
+import { flatChildren, parentOf } from './flatTree.ts';
 import { accessibleName, textOf, truncate } from './names.ts';
 import { registry } from './refs.ts';
 import { interactiveRole, roleOf } from './roles.ts';
@@ -15,7 +15,7 @@ import {
   type OutlineNode,
   type SnapshotResult,
   where,
-} from './snapshot.ts';
+} from './contentSnapshot.ts';
 import { closeWalkCache, hiddenReason, openWalkCache, styleOf, withStyleCache } from './visibility.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
 import { describeElement, hrefText, quote, stateTokens, tagHint, valueText } from './describe.ts';

@@ -23,7 +23,7 @@ import type { Article } from './read.ts';
 import { READER_KEY } from './readerKey.ts';
 import { registry } from './refs.ts';
 import { locatorReply } from './locatorReply.ts';
-import { buildSnapshotSliced, FRAME_BUDGET_MAX, indexInParent } from './snapshot.ts';
+import { buildSnapshotSliced, FRAME_BUDGET_MAX, indexInParent } from './contentSnapshot.ts';
 import {
   ActionError,
   maybeTarget,
@@ -36,7 +36,7 @@ import {
 import { visibleTextSliced } from './text.ts';
 import { pageHtml, READER_IN_PAGE_MAX } from './pageHtml.ts';
 import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';
-import { countElementsUpTo } from './env.ts';
+import { countElementsUpTo } from './flatTree.ts';
 import { clickElement } from './actions/pointer.ts';
 import { pressKey } from './actions/press.ts';
 import { selectOptions, setChecked } from './actions/forms.ts';

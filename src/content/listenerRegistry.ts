@@ -8,8 +8,8 @@
  * (the isolated world reads the element from the event's path — event targets are shared DOM nodes; nothing is
  * written into the page's DOM).
  *
- * Like devCapture.ts it is injected with `chrome.scripting.executeScript({ world: 'MAIN', func })` or bundled into
- * the registered document_start script (devCapture.iife.ts), only into tabs a run works on (page/devCapture.ts
+ * Like contentDevCapture.ts it is injected with `chrome.scripting.executeScript({ world: 'MAIN', func })` or bundled
+ * into the registered document_start script (devCapture.iife.ts), only into tabs a run works on (page/pageDevCapture.ts
  * and contentRouter.ts decide when). So the function is self-contained: no imports, no closure over module state.
  *
  * Limits, said to the model: listeners added before it was installed are not seen (`late`); elements in closed

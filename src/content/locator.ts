@@ -10,7 +10,7 @@
  */
 import { deepQuerySliced } from './deepQuery.ts';
 import { registry } from './refs.ts';
-import { buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './snapshot.ts';
+import { buildSnapshotSliced, type OutlineNode, type SnapshotResult } from './contentSnapshot.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
 import { isElementVisible } from './visibility.ts';
 import { PageGrowth } from './pageGrowth.ts';

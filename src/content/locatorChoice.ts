@@ -7,7 +7,7 @@
  * that sits in a list item or table row is named inside its item, the item found by its text; there its role
  * alone (the item's one checkbox) comes before a test id.
  */
-import { parentOf } from './env.ts';
+import { parentOf } from './flatTree.ts';
 import { accessibleName, labelsOf } from './names.ts';
 import { roleOf } from './roles.ts';
 import { elementText, itemsHolding, labelTexts, matchLocator, type RuleLocator } from './locatorRules.ts';

@@ -19,7 +19,7 @@
  * Like Playwright's, label, placeholder, text and test id matches include hidden elements: a locator that names a
  * hidden copy as well as the visible one names two.
  */
-import { allShadowRoots } from './env.ts';
+import { allShadowRoots } from './flatTree.ts';
 import { accessibleName, labelsOf } from './names.ts';
 import { roleOf } from './roles.ts';
 import { styleOf } from './visibility.ts';

@@ -3,7 +3,7 @@
  * labels (label[for], wrapping label), alt, legend/caption/figcaption, title, placeholder, and name from content
  * (visible text, including shadow roots, embedded images' alt and embedded controls' values).
  */
-import { flatChildren, rootOf } from './env.ts';
+import { flatChildren, rootOf } from './flatTree.ts';
 import { NAME_FROM_CONTENT } from './roles.ts';
 import { styleOf, walkMemo } from './visibility.ts';
 import { truncate } from '../shared/outline.ts';

@@ -5,7 +5,7 @@
  * only lengthen the outline, while a removal, an attribute (a class, `hidden`), a text edit or a new style sheet could
  * shorten it, and then the page is walked again.
  */
-import { knownRoots } from './env.ts';
+import { knownRoots } from './flatTree.ts';
 
 /** A record that can only have lengthened the outline. */
 function onlyAdds(r: MutationRecord): boolean {

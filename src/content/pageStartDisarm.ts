@@ -1,7 +1,7 @@
 /**
  * Closes #19's registration window. The page-start script (devCapture.iife.ts) is registered by URL path, so another
  * tab loading that very path while a watched tab loads gets it too. The worker sees that tab commit
- * (page/devCapture.ts) and runs this in its MAIN world at once: the console/request capture and the listener
+ * (page/pageDevCapture.ts) and runs this in its MAIN world at once: the console/request capture and the listener
  * registry put the page's own functions back, drop what they recorded and stop answering, so nothing of Otto stays
  * in a page it is not working on and nothing recorded there can reach the worker; wrappers a page kept a reference to
  * only pass through. The order of the two is not guaranteed (measured: this injection can come first); see below.

@@ -1,12 +1,12 @@
 /**
  * The main article of the page as Markdown: Otto's one extractor (readable.ts: Mozilla Readability, then
- * markdown.ts) on a clone of the document, so the page is never touched. Pages without an article fall back to the
- * visible text of `main` (or the body).
+ * htmlToMarkdown.ts) on a clone of the document, so the page is never touched. Pages without an article fall back to
+ * the visible text of `main` (or the body).
  *
  * Readability is ~35 kB, so it is not in the always-injected content script: the worker injects reader.iife.ts
  * into the frame on the first `dom.read`, which registers `readArticle` here under READER_KEY.
  */
-import { countElementsUpTo } from './env.ts';
+import { countElementsUpTo } from './flatTree.ts';
 import { articleReply, readable, type Readable } from './readable.ts';
 import { visibleText } from './text.ts';
 import { READER_MAX_ELEMENTS, textArticle, textRoot } from './textArticle.ts';

@@ -1,6 +1,6 @@
 /**
- * Otto's one article extractor: Mozilla Readability on a Document, its article converted with markdown.ts. Used by
- * `dom.read` on a clone of the open page (read.ts, in the page's frame; a big page's HTML in the offscreen document,
+ * Otto's one article extractor: Mozilla Readability on a Document, its article converted with htmlToMarkdown.ts. Used
+ * by `dom.read` on a clone of the open page (read.ts, in the page's frame; a big page's HTML in the offscreen document,
  * src/offscreen/pageArticle.ts, #24) and by `web.fetch` on a fetched page parsed
  * with DOMParser (src/offscreen/article.ts), so both tools find the same article and render it the same way.
  *
@@ -8,7 +8,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import type { ReadReply } from '../shared/contentMessages.ts';
-import { htmlToMarkdown } from '../shared/markdown.ts';
+import { htmlToMarkdown } from '../shared/htmlToMarkdown.ts';
 
 export interface Readable {
   title: string;

@@ -2,7 +2,7 @@
  * Turning an action's target (`ref` or CSS `selector`) into one live element, with errors that say what to do next.
  */
 import { checkSelector, deepQuerySliced, SEARCH_ELEMENTS, type DeepQuery } from './deepQuery.ts';
-import { deepQueryAll } from './env.ts';
+import { deepQueryAll } from './flatTree.ts';
 import { locate, type Locator } from './locator.ts';
 import { registry } from './refs.ts';
 import { isElementVisible } from './visibility.ts';

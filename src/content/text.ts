@@ -2,7 +2,7 @@
  * The visible text of an element or the page, in reading order, with line breaks at block boundaries; shadow roots
  * and slots included, hidden content left out. Stops at a character budget and says so.
  */
-import { flatChildren } from './env.ts';
+import { flatChildren } from './flatTree.ts';
 import { runSliced, runSync, Slicer } from './slices.ts';
 import { closeWalkCache, openWalkCache, styleOf } from './visibility.ts';
 

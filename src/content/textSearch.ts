@@ -5,7 +5,7 @@
  * synchronous walk to the match to say which element it was (0.8 s on 10,000 rows when the text was near the end).
  * This walk stops at the first visible match.
  */
-import { shadowRootOf } from './env.ts';
+import { shadowRootOf } from './flatTree.ts';
 import { runSliced, Slicer } from './slices.ts';
 import { isElementVisible } from './visibility.ts';
 

@@ -4,7 +4,7 @@
  * element next to another one (the next Tab stop) starts where it is and steps outward, so it costs the distance to
  * what it finds, not the page (#24). These are plain generators; callers check their slicer between elements.
  */
-import { shadowRootOf } from './env.ts';
+import { shadowRootOf } from './flatTree.ts';
 
 function walkerOf(root: Node): TreeWalker {
   return document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);

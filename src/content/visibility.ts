@@ -4,7 +4,7 @@
  *
  * Without a layout engine (happy-dom in unit tests) boxes are all zero: `layoutAvailable()` turns size checks off.
  */
-import { parentOf } from './env.ts';
+import { parentOf } from './flatTree.ts';
 
 let layoutOverride: boolean | undefined;
 

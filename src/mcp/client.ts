@@ -18,7 +18,7 @@ import {
   ToolListChangedNotificationSchema,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerSpec } from './config.ts';
+import type { ServerSpec } from './serverConfig.ts';
 import { CallGuard } from './callGuard.ts';
 
 export type TransportKind = 'streamable-http' | 'sse';

@@ -12,6 +12,6 @@ export {
   fingerprint,
   editServerYaml,
   MissingSecretError,
-} from './config.ts';
+} from './serverConfig.ts';
 export { formatCallResult, McpToolError, EMPTY_RESPONSE } from './content.ts';
-export { proxyParameters, modelSchema, draftOf } from './schema.ts';
+export { proxyParameters, modelSchema, draftOf } from './inputSchema.ts';

@@ -25,7 +25,7 @@ import type { ToolContext } from '../tools/context.ts';
 import { untrustedTag, wrapUntrusted } from '../shared/untrusted.ts';
 import { planDeferral, toolBudget as sharedBudget, type ToolBudget } from '../tools/toolBudget.ts';
 import { originPattern } from '../sdk/deps.ts';
-import type { PermissionsLike } from '../sdk/runtime.ts';
+import type { PermissionsLike } from '../sdk/sdkRuntime.ts';
 import {
   connectServer,
   describeError,
@@ -35,13 +35,13 @@ import {
   type McpToolInfo,
   type TransportKind,
 } from './client.ts';
-import { fingerprint, serverSpec, type ServerConfig, type ServerSpec } from './config.ts';
+import { fingerprint, serverSpec, type ServerConfig, type ServerSpec } from './serverConfig.ts';
 import { EMPTY_RESPONSE, formatCallResult, McpToolError } from './content.ts';
 import { offerTools, type ToolView } from './toolOffer.ts';
 import { CallFault } from './callGuard.ts';
 import { CallLimiter } from './limiter.ts';
 import { fingerprintTool, newPinRecord, review, type PinRecord, type ReviewState } from './pins.ts';
-import { valueRedactor } from './redact.ts';
+import { valueRedactor } from './valueRedactor.ts';
 import { CAPS, clean } from './sanitize.ts';
 import { searchTool, SEARCH_PACK } from './searchTool.ts';
 import { errorMessage } from '../shared/errorMessage.ts';

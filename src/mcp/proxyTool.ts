@@ -11,7 +11,7 @@ import { FLOW } from '../tools/guard/flow.ts';
 import type { AnyTool } from '../tools/Tool.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { untrustedTag, wrapUntrusted } from '../shared/untrusted.ts';
-import { modelSchema, proxyParameters } from './schema.ts';
+import { modelSchema, proxyParameters } from './inputSchema.ts';
 import type { McpToolInfo } from './client.ts';
 import { CAPS, clean, cleanSchemaText, type CleanReport } from './sanitize.ts';
 

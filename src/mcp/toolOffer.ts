@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../shared/log.ts';
 import type { AnyTool } from '../tools/Tool.ts';
-import { createToolDefinition } from '../tools/definition.ts';
+import { createToolDefinition } from '../tools/toolDefinition.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 import type { McpToolInfo } from './client.ts';
 import { describeChange, type PinRecord, type ReviewState } from './pins.ts';

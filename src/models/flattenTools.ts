@@ -2,7 +2,7 @@
  * Tool definition flattening for the Responses API (docs/specs/001-tool-flattening.md, "Tool Definition
  * Transformation").
  *
- * createToolDefinition(tool) (src/tools/definition.ts) produces the nested Chat-Completions shape
+ * createToolDefinition(tool) (src/tools/toolDefinition.ts) produces the nested Chat-Completions shape
  * `{type:'function', function:{name, description, strict?, parameters}}`; `/v1/responses` wants it flat:
  * `{type:'function', name, description, strict, parameters}`. Hosted tools (`{type:'web_search'}`, ...) pass through
  * unchanged (less any `function` key: INV-1). Anything invalid is dropped with a console warning rather than thrown, because one bad tool must not

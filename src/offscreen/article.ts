@@ -1,7 +1,7 @@
 /**
  * The article of a page `web.fetch` fetched (#15), from its parsed Document: Otto's one extractor (readable.ts:
- * Mozilla Readability, then markdown.ts — what `dom.read` uses) with the page's URL as base, so relative links and
- * images come out absolute. A page Readability finds no article in (a form, a short notice, a list of links) gives
+ * Mozilla Readability, then htmlToMarkdown.ts — what `dom.read` uses) with the page's URL as base, so relative links
+ * and images come out absolute. A page Readability finds no article in (a form, a short notice, a list of links) gives
  * its `main` (or body) instead, with scripts, hidden elements and page chrome (navigation, banners, footers,
  * sidebars) left out.
  *
@@ -9,7 +9,7 @@
  * `articleOf` with that parse; unit tests call it with happy-dom's.
  */
 import { articleMarkdown, readable } from '../content/readable.ts';
-import { htmlToMarkdown } from '../shared/markdown.ts';
+import { htmlToMarkdown } from '../shared/htmlToMarkdown.ts';
 import type { Article, ArticleRequest } from '../shared/offscreenMessages.ts';
 import { plainText } from './plainText.ts';
 
@@ -42,7 +42,7 @@ function setBase(doc: Document, url: string): void {
 }
 
 /**
- * Links into the page itself (its URL, whatever its `<base>`) go back to `#fragment`, which markdown.ts writes as plain text, as `dom.read` does:
+ * Links into the page itself (its URL, whatever its `<base>`) go back to `#fragment`, which htmlToMarkdown.ts writes as plain text, as `dom.read` does:
  * an absolute URL on every footnote marker costs the model tokens and leads nowhere new.
  */
 function inPageLinksAsFragments(root: Element, url: string): void {

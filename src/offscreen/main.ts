@@ -1,8 +1,8 @@
 /**
  * Otto's offscreen document (one per extension, as Chrome allows): the worker opens it on demand
- * (src/offscreen/client.ts) for what a service worker cannot do, and it answers typed requests
- * (src/shared/offscreenMessages.ts) with handle.ts. It closes itself after a minute without requests (client.ts
- * says why here, not in the worker).
+ * (src/offscreen/offscreenClient.ts) for what a service worker cannot do, and it answers typed requests
+ * (src/shared/offscreenMessages.ts) with handle.ts. It closes itself after a minute without requests
+ * (offscreenClient.ts says why here, not in the worker).
  */
 import { OFFSCREEN_TARGET, OffscreenRequest } from '../shared/offscreenMessages.ts';
 import { handleOffscreen } from './handle.ts';

@@ -8,9 +8,9 @@
  * extension bundle (unit tests, `npm run docs`, the CLI).
  */
 import type { frameOfRef, resolveTabId } from './contentRouter.ts';
-import type { readDevLog } from './devCapture.ts';
+import type { readDevLog } from './pageDevCapture.ts';
 import type { act, formatAction, locateInPage, pageDialogs, waitFor } from './actions.ts';
-import type { refBoxes } from './boxes.ts';
+import type { refBoxes } from './pageBoxes.ts';
 import type {
   describeInPage,
   findInPage,
@@ -19,7 +19,7 @@ import type {
   queryPage,
   readPage,
   snapshotPage,
-} from './snapshot.ts';
+} from './pageSnapshot.ts';
 
 export interface PageApi {
   resolveTabId: typeof resolveTabId;

@@ -11,7 +11,7 @@ import { CONTENT_ERROR, ContentPong, ContentReply, type ContentRequest } from '.
 import contentScript from '../content/index.iife.ts?iife';
 import readerScript from '../content/reader.iife.ts?iife';
 import { LISTENER_REQUEST, listenerRegistry } from '../content/listenerRegistry.ts';
-import { runGoing } from './devCapture.ts';
+import { runGoing } from './pageDevCapture.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 
 /** An error from a page operation; `code` is set for the ones callers branch on. */
@@ -238,7 +238,7 @@ export async function injectContentScripts(tabId: number, frameIds?: number[]): 
 }
 
 let injectionObserver: ((tabId: number) => void) | undefined;
-/** Told of every tab the content script is injected into (page/devCapture.ts watches them). */
+/** Told of every tab the content script is injected into (page/pageDevCapture.ts watches them). */
 export function observeInjections(fn: (tabId: number) => void): void {
   injectionObserver = fn;
 }

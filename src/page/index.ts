@@ -16,10 +16,18 @@ import {
   restrictedReason,
 } from './contentRouter.ts';
 import { act, locateInPage, formatAction, pageDialogs, waitFor, waitForLoad } from './actions.ts';
-import { describeInPage, findInPage, formatSnapshot, pageText, queryPage, readPage, snapshotPage } from './snapshot.ts';
+import {
+  describeInPage,
+  findInPage,
+  formatSnapshot,
+  pageText,
+  queryPage,
+  readPage,
+  snapshotPage,
+} from './pageSnapshot.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';
-import { readDevLog } from './devCapture.ts';
-import { refBoxes } from './boxes.ts';
+import { readDevLog } from './pageDevCapture.ts';
+import { refBoxes } from './pageBoxes.ts';
 import type { PageApi } from './api.ts';
 
 export type { PageApi } from './api.ts';

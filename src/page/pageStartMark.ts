@@ -11,7 +11,7 @@
  * own page into Otto's wrappers for a moment. The worker's disarm (content/pageStartDisarm.ts) still takes Otto out
  * of any tab that is not watched.
  *
- * The rule lives while a run goes and the tab is watched (page/devCapture.ts), not only for the registration:
+ * The rule lives while a run goes and the tab is watched (page/pageDevCapture.ts), not only for the registration:
  * Chrome settles which header rules apply to a request when the request starts, and the worker hears of a
  * navigation (`onBeforeNavigate`) only after that — a rule added then missed the very load it was for (measured in
  * e2e/registration-window.spec.ts). Chrome keeps session rules when the worker stops; a fresh worker, which knows of

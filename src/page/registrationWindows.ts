@@ -1,7 +1,7 @@
 /**
  * The registration window (#19/#14), remembered across worker restarts. Per watched tab: the URL prefix its
  * page-start script is registered for, and until when a commit elsewhere may still carry it (no `until`: registered
- * now). A tab Otto is not working on that commits a matching URL in a window is disarmed (page/devCapture.ts).
+ * now). A tab Otto is not working on that commits a matching URL in a window is disarmed (page/pageDevCapture.ts).
  *
  * The list lives in `chrome.storage.session` and not only in memory: Chrome keeps a registration when the worker
  * stops (idle 30 s, or killed), and the commit that carries it wakes a fresh worker. That worker must still know the

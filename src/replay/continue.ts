@@ -4,7 +4,7 @@
  * itself, in an `<otto-replay>` block (one JSON line), so "Save as snippet" on that run can put them first and save
  * the repaired snippet back — with nothing to keep in the worker, which may die in between.
  */
-import type { SnippetDefinition, SnippetParam } from '../command/snippets.ts';
+import type { SnippetDefinition, SnippetParam } from '../command/snippetPrograms.ts';
 import { z } from '../shared/zod.ts';
 
 const BLOCK = /<otto-replay name="([A-Za-z0-9_-]{1,64})">\n(.+)\n<\/otto-replay>/;

@@ -15,7 +15,7 @@
  *   `tabs.navigate(url="{{ url }}")`, a step left out unless a value is given (never a silent trip back).
  */
 import { formatCall, formatString } from '../command/literals.ts';
-import type { SnippetDefinition, SnippetParam } from '../command/snippets.ts';
+import type { SnippetDefinition, SnippetParam } from '../command/snippetPrograms.ts';
 import { decodeApiName } from '../tools/toolNames.ts';
 import { z } from '../shared/zod.ts';
 

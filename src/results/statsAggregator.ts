@@ -1,5 +1,5 @@
 /**
- * One-pass aggregation for `ot.stats`: storage (src/storage/stats.ts) picks, for a window [start, now], the raw
+ * One-pass aggregation for `ot.stats`: storage (src/storage/statsStore.ts) picks, for a window [start, now], the raw
  * records of the partial first hour, hour rollups up to the first whole day and day rollups after it, so a month
  * over 100,000 calls reads a few hundred records; the aggregator adds them once, into per-tool and per-model totals
  * and a dense timeline.

@@ -3,7 +3,7 @@
  * (calls over time, average duration per tool, success rate per tool), no scripts, no external resources (a CSP
  * meta tag forbids them too), every text escaped. Times are UTC.
  */
-import type { StatsAggregate, StatsReport, TimelineBucket, ToolStatsRow } from './stats.ts';
+import type { StatsAggregate, StatsReport, TimelineBucket, ToolStatsRow } from './statsLogic.ts';
 import { escapeHtml } from '../shared/escapeHtml.ts';
 
 // Re-exported: the tests of this page check its escaping through it.

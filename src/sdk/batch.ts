@@ -6,7 +6,7 @@
  * A failing item does not fail the batch: its section reads `Error: <message>` (a tool that fetches ten pages
  * should still return nine). An aborted signal stops new items from starting and rejects with the abort reason.
  */
-import { formatOutput } from '../shared/format.ts';
+import { formatOutput } from '../shared/outputFormat.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 
 /** An item: a value used as its own label (strings), or a `[value, label]` pair. */

@@ -10,8 +10,8 @@
 import type { ToolContext } from '../tools/context.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { checkDeps, type CheckDepsOptions, type DepsReport } from './deps.ts';
-import { callToolIn, getPack, type PackProxy } from './packs.ts';
-import { sdkRegistry } from './runtime.ts';
+import { callToolIn, getPack, type PackProxy } from './packAccess.ts';
+import { sdkRegistry } from './sdkRuntime.ts';
 import { apiHeaders, type ApiHeadersOptions } from './secrets.ts';
 
 export interface BoundSdk {

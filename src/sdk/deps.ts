@@ -13,7 +13,7 @@
 import type { ToolContext } from '../tools/context.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { qualifiedNameOf, type AnyTool } from '../tools/Tool.ts';
-import { sdkPermissions, sdkRegistry, type PermissionsLike } from './runtime.ts';
+import { sdkPermissions, sdkRegistry, type PermissionsLike } from './sdkRuntime.ts';
 import type { SecretSource } from './secrets.ts';
 
 export type Requirement =

@@ -12,7 +12,7 @@
  *   requires(...) / checkDeps     declare and check permissions, host permissions, secrets, browser APIs
  */
 export { sdk, type BoundSdk } from './bound.ts';
-export { getPack, callTool, callToolIn, type PackProxy, type PackMethod, type CallContext } from './packs.ts';
+export { getPack, callTool, callToolIn, type PackProxy, type PackMethod, type CallContext } from './packAccess.ts';
 export {
   batchExecute,
   batchMap,
@@ -61,4 +61,4 @@ export {
   type DepsReport,
   type CheckDepsOptions,
 } from './deps.ts';
-export { type PermissionsLike } from './runtime.ts';
+export { type PermissionsLike } from './sdkRuntime.ts';

@@ -2,7 +2,7 @@
  * What a tool call really touches, resolved before it runs (issue #31): the tab it acts on, the element it names,
  * the URL it loads or fetches. Plain data: it travels from the tool host to the agent (approval rules, allowances),
  * into the persisted pending approval, and to the panel's approval card. Resolution lives in
- * src/tools/callTarget.ts.
+ * src/tools/resolveCallTarget.ts.
  */
 
 /** The element a call names, as Otto sees it (from the page: role and name are page-controlled text). */

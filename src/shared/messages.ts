@@ -308,7 +308,7 @@ export const PanelReply = z.discriminatedUnion('ok', [
 ]);
 export type PanelReply = z.infer<typeof PanelReply>;
 
-/** An agent event (src/agent/events.ts), forwarded as is; the panel reads the fields it knows. */
+/** An agent event (src/agent/agentEvents.ts), forwarded as is; the panel reads the fields it knows. */
 export const AgentEventMessage = z.object({ type: z.string().min(1), conversationId }).passthrough();
 
 export const WorkerEvent = z.discriminatedUnion('type', [

@@ -8,7 +8,7 @@
  * bundled into a page by this file, and a change to such a record shows up as a type error at both ends.
  */
 import type { ConfigStatus } from '../config/status.ts';
-import type { CommandErrorKind } from '../command/errors.ts';
+import type { CommandErrorKind } from '../command/commandErrors.ts';
 import type { Transport } from '../models/transport.ts';
 import type { ConversationRecord, ItemRecord } from '../storage/records.ts';
 import type { RunState } from '../storage/runRecords.ts';
@@ -17,7 +17,7 @@ import type { SharedSite } from '../storage/sharedSites.ts';
 import type { FileInfo } from '../storage/files.ts';
 import type { FileRecord } from '../storage/resultRecords.ts';
 import type { ResultSummary } from '../storage/results.ts';
-import type { StatsReport, TimelineBucket } from '../results/stats.ts';
+import type { StatsReport, TimelineBucket } from '../results/statsLogic.ts';
 import type { HelpIndex, HelpToolDetail } from '../tools/packs/ot/help.ts';
 import type { HelpHit } from '../tools/packs/ot/search.ts';
 import type { ServerStatus, ServerTestResult } from '../mcp/manager.ts';

@@ -6,7 +6,7 @@ import { buildEntries, runStatusView } from './state/view.ts';
 import { Header, type PanelView } from './components/Header.tsx';
 import { HelpView } from './components/HelpView.tsx';
 import { DataView, type DataTab } from './components/DataView.tsx';
-import { PanelActionsContext, type PanelActions } from './lib/actions.ts';
+import { PanelActionsContext, type PanelActions } from './lib/panelActions.ts';
 import { MessageList } from './components/MessageList.tsx';
 import { Composer } from './components/Composer.tsx';
 import { Banners } from './components/Banners.tsx';

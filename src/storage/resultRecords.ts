@@ -2,7 +2,7 @@
  * Stored shapes of the large-result store, the statistics and the generic files (issue 6). Plain data only: every
  * record survives structured clone.
  */
-import type { Contribution, ModelRequestStat, SavingStat, ToolCallStat } from '../results/stats.ts';
+import type { Contribution, ModelRequestStat, SavingStat, ToolCallStat } from '../results/statsLogic.ts';
 
 /** One stored tool output (`results` store, keyed by handle); its text lives in `resultChunks`. */
 export interface ResultMetaRecord {

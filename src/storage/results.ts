@@ -29,7 +29,7 @@ import {
 import { previewLine, resultReference, type ResultReference } from '../results/reference.ts';
 import { db as sharedDb, type OttoDB } from './db.ts';
 import type { ResultChunkRecord, ResultMetaRecord } from './resultRecords.ts';
-import { statsStore } from './stats.ts';
+import { statsStore } from './statsStore.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 
 type Db = IDBPDatabase<OttoDB>;

@@ -9,8 +9,8 @@ import type { ToolFlow } from './guard/flow.ts';
 import type { CallTarget, TargetElement } from '../shared/callTarget.ts';
 
 /**
- * What a call says it touches, before Otto looks anything up (src/tools/callTarget.ts resolves it): the tab, a URL it
- * loads, and (lazily: only a call that needs approval is described) the element it names.
+ * What a call says it touches, before Otto looks anything up (src/tools/resolveCallTarget.ts resolves it): the tab, a
+ * URL it loads, and (lazily: only a call that needs approval is described) the element it names.
  */
 export interface TargetSpec {
   tabId?: number | undefined;

@@ -5,7 +5,7 @@
  * names in the error — so lookups on the hot path are plain map reads.
  */
 import { closestNames } from './closest.ts';
-import { createToolDefinition, type ToolDefinition } from './definition.ts';
+import { createToolDefinition, type ToolDefinition } from './toolDefinition.ts';
 import { qualifiedNameOf, type AnyTool } from './Tool.ts';
 import { API_NAME_RE, encodeApiName } from './toolNames.ts';
 

@@ -5,7 +5,7 @@
  * the model can fix its call.
  */
 import type { z } from '../shared/zod.ts';
-import { parametersJsonSchema } from './definition.ts';
+import { parametersJsonSchema } from './toolDefinition.ts';
 
 export class ToolValidationError extends Error {
   override readonly name = 'ToolValidationError';

@@ -165,7 +165,7 @@ describe('judgeAnswerLinks over a message', () => {
   });
 });
 
-/** A host whose bank tool reports the bank's label, as the worker's guard does (background/toolHost.ts). */
+/** A host whose bank tool reports the bank's label, as the worker's guard does (background/workerToolHost.ts). */
 class LabellingHost extends FakeHost {
   constructor() {
     super();

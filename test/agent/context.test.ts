@@ -8,10 +8,10 @@ import { z } from '../../src/shared/zod.ts';
 import { config, expectValidTranscript, setup, type Harness } from './helpers.ts';
 import { ReaderModel } from '../support/readerModel.ts';
 import { ERRAND, NOTES, pageText } from '../support/pageReader.ts';
-import { contextBudget, knownWindow } from '../../src/agent/context/budget.ts';
+import { contextBudget, knownWindow } from '../../src/agent/context/contextBudget.ts';
 import { isContextLengthError } from '../../src/agent/context/contextError.ts';
 import { splitPoints } from '../../src/agent/context/compaction.ts';
-import { contextView } from '../../src/agent/context/view.ts';
+import { contextView } from '../../src/agent/context/contextView.ts';
 import { keptHandles, keptTtl } from '../../src/agent/context/kept.ts';
 import type { ResponseItem } from '../../src/models/events.ts';
 

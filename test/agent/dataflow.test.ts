@@ -62,7 +62,7 @@ const toBlock = (v: { from: readonly string[]; to: string; data: string }): Flow
   sentence: flowSentence(v.from, v.to),
 });
 
-/** FakeHost with the guard, as the worker's host wires it (src/background/toolHost.ts). */
+/** FakeHost with the guard, as the worker's host wires it (src/background/workerToolHost.ts). */
 class GuardedHost extends FakeHost {
   readonly sent: string[] = [];
   constructor() {

@@ -11,7 +11,7 @@ import { ConversationStore } from '../../src/storage/conversations.ts';
 import { SitePermissions } from '../../src/storage/sitePermissions.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { AgentRunner, type AgentConfigView, type AgentRunnerOptions } from '../../src/agent/runner.ts';
-import type { AgentEvent } from '../../src/agent/events.ts';
+import type { AgentEvent } from '../../src/agent/agentEvents.ts';
 import type { AgentToolHost, ToolRunContext } from '../../src/agent/toolHost.ts';
 import type { Timers } from '../../src/agent/timing.ts';
 import { ScriptedModel, deferred, type Turn } from '../support/scriptedModel.ts';

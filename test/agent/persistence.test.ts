@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentRunner } from '../../src/agent/runner.ts';
 import { cloneState } from '../../src/agent/session.ts';
-import { contextView } from '../../src/agent/context/view.ts';
+import { contextView } from '../../src/agent/context/contextView.ts';
 import type { ModelClient, ModelEvent, ModelRequest } from '../../src/models/events.ts';
 import { ConversationStore, type AppendOptions } from '../../src/storage/conversations.ts';
 import type { ItemRecord } from '../../src/storage/records.ts';

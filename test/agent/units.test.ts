@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { errorOutput, isLocalItem, note, openCalls, toOutput } from '../../src/agent/transcript.ts';
-import { contextView } from '../../src/agent/context/view.ts';
+import { contextView } from '../../src/agent/context/contextView.ts';
 import { parseArguments, unknownToolMessage } from '../../src/agent/calls.ts';
 import { originAllowed, originMatches } from '../../src/agent/approvals.ts';
 import { originOf } from '../../src/shared/origin.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { MCP_TOOL_NAME, bridgeRegistry, mcpTools } from '../../src/cli/mcp/tools.ts';
+import { MCP_TOOL_NAME, bridgeRegistry, mcpTools } from '../../src/cli/mcp/listedTools.ts';
 import { modeDefinitions } from '../../src/background/codeMode.ts';
 import { parseMcpArgs } from '../../src/cli/mcp/index.ts';
 import { unpackedExtensionId } from '../../src/cli/mcp/extensionId.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblems, parseConfigYaml, parseSecretsYaml, type ConfigProblem } from '../../src/config/parse.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
-import { loadConfig, saveConfig, loadSecrets, saveSecrets } from '../../src/config/store.ts';
+import { loadConfig, saveConfig, loadSecrets, saveSecrets } from '../../src/config/configStore.ts';
 import { seedSettings } from '../../src/config/seed.ts';
 import { redactSecrets } from '../../src/config/redact.ts';
 import { memoryStorage } from '../support/memoryStorage.ts';

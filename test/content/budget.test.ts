@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { buildSnapshot, buildSnapshotSliced } from '../../src/content/snapshot.ts';
+import { buildSnapshot, buildSnapshotSliced } from '../../src/content/contentSnapshot.ts';
 import { findSliced } from '../../src/content/find.ts';
 import { visibleTextSliced } from '../../src/content/text.ts';
 import { runSliced, Slicer, Superseded } from '../../src/content/slices.ts';

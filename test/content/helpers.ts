@@ -1,6 +1,6 @@
 /** Shared set-up for content-script unit tests (happy-dom: no layout engine, so size checks are off). */
 import { registry } from '../../src/content/refs.ts';
-import { buildSnapshot } from '../../src/content/snapshot.ts';
+import { buildSnapshot } from '../../src/content/contentSnapshot.ts';
 import { setLayoutAvailable } from '../../src/content/visibility.ts';
 
 export function setPage(html: string): void {

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/shared/markdown.ts';
+import { htmlToMarkdown } from '../../src/shared/htmlToMarkdown.ts';
 import { visibleText } from '../../src/content/text.ts';
 import { setPage } from './helpers.ts';
 

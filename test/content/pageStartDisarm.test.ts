@@ -5,7 +5,7 @@
  * real Chromium is e2e/registration-window.spec.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { devCapture, devRead } from '../../src/content/devCapture.ts';
+import { devCapture, devRead } from '../../src/content/contentDevCapture.ts';
 import { LISTENER_REQUEST, listenerRegistry } from '../../src/content/listenerRegistry.ts';
 import { pageStartDisarm } from '../../src/content/pageStartDisarm.ts';
 

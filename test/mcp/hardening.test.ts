@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clean, cleanSchemaText, CAPS } from '../../src/mcp/sanitize.ts';
-import { valueRedactor } from '../../src/mcp/redact.ts';
+import { valueRedactor } from '../../src/mcp/valueRedactor.ts';
 import { jsonDepth, schemaProblem } from '../../src/mcp/schemaCheck.ts';
 import { describeChange, fingerprintTool, newPinRecord, review } from '../../src/mcp/pins.ts';
 import { CallLimiter } from '../../src/mcp/limiter.ts';

@@ -3,7 +3,7 @@
  * open, asked again once if it closed itself in between, and its replies validated.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { askOffscreen } from '../../src/offscreen/client.ts';
+import { askOffscreen } from '../../src/offscreen/offscreenClient.ts';
 
 interface Fake {
   created: { url: string; reasons: string[] }[];

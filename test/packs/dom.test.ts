@@ -15,7 +15,7 @@ import { buildRegistry } from '../../src/background/registry.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import type { ActionRequest, ContentRequest, QueryReply, WaitReply } from '../../src/shared/contentMessages.ts';
 import type { ActionResult } from '../../src/page/actions.ts';
-import type { PageSnapshot } from '../../src/page/snapshot.ts';
+import type { PageSnapshot } from '../../src/page/pageSnapshot.ts';
 import { readOffPage } from '../../src/tools/packs/dom/readOffPage.ts';
 import { makeCtx } from '../tools/helpers.ts';
 

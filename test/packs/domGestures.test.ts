@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDomTools } from '../../src/tools/packs/dom/index.ts';
 import type { PageApi } from '../../src/page/api.ts';
-import { ottoClipboard } from '../../src/tools/packs/dom/clipboard.ts';
+import { ottoClipboard } from '../../src/tools/packs/dom/ottoClipboard.ts';
 import { callNeedsApproval, type AnyTool } from '../../src/tools/Tool.ts';
 import type { ActionRequest } from '../../src/shared/contentMessages.ts';
 import type { ActionResult } from '../../src/page/actions.ts';

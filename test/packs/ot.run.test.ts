@@ -10,7 +10,7 @@ import { z } from '../../src/shared/zod.ts';
 import { CommandError } from '../../src/command/index.ts';
 import { CODE_TOOL_DESCRIPTION } from '../../src/tools/packs/ot/index.ts';
 import { modeDefinitions, packSummary } from '../../src/background/codeMode.ts';
-import type { SavingInput } from '../../src/storage/stats.ts';
+import type { SavingInput } from '../../src/storage/statsStore.ts';
 import type { OtStores } from '../../src/tools/packs/ot/index.ts';
 
 function withSavings(stores: OtStores): { stores: OtStores; savings: SavingInput[] } {

@@ -10,7 +10,7 @@ import type { AnyTool } from '../../src/tools/Tool.ts';
 import { createOtTools, OT_PACK, type OtDeps, type OtEnvironment } from '../../src/tools/packs/ot/index.ts';
 import { openOttoDB } from '../../src/storage/db.ts';
 import { ResultStore } from '../../src/storage/results.ts';
-import { StatsStore } from '../../src/storage/stats.ts';
+import { StatsStore } from '../../src/storage/statsStore.ts';
 import { FileStore } from '../../src/storage/files.ts';
 import type { OtStores } from '../../src/tools/packs/ot/index.ts';
 import { toolContext } from '../support/toolContext.ts';

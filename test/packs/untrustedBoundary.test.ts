@@ -13,10 +13,10 @@ import {
   formatRead,
   formatText,
   formatWait,
-} from '../../src/tools/packs/dom/format.ts';
+} from '../../src/tools/packs/dom/formatReplies.ts';
 import { formatConsole, formatNetwork } from '../../src/tools/packs/dom/devtools.ts';
 import { formatPdf } from '../../src/tools/packs/files/pdf.ts';
-import type { DevLog } from '../../src/content/devCapture.ts';
+import type { DevLog } from '../../src/content/contentDevCapture.ts';
 
 const BOUNDARY = /<(external-content-[0-9a-f]{8})>[\s\S]*?<\/\1>/g;
 const leaks = (out: string): string[] => out.replace(BOUNDARY, '').match(/INJ\d\d/g) ?? [];

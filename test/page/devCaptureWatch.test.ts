@@ -36,7 +36,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('the watched tabs at a run start', () => {
   it('a tab closed while no run went is forgotten, and its loads are not marked', async () => {
-    const { isWatched, noteRunStatus } = await import('../../src/page/devCapture.ts');
+    const { isWatched, noteRunStatus } = await import('../../src/page/pageDevCapture.ts');
     noteRunStatus('c1', 'running');
     await vi.waitFor(() => expect(marked.sort()).toEqual([1, 3]));
     expect(stored['otto.devWatch']).toEqual([1, 3]);

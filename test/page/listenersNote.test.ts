@@ -4,7 +4,7 @@
  * would lose what the user did on it.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { formatSnapshot, type PageSnapshot } from '../../src/page/snapshot.ts';
+import { formatSnapshot, type PageSnapshot } from '../../src/page/pageSnapshot.ts';
 
 // The router bundles the content scripts through Vite-only `?iife` imports; the note needs none of them.
 vi.mock('../../src/content/index.iife.ts?iife', () => ({ default: 'src/content/index.iife.js' }));

@@ -1,7 +1,7 @@
-// docs/specs/002-ot-tools.md "YAML Flow Style Output" and the JSON option (src/shared/format.ts).
+// docs/specs/002-ot-tools.md "YAML Flow Style Output" and the JSON option (src/shared/outputFormat.ts).
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { formatOutput } from '../../src/shared/format.ts';
+import { formatOutput } from '../../src/shared/outputFormat.ts';
 
 describe('YAML Flow Style Output (seed 002)', () => {
   it('Flow style formatting: simple objects inline, lists of objects as a block sequence of flow items', () => {

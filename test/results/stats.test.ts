@@ -1,5 +1,5 @@
-// The pure ot.stats logic (src/results/stats.ts, prices.ts, statsHtml.ts): periods, aggregation, the reply, estimates,
-// prices and the HTML report.
+// The pure ot.stats logic (src/results/statsLogic.ts, prices.ts, statsHtml.ts): periods, aggregation, the reply,
+// estimates, prices and the HTML report.
 import { describe, expect, it } from 'vitest';
 import { costUsd, priceFor } from '../../src/results/prices.ts';
 import {
@@ -14,7 +14,7 @@ import {
   toolContribution,
   toReport,
   type ToolCallStat,
-} from '../../src/results/stats.ts';
+} from '../../src/results/statsLogic.ts';
 import { buildStatsHtml, escapeHtml } from '../../src/results/statsHtml.ts';
 
 const HOUR = 3_600_000;

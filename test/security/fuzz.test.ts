@@ -8,7 +8,7 @@ import { PanelRequest, WorkerToPanel, parseMessage } from '../../src/shared/mess
 import { ContentReply, ContentRequest } from '../../src/shared/contentMessages.ts';
 import { acceptPanelPort, type Handlers, type PortLike } from '../../src/background/panelPort.ts';
 import { parseConfigYaml, parseSecretsYaml } from '../../src/config/parse.ts';
-import { loadConfig, saveConfig } from '../../src/config/store.ts';
+import { loadConfig, saveConfig } from '../../src/config/configStore.ts';
 import { runProgram, CommandError } from '../../src/command/index.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolValidationError } from '../../src/tools/validate.ts';

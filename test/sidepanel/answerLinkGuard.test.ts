@@ -4,7 +4,7 @@
  * loses its href, shows where it goes, and a click on it yields the question; a plain link stays a link.
  */
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../src/sidepanel/lib/markdown.ts';
+import { renderMarkdown } from '../../src/sidepanel/lib/markdownToHtml.ts';
 import { guardLinks, questionAt } from '../../src/sidepanel/lib/answerLinkGuard.ts';
 import type { AnswerLink } from '../../src/shared/answerLink.ts';
 

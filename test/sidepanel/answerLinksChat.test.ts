@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatReducer, emptyChat, type ChatState } from '../../src/sidepanel/state/chat.ts';
 import { buildEntries } from '../../src/sidepanel/state/view.ts';
-import type { AgentEvent } from '../../src/agent/events.ts';
+import type { AgentEvent } from '../../src/agent/agentEvents.ts';
 import type { AnswerLink } from '../../src/shared/answerLink.ts';
 
 const C = 'conv-1';

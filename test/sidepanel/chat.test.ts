@@ -7,7 +7,7 @@ import {
   type PersistedItem,
 } from '../../src/sidepanel/state/chat.ts';
 import { buildEntries, runStatusView } from '../../src/sidepanel/state/view.ts';
-import type { AgentEvent } from '../../src/agent/events.ts';
+import type { AgentEvent } from '../../src/agent/agentEvents.ts';
 import type { RunState } from '../../src/storage/runRecords.ts';
 
 const C = 'c1';

@@ -15,7 +15,7 @@ import { appendHistory, MAX_HISTORY, recall } from '../../src/sidepanel/state/hi
 import { buildEntries } from '../../src/sidepanel/state/view.ts';
 import { chatReducer, emptyChat } from '../../src/sidepanel/state/chat.ts';
 import { clip, linkDocs } from '../../src/sidepanel/lib/commandText.ts';
-import { tryExample } from '../../src/sidepanel/state/help.ts';
+import { tryExample } from '../../src/sidepanel/state/helpBrowser.ts';
 import { viewMime } from '../../src/sidepanel/state/data.ts';
 
 const card = (id: string, afterSeq = -1, extra: Partial<CommandCard> = {}): CommandCard => ({

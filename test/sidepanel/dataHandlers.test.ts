@@ -3,7 +3,7 @@ import { dataHandlers } from '../../src/background/dataHandlers.ts';
 import { openOttoDB } from '../../src/storage/db.ts';
 import { FileStore } from '../../src/storage/files.ts';
 import { ResultStore } from '../../src/storage/results.ts';
-import { StatsStore } from '../../src/storage/stats.ts';
+import { StatsStore } from '../../src/storage/statsStore.ts';
 import { ConfigSchema } from '../../src/config/schema.ts';
 import type { Settings } from '../../src/background/settings.ts';
 

@@ -6,7 +6,7 @@ import {
   prettyJson,
   resultHandle,
   truncate,
-} from '../../src/sidepanel/lib/format.ts';
+} from '../../src/sidepanel/lib/displayFormat.ts';
 
 describe('panel formatters', () => {
   it('finds a stored result handle in JSON or YAML flow references', () => {

@@ -3,11 +3,11 @@
 // records.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { StatsError } from '../../src/results/stats.ts';
+import { StatsError } from '../../src/results/statsLogic.ts';
 import { openOttoDB } from '../../src/storage/db.ts';
 import { FileStore } from '../../src/storage/files.ts';
 import { ResultStore } from '../../src/storage/results.ts';
-import { RETENTION_DAYS, StatsStore, toolCallRecorder, type ToolCallInput } from '../../src/storage/stats.ts';
+import { RETENTION_DAYS, StatsStore, toolCallRecorder, type ToolCallInput } from '../../src/storage/statsStore.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

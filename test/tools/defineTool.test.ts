@@ -4,7 +4,7 @@ import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { z } from '../../src/shared/zod.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
-import { createToolDefinition } from '../../src/tools/definition.ts';
+import { createToolDefinition } from '../../src/tools/toolDefinition.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { callNeedsApproval, fixedApproval, qualifiedNameOf, readsOnly } from '../../src/tools/Tool.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';

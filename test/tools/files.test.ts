@@ -13,9 +13,9 @@ import { noPage } from '../../src/page/api.ts';
 import { formatPdf } from '../../src/tools/packs/files/pdf.ts';
 import { nameOf } from '../../src/tools/packs/files/downloads.ts';
 import { captureNote, formatConsole, formatNetwork } from '../../src/tools/packs/dom/devtools.ts';
-import type { DevLog } from '../../src/content/devCapture.ts';
+import type { DevLog } from '../../src/content/contentDevCapture.ts';
 import type { AnyTool } from '../../src/tools/Tool.ts';
-import { resolveCallTarget } from '../../src/tools/callTarget.ts';
+import { resolveCallTarget } from '../../src/tools/resolveCallTarget.ts';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { toolContext } from '../support/toolContext.ts';
 

@@ -8,7 +8,7 @@ import type { ItemRecord } from '../../storage/records.ts';
 import type { AgentConfigView, RunSession } from '../session.ts';
 import { isFunctionCallOutput, userMessage } from '../transcript.ts';
 import { abortable } from '../timing.ts';
-import { calibrate, contextBudget, estimateTokens, extraChars, requestSize } from './budget.ts';
+import { calibrate, contextBudget, estimateTokens, extraChars, requestSize } from './contextBudget.ts';
 import {
   applyElisions,
   elisionCandidates,
@@ -32,7 +32,7 @@ import {
   type CompactionItem,
   type HandleNote,
 } from './compaction.ts';
-import { contextView } from './view.ts';
+import { contextView } from './contextView.ts';
 import { DIGEST_HEAD, DIGEST_TOKENS, digestibleRun, digestWindow } from './digest.ts';
 import { tabOf, urlIn } from './observations.ts';
 

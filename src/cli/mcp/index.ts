@@ -17,7 +17,7 @@ import { Relay } from './relay.ts';
 import { clientOf, createMcpServer } from './server.ts';
 import { EXTENSION_ID, unpackedExtensionId } from './extensionId.ts';
 import { openInBrowser } from './open.ts';
-import { mcpTools } from './tools.ts';
+import { mcpTools } from './listedTools.ts';
 import { errorMessage } from '../../shared/errorMessage.ts';
 
 export interface McpOptions {

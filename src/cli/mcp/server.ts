@@ -8,7 +8,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { BridgeClient } from '../../shared/bridgeProtocol.ts';
-import { mcpTools, type McpToolDefinition } from './tools.ts';
+import { mcpTools, type McpToolDefinition } from './listedTools.ts';
 import { errorResult, type Relay } from './relay.ts';
 
 export const SERVER_INFO = { name: 'otto', version: '0.1.0' };

@@ -10,7 +10,7 @@
  * 250-450 ms CPU run (its pre-paint walk of the whole page), then one of 340-440 ms to finish its commit, which a page
  * setting the same fields in one go pays once.
  */
-import { knownRoots } from '../env.ts';
+import { knownRoots } from '../flatTree.ts';
 import { afterNextFrame } from '../slices.ts';
 
 export interface FieldSettle {

@@ -5,7 +5,7 @@
  * mousemove, pointerdown, mousedown, (focus), pointerup, mouseup, click — with double and right clicks.
  */
 import { labelsOf } from '../names.ts';
-import { composedContains, deepElementFromPoint, parentOf } from '../env.ts';
+import { composedContains, deepElementFromPoint, parentOf } from '../flatTree.ts';
 import { describeElement, isDisabled, tagHint, named } from '../describe.ts';
 import { hiddenReason, layoutAvailable } from '../visibility.ts';
 import { ActionError } from '../targets.ts';

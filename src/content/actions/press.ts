@@ -5,7 +5,7 @@
  * the page cancelled the keydown: typing a character, Backspace/Delete, Enter (submit, activate, new line), Space
  * (activate), Tab focus movement, select-all, caret and page movement.
  */
-import { deepActiveElement } from '../env.ts';
+import { deepActiveElement } from '../flatTree.ts';
 import { describeElement } from '../describe.ts';
 import { nextTabStop } from './focusOrder.ts';
 import { keyboardEvent, modsOf, parseCombo, producesKeypress, type Combo, type KeyDef } from './keys.ts';

@@ -3,7 +3,7 @@
  * does not scroll (app layouts that scroll an inner element) scroll their largest scrollable element in view instead.
  */
 import { describeElement } from '../describe.ts';
-import { deepElementFromPoint, parentOf } from '../env.ts';
+import { deepElementFromPoint, parentOf } from '../flatTree.ts';
 import { styleOf } from '../visibility.ts';
 
 export interface ScrollRequest {

@@ -5,7 +5,7 @@
  * the click changed, not the page (#24: the old fallback matched `[role="option"]` over the whole page, with
  * visibility checks, ten times in a row, holding a big page's main thread each time). Each search is sliced.
  */
-import { knownRoots } from '../env.ts';
+import { knownRoots } from '../flatTree.ts';
 import { deepQuerySliced, SEARCH_ELEMENTS } from '../deepQuery.ts';
 import { isElementVisible } from '../visibility.ts';
 

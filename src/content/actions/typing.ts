@@ -5,7 +5,7 @@
  * frameworks install on the element (React's) see a real change. `change` fires on commit; contenteditable editors
  * get beforeinput + execCommand('insertText'). The value is read back and compared afterwards.
  */
-import { deepActiveElement } from '../env.ts';
+import { deepActiveElement } from '../flatTree.ts';
 import { describeElement, isDisabled, named } from '../describe.ts';
 import { hiddenReason } from '../visibility.ts';
 import { ActionError } from '../targets.ts';

@@ -3,7 +3,7 @@
  * changes and every 100 ms (visibility can change without mutations).
  */
 import { checkSelector, deepQuerySliced, SEARCH_ELEMENTS } from '../deepQuery.ts';
-import { countElementsUpTo, knownRoots } from '../env.ts';
+import { countElementsUpTo, knownRoots } from '../flatTree.ts';
 import { findTextSliced } from '../textSearch.ts';
 import { registry } from '../refs.ts';
 import { visibleText } from '../text.ts';

@@ -6,7 +6,7 @@
  * held (mouse.ts). The report says how it was done and what moved (moved.ts).
  */
 import { describeElement, named } from '../describe.ts';
-import { parentOf } from '../env.ts';
+import { parentOf } from '../flatTree.ts';
 import { ActionError, resolveTarget } from '../targets.ts';
 import { html5Drag } from './html5.ts';
 import { mouseDrag, pressAt } from './mouse.ts';

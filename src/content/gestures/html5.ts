@@ -5,7 +5,7 @@
  * on the last target if allowed, and dragend on the source with the outcome in dropEffect. One DataTransfer is shared
  * by every event, so what the page put in at dragstart is what it reads at drop.
  */
-import { deepElementFromPoint } from '../env.ts';
+import { deepElementFromPoint } from '../flatTree.ts';
 import { BUTTONS_MASK } from '../actions/pointer.ts';
 import { nextFrame, path } from './mouse.ts';
 import type { Point } from './points.ts';

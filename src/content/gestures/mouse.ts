@@ -4,7 +4,7 @@
  * that track the mouse — jQuery UI draggable/sortable/slider, dnd-kit, pointer-driven sliders — see a path, not a
  * jump), then pointerup/mouseup where it is released.
  */
-import { deepElementFromPoint } from '../env.ts';
+import { deepElementFromPoint } from '../flatTree.ts';
 import { BUTTONS_MASK, dispatchHover, mouseInit, pointer } from '../actions/pointer.ts';
 import type { Point } from './points.ts';
 

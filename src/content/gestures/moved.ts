@@ -4,7 +4,7 @@
  * taken before and after (the first level whose parent or index changed is the item that moved: a drag handle
  * stays put inside its list item while the item moves). Also how far it moved on screen (a slider thumb).
  */
-import { parentOf } from '../env.ts';
+import { parentOf } from '../flatTree.ts';
 import { describeElement, tagHint } from '../describe.ts';
 import { registry } from '../refs.ts';
 

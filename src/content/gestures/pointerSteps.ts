@@ -7,7 +7,7 @@
  * stays down across requests until released, so a drag with chosen intermediate points or a long press is possible.
  * No click follows a release: a click is dom.click's, which asks the user first on a submit button.
  */
-import { deepElementFromPoint } from '../env.ts';
+import { deepElementFromPoint } from '../flatTree.ts';
 import { describeElement } from '../describe.ts';
 import { BUTTONS_MASK, dispatchHover, hoveredElement, pointerPosition } from '../actions/pointer.ts';
 import { ActionError } from '../targets.ts';

@@ -3,7 +3,7 @@
  * corner, default its centre), its resize corner, or a viewport point — each checked to be on screen and to reach
  * the element (elementFromPoint through shadow roots), with errors that say what to do instead.
  */
-import { composedContains, deepElementFromPoint } from '../env.ts';
+import { composedContains, deepElementFromPoint } from '../flatTree.ts';
 import { named } from '../describe.ts';
 import { withRef } from './moved.ts';
 import { ActionError } from '../targets.ts';

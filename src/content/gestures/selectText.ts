@@ -6,7 +6,7 @@
  * selection holds afterwards.
  */
 import { describeElement } from '../describe.ts';
-import { composedContains, deepElementFromPoint } from '../env.ts';
+import { composedContains, deepElementFromPoint } from '../flatTree.ts';
 import { ActionError } from '../targets.ts';
 import { isTextControl } from '../actions/typing.ts';
 import { moveTo, pressAt, releaseAt } from './mouse.ts';

@@ -11,7 +11,7 @@
 import type { PendingApproval, TabShareRequest } from '../../storage/runRecords.ts';
 import type { CallTarget } from '../../shared/callTarget.ts';
 import { isShareApproval, shareQuestion } from '../../agent/tabAccess.ts';
-import { prettyJson, truncate } from '../lib/format.ts';
+import { prettyJson, truncate } from '../lib/displayFormat.ts';
 
 export interface ApprovalActions {
   /** `task` (#42): allow, and widen the task's scope with what the card names. */

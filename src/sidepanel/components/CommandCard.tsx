@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { CommandCard, CommandStatus } from '../state/commands.ts';
-import { formatDuration } from '../lib/format.ts';
+import { formatDuration } from '../lib/displayFormat.ts';
 import { useNow } from '../lib/useNow.ts';
 import { Markdown } from './Markdown.tsx';
 import { clip, linkDocs } from '../lib/commandText.ts';

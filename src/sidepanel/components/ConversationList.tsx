@@ -1,7 +1,7 @@
 /** The conversations drawer: search by title, open, rename in place, delete with confirmation. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ConversationRecord } from '../../storage/records.ts';
-import { relativeTime } from '../lib/format.ts';
+import { relativeTime } from '../lib/displayFormat.ts';
 import { Icon } from './Icon.tsx';
 
 export interface ConversationListProps {

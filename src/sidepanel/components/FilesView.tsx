@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'preact/hooks';
 import type { DataSlice } from '../state/data.ts';
-import { prettyJson, relativeTime } from '../lib/format.ts';
+import { prettyJson, relativeTime } from '../lib/displayFormat.ts';
 
 export function size(chars: number): string {
   if (chars < 1000) return `${chars} B`;

@@ -1,5 +1,5 @@
 /** One tool in the help browser: signature, arguments, returns, examples, docs link, and "Try it". */
-import { tryExample, type HelpToolDetail } from '../state/help.ts';
+import { tryExample, type HelpToolDetail } from '../state/helpBrowser.ts';
 
 type Param = HelpToolDetail['params'][number];
 

@@ -3,7 +3,7 @@
  * without a query, packs → tools → detail. Snippets and examples go into the composer ("Try it").
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { HelpHit, HelpSlice } from '../state/help.ts';
+import type { HelpHit, HelpSlice } from '../state/helpBrowser.ts';
 import { HelpDetail } from './HelpDetail.tsx';
 
 const KIND_TITLE: Record<HelpHit['kind'], string> = {

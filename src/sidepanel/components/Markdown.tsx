@@ -5,7 +5,7 @@
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AnswerLink } from '../../shared/answerLink.ts';
-import { renderMarkdown } from '../lib/markdown.ts';
+import { renderMarkdown } from '../lib/markdownToHtml.ts';
 import { guardLinks, questionAt, type LinkQuestion } from '../lib/answerLinkGuard.ts';
 import { openUrl } from '../lib/openTab.ts';
 import { LinkAsk } from './LinkAsk.tsx';

@@ -8,7 +8,7 @@ import type { Entry } from '../state/view.ts';
 import { AssistantMessage, Note, Reasoning, UserMessage } from './Messages.tsx';
 import { ToolGroup } from './ToolGroup.tsx';
 import { CommandCardView } from './CommandCard.tsx';
-import { usePanelActions } from '../lib/actions.ts';
+import { usePanelActions } from '../lib/panelActions.ts';
 
 function EntryView({ entry }: { entry: Entry }) {
   const actions = usePanelActions();

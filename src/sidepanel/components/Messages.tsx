@@ -2,7 +2,7 @@
 import type { TurnInfo } from '../state/chat.ts';
 import type { AnswerLink } from '../../shared/answerLink.ts';
 import { Markdown } from './Markdown.tsx';
-import { formatDuration, formatTokens } from '../lib/format.ts';
+import { formatDuration, formatTokens } from '../lib/displayFormat.ts';
 
 export function UserMessage({ text }: { text: string }) {
   return (

@@ -1,5 +1,5 @@
 /** Tool calls over the period as inline SVG bars (errors stacked in red); no library, no network. */
-import type { TimelineBucket } from '../../results/stats.ts';
+import type { TimelineBucket } from '../../results/statsLogic.ts';
 
 const W = 320;
 const H = 70;

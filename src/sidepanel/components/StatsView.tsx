@@ -5,7 +5,7 @@
  */
 import { useEffect } from 'preact/hooks';
 import { PERIODS, type DataSlice } from '../state/data.ts';
-import { formatDuration, formatTokens } from '../lib/format.ts';
+import { formatDuration, formatTokens } from '../lib/displayFormat.ts';
 import { StatsChart } from './StatsChart.tsx';
 
 const LABEL = { day: 'Day', week: 'Week', month: 'Month', all: 'All' } as const;

@@ -1,7 +1,7 @@
 /** The run-status line (`run-status`: idle | running | error | interrupted; `data-run` = the raw status). */
 import type { ChatState } from '../state/chat.ts';
 import { runStatusView } from '../state/view.ts';
-import { formatTokens } from '../lib/format.ts';
+import { formatTokens } from '../lib/displayFormat.ts';
 import { scopeLine } from '../../shared/taskScope.ts';
 
 const TEXT: Record<string, string> = {

@@ -4,9 +4,9 @@
  */
 import { useState } from 'preact/hooks';
 import type { ToolCardModel } from '../state/view.ts';
-import { argsSummary, formatDuration, prettyJson, truncate } from '../lib/format.ts';
+import { argsSummary, formatDuration, prettyJson, truncate } from '../lib/displayFormat.ts';
 import { useNow } from '../lib/useNow.ts';
-import { usePanelActions } from '../lib/actions.ts';
+import { usePanelActions } from '../lib/panelActions.ts';
 
 const PREVIEW = 600;
 

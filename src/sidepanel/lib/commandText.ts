@@ -12,7 +12,9 @@ export function clip(text: string): string | undefined {
   return lines.slice(0, CLIP_LINES).join('\n').slice(0, CLIP_CHARS);
 }
 
-/** Bare links to Otto's bundled docs (ot.help prints them) as markdown autolinks; markdown.ts keeps only its own. */
+/**
+ * Bare links to Otto's bundled docs (ot.help prints them) as markdown autolinks; markdownToHtml.ts keeps only its own.
+ */
 export function linkDocs(text: string): string {
   return text.replace(/(^|[\s(])(chrome-extension:\/\/[a-p]{32}\/docs\/[^\s)<>]+)/g, '$1<$2>');
 }

@@ -8,7 +8,7 @@
  * conversation render exactly like the live one.
  */
 import { outputText } from '../../agent/outputText.ts';
-import type { AgentEvent } from '../../agent/events.ts';
+import type { AgentEvent } from '../../agent/agentEvents.ts';
 import type { ResponseItem, Usage } from '../../models/events.ts';
 import { parseAnswerLinks, type AnswerLink } from '../../shared/answerLink.ts';
 import type {

@@ -2,7 +2,7 @@
  * Input history for the composer: every message and command sent, newest last, kept in localStorage (last
  * MAX_HISTORY, consecutive duplicates folded). `recall` is the pure step behind ArrowUp/ArrowDown.
  */
-import { loadLastInput } from './meta.ts';
+import { loadLastInput } from './conversationMeta.ts';
 
 export const MAX_HISTORY = 100;
 const KEY = 'otto.panel.history';

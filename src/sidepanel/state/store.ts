@@ -2,20 +2,20 @@
  * The panel's one store: the chat reducer for the open conversation, the conversation list, the setup facts (is a
  * key needed?), and every request the panel makes to the worker. Components read `PanelStore` and call its
  * actions; nothing else talks to the port. Slices in their own files: command cards (useCommands.ts), the help
- * browser (help.ts), the Stats and Files views (data.ts).
+ * browser (helpBrowser.ts), the Stats and Files views (data.ts).
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { PortClient } from '../../shared/portClient.ts';
-import type { AgentEvent } from '../../agent/events.ts';
+import type { AgentEvent } from '../../agent/agentEvents.ts';
 import type { ConversationRecord } from '../../storage/records.ts';
 import type { ResponseItem } from '../../models/events.ts';
 import { chatReducer, emptyChat, type ChatState, type PersistedItem } from './chat.ts';
-import { dropMeta, loadCurrent, loadMeta, saveCurrent, saveMeta } from './meta.ts';
+import { dropMeta, loadCurrent, loadMeta, saveCurrent, saveMeta } from './conversationMeta.ts';
 import { downloadText } from '../../ui/download.ts';
 import { effectiveConfig } from '../../config/edit.ts';
 import { CONFIG_INVALID_HEAD, configStatus, type ConfigStatus } from '../../config/status.ts';
 import { useCommands, type CommandsSlice } from './useCommands.ts';
-import { useHelp, type HelpSlice } from './help.ts';
+import { useHelp, type HelpSlice } from './helpBrowser.ts';
 import { useData, type DataSlice } from './data.ts';
 import { reviewNotice } from './serverReview.ts';
 import type { Request } from './request.ts';

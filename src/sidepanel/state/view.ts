@@ -8,7 +8,7 @@ import { outputText } from '../../agent/outputText.ts';
 import type { ResponseItem } from '../../models/events.ts';
 import type { AnswerLink } from '../../shared/answerLink.ts';
 import type { ChatState, ToolStatus, TurnInfo } from './chat.ts';
-import { metadataDuration, resultHandle } from '../lib/format.ts';
+import { metadataDuration, resultHandle } from '../lib/displayFormat.ts';
 import type { CommandCard } from './commands.ts';
 
 export interface ToolCardModel {

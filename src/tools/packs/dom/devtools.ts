@@ -1,7 +1,7 @@
 /**
  * `dom.console` and `dom.network` (#19): the page's last console messages and uncaught errors, and its last
- * requests, as captured in the page's own world (content/devCapture.ts) without the debugger (which would show the
- * user a bar). When the capture began is stated: from the page's start, or late (then earlier console messages are
+ * requests, as captured in the page's own world (content/contentDevCapture.ts) without the debugger (which would show
+ * the user a bar). When the capture began is stated: from the page's start, or late (then earlier console messages are
  * unknown, and the answer says how to get them). Everything the page logged or requested is page data and reaches
  * the model inside an untrusted-content boundary.
  */
@@ -10,7 +10,7 @@ import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
 import type { AnyTool } from '../../Tool.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
-import type { DevLog, DevRequest } from '../../../content/devCapture.ts';
+import type { DevLog, DevRequest } from '../../../content/contentDevCapture.ts';
 import type { PageApi } from '../../../page/api.ts';
 
 const tabId = z.number().int().nonnegative().optional();

@@ -11,7 +11,7 @@ import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
 import type { AnyTool } from '../../Tool.ts';
 import type { PageApi } from '../../../page/api.ts';
-import { ottoClipboard } from './clipboard.ts';
+import { ottoClipboard } from './ottoClipboard.ts';
 
 const px = z.number().min(-10_000).max(10_000);
 

@@ -14,7 +14,7 @@ import type { PackSpec } from '../../ToolRegistry.ts';
 import type { PageApi } from '../../../page/api.ts';
 import type { ActionResult } from '../../../page/actions.ts';
 import { createGestureTools, pointArgs, rememberCopy } from './gestures.ts';
-import { ottoClipboard, PASTE_KEY } from './clipboard.ts';
+import { ottoClipboard, PASTE_KEY } from './ottoClipboard.ts';
 import {
   clickIsDestructive,
   fillFormTypesPassword,
@@ -26,7 +26,7 @@ import {
 import { pdfTabNoteOf, readTabPdf } from '../files/tabPdf.ts';
 import { createDevTools } from './devtools.ts';
 import { readOffPage } from './readOffPage.ts';
-import { formatDialogs, formatFind, formatQuery, formatRead, formatText, formatWait } from './format.ts';
+import { formatDialogs, formatFind, formatQuery, formatRead, formatText, formatWait } from './formatReplies.ts';
 
 export const DOM_PACK: PackSpec = {
   name: 'dom',

@@ -2,8 +2,8 @@
  * `dom.read` on a big page (#24): its article read in the offscreen document (src/offscreen/pageArticle.ts), not in
  * the page's own thread, where Readability would hold it for one long task.
  */
-import { askOffscreen } from '../../../offscreen/client.ts';
-import type { OffPageReader } from '../../../page/snapshot.ts';
+import { askOffscreen } from '../../../offscreen/offscreenClient.ts';
+import type { OffPageReader } from '../../../page/pageSnapshot.ts';
 
 export const readOffPage: OffPageReader = async (page, maxChars) => {
   const reply = await askOffscreen({ type: 'page.article', page, maxChars });

@@ -5,7 +5,7 @@
  * (pages, which have no text layer), then each page under its number inside an untrusted-content boundary.
  */
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
-import { askOffscreen } from '../../../offscreen/client.ts';
+import { askOffscreen } from '../../../offscreen/offscreenClient.ts';
 import type { PdfPage } from '../../../shared/offscreenMessages.ts';
 import { toBase64 } from './bytes.ts';
 

@@ -5,7 +5,7 @@
  */
 import { z } from '../../../shared/zod.ts';
 import type { LogFields } from '../../../shared/log.ts';
-import { formatOutput } from '../../../shared/format.ts';
+import { formatOutput } from '../../../shared/outputFormat.ts';
 import { errorOutputMessage } from '../../errorOutput.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW, type ToolFlow } from '../../guard/flow.ts';

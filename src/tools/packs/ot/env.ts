@@ -3,7 +3,7 @@
  * (tests, the docs generator): chrome.* and navigator are touched only when a tool asks.
  */
 import { resultStore, type ResultStore } from '../../../storage/results.ts';
-import { statsStore, type StatsStore } from '../../../storage/stats.ts';
+import { statsStore, type StatsStore } from '../../../storage/statsStore.ts';
 import { getFile, saveFile } from '../../../storage/files.ts';
 import { type OtDeps, type OtEnvironment, type OtStores, type ServerStatusSource } from './runtime.ts';
 

@@ -24,7 +24,7 @@ import {
   type SnippetMap,
   type ValueLabels,
 } from '../../../command/index.ts';
-import { formatOutput } from '../../../shared/format.ts';
+import { formatOutput } from '../../../shared/outputFormat.ts';
 import type { ToolContext } from '../../context.ts';
 import type { JournalStep, ProgramJournal } from '../../../shared/programJournal.ts';
 import { readsOnly } from '../../Tool.ts';

@@ -6,8 +6,8 @@
  */
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 import type { ToolContext } from '../../context.ts';
-import { type ComputeStatsOptions, type SavingInput } from '../../../storage/stats.ts';
-import type { StatsReport } from '../../../results/stats.ts';
+import { type ComputeStatsOptions, type SavingInput } from '../../../storage/statsStore.ts';
+import type { StatsReport } from '../../../results/statsLogic.ts';
 import type { QueryParams, ResultPage } from '../../../results/query.ts';
 import type { FileInfo } from '../../../storage/files.ts';
 

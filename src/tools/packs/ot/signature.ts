@@ -6,7 +6,7 @@
  * first, then optional ones, each in schema order; JSON types shown as str/int/float/bool/list/dict (`Any` when the
  * schema does not say, unions joined with ` | `); optional parameters as `= <default>` (a Python literal) or `= '...'`.
  */
-import { parametersJsonSchema } from '../../definition.ts';
+import { parametersJsonSchema } from '../../toolDefinition.ts';
 import { qualifiedNameOf, readsOnly, type AnyTool } from '../../Tool.ts';
 import type { PackSource, ToolRegistry } from '../../ToolRegistry.ts';
 

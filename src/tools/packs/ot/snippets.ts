@@ -3,7 +3,7 @@
  * or description.
  */
 import { z } from '../../../shared/zod.ts';
-import { toFlowYaml } from '../../../shared/format.ts';
+import { toFlowYaml } from '../../../shared/outputFormat.ts';
 import { CommandError, snippetExample, type SnippetDefinition, type SnippetMap } from '../../../command/index.ts';
 import { info, matches, otTool, pattern, type InfoLevel } from './common.ts';
 

@@ -1,11 +1,11 @@
 /**
  * `ot.stats` (docs/specs/002-ot-tools.md, "Runtime Statistics"): a thin wrapper over the stats store
- * (src/storage/stats.ts). Its errors are returned as the reference's exact strings (`Error: Invalid period ...`,
+ * (src/storage/statsStore.ts). Its errors are returned as the reference's exact strings (`Error: Invalid period ...`,
  * `Error: Statistics collection is disabled in configuration`, `Error: Cannot write to '<output>': <reason>`). `output`
  * names an HTML report kept in Otto's files (open or download it from the panel); the reply's `html_report` names it.
  */
 import { z } from '../../../shared/zod.ts';
-import { StatsError } from '../../../results/stats.ts';
+import { StatsError } from '../../../results/statsLogic.ts';
 import { otTool } from './common.ts';
 import type { ResolvedDeps } from './env.ts';
 

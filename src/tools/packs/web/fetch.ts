@@ -13,7 +13,7 @@ import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext } from '../../context.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import { hostOf, requires, safeRequest, type FullResponse } from '../../../sdk/index.ts';
-import { askOffscreen } from '../../../offscreen/client.ts';
+import { askOffscreen } from '../../../offscreen/offscreenClient.ts';
 import { fetchPdf } from '../files/fetchPdf.ts';
 import { localDestination, requireWebUrl, webUrlParam } from '../../urlPolicy.ts';
 

@@ -31,7 +31,7 @@ import {
   type StatsAggregate,
   type StatsReport,
   type ToolCallStat,
-} from '../results/stats.ts';
+} from '../results/statsLogic.ts';
 import { db as sharedDb, type OttoDB } from './db.ts';
 import { FileStore, fileNameProblem } from './files.ts';
 import type { StatsRollupRecord } from './resultRecords.ts';

@@ -231,7 +231,7 @@ export async function snapshotPage(tabId: number, opts: SnapshotOptions = {}): P
  * What the snapshot says when the page's click listeners are not all known (content/listenerRegistry.ts): the
  * registry came after the page loaded (`late`: it cannot see the past), or there is none (`none`: Otto reads pages
  * outside a run without putting anything in their world). A load during a run gets it before the page's scripts
- * (page/devCapture.ts). Controls are still found by what the page shows (cursors, hover rules, tabindex, handler
+ * (page/pageDevCapture.ts). Controls are still found by what the page shows (cursors, hover rules, tabindex, handler
  * attributes), and dom.find gives any text's element a ref, so the note points there and never at loading the page
  * again: that would lose what the user did on it (#43).
  */

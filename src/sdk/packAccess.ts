@@ -8,7 +8,7 @@
  */
 import type { ToolContext } from '../tools/context.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
-import { sdkRegistry } from './runtime.ts';
+import { sdkRegistry } from './sdkRuntime.ts';
 import { isPlainObject } from '../shared/plainObject.ts';
 
 /** What a pack proxy's methods and `callTool` need from the calling tool's context. */

@@ -3,7 +3,7 @@
  */
 import { helpCommandToSource } from './classify.ts';
 import { runProgram, type InterpreterOptions, type RunResult } from './interpreter.ts';
-import { expandSnippet, isSnippetInvocation, parseSnippetInvocation, type SnippetMap } from './snippets.ts';
+import { expandSnippet, isSnippetInvocation, parseSnippetInvocation, type SnippetMap } from './snippetPrograms.ts';
 
 export interface CommandRunOptions extends InterpreterOptions {
   snippets?: SnippetMap;

@@ -6,7 +6,7 @@
  * by a shorter one that is its prefix (`ws(` is `ws`, never `w` + `s(`): the "longest alias first" rule holds by
  * construction. A target that is itself an alias is followed to its end; cycles are refused.
  */
-import { CommandError } from './errors.ts';
+import { CommandError } from './commandErrors.ts';
 import { tokenizePartial } from './lexer.ts';
 
 export type AliasMap = Readonly<Record<string, string>>;

@@ -1,7 +1,7 @@
 /**
  * The page-world side of `dom.console` / `dom.network` (#19), injected with `chrome.scripting.executeScript({ world:
  * 'MAIN', func })` — so each function here is self-contained (no imports, no closure over module state). Only
- * tabs a run works on get it (page/devCapture.ts decides when): nothing of this runs in an idle page.
+ * tabs a run works on get it (page/pageDevCapture.ts decides when): nothing of this runs in an idle page.
  *
  * `devCapture` wraps `console.*`, `fetch` and `XMLHttpRequest` and listens for uncaught errors and unhandled
  * rejections, keeping the last 200 of each in a non-enumerable slot on `window`; the page's own calls go through

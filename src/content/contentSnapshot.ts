@@ -17,7 +17,7 @@
  * states, ref, children; src/shared/contentMessages.ts) and text is rendered once from it (outline.ts): here for a
  * caller that wants this frame's text, in the worker for a tab, after child frames are stitched into `frame` nodes.
  */
-import { deepActiveElement, flatChildren } from './env.ts';
+import { deepActiveElement, flatChildren } from './flatTree.ts';
 import { accessibleName, dedupeRepeat, normalize } from './names.ts';
 import { interactiveRole, NAME_FROM_CONTENT, roleOf, STRUCTURAL_ROLES } from './roles.ts';
 import { linkTarget, ROW_NAMED, stateNames, tagHint, valueShown } from './describe.ts';

@@ -1,6 +1,6 @@
 /**
- * When Otto captures a tab's console and requests (#19). The capture (content/devCapture.ts) runs in the page's own
- * world, so it can only see what happens after it is installed. #26 forbids running anything in pages Otto is not
+ * When Otto captures a tab's console and requests (#19). The capture (content/contentDevCapture.ts) runs in the page's
+ * own world, so it can only see what happens after it is installed. #26 forbids running anything in pages Otto is not
  * working on, so there is no capture "for every page from its start". Instead:
  *
  *  - a tab is **watched** once a run works on it (the content router injects Otto's content script into it, or a
@@ -28,7 +28,7 @@
  * An idle Otto (no run going) injects nothing on any navigation, and a tab no run touched never gets anything.
  * The watched set lives in `chrome.storage.session`, so it survives the worker being stopped mid-run.
  */
-import { devCapture, devRead, type DevLog } from '../content/devCapture.ts';
+import { devCapture, devRead, type DevLog } from '../content/contentDevCapture.ts';
 import { pageStartDisarm } from '../content/pageStartDisarm.ts';
 import devCaptureScript from '../content/devCapture.iife.ts?iife';
 import { errorMessage } from '../shared/errorMessage.ts';

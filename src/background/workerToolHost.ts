@@ -14,7 +14,7 @@ import type { ToolContext } from '../tools/context.ts';
 import type { ProgramJournal } from '../shared/programJournal.ts';
 import { createToolCaller } from '../tools/dispatch.ts';
 import { callNeedsApproval, fixedApproval, qualifiedNameOf, readsOnly } from '../tools/Tool.ts';
-import { describeElementOf, hasTarget, resolveCallTarget } from '../tools/callTarget.ts';
+import { describeElementOf, hasTarget, resolveCallTarget } from '../tools/resolveCallTarget.ts';
 import { effectsOf } from '../tools/guard/effect.ts';
 import { validateArguments } from '../tools/validate.ts';
 import { log } from '../shared/log.ts';
@@ -24,7 +24,7 @@ import type { Settings } from './settings.ts';
 import type { OttoConfig } from '../config/schema.ts';
 import type { ResultStore } from '../storage/results.ts';
 import { keptTtl } from '../agent/context/kept.ts';
-import { formatOutput } from '../shared/format.ts';
+import { formatOutput } from '../shared/outputFormat.ts';
 import { outputParts } from '../agent/transcript.ts';
 
 /** Paging tools' own output is never stored again, or the model could never read a result. */

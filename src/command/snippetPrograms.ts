@@ -15,7 +15,7 @@
  * - in a comment: as text, with line breaks turned into spaces.
  * Inside a string, a non-string value is inserted as its JSON text (`5`, `true`, `null`).
  */
-import { CommandError, LineMap, type SourcePosition } from './errors.ts';
+import { CommandError, LineMap, type SourcePosition } from './commandErrors.ts';
 import { readStringLiteral } from './lexer.ts';
 import { formatLiteral } from './literals.ts';
 
