@@ -77,6 +77,27 @@ test('with neither transform.base_url nor agent.base_url set, llm.transform give
   await connectToFakeApi(panel, fakeApi);
   // Only a key and the agent's defaults: nothing names a server for the transform.
   await panelRequest(panel, { type: 'config.save', yaml: 'agent:\n  max_turns: 5\n' });
+  const out = await panelRequest<{ ok: boolean; output?: string }>(panel, {
+    type: 'command.run',
+    text: 'llm.transform(input="text", prompt="Summarize")',
+  });
+  expect(out.output).toBe('Error: Transform tool not available. Set transform.base_url in config.');
+  expect(fakeApi.chatRequests()).toHaveLength(0);
+  await panel.reload();
+  await panel.getByTestId('open-settings').click();
+  await expect(panel.getByTestId('settings-transform-base-url')).toHaveAttribute(
+    'placeholder',
+    'not set: set it here or the agent base URL',
+  );
+});
+
+test('#45: a key that does not start with sk- and is refused gets the spec words, and ot.stats counts the failure', async ({
+  panel,
+  fakeApi,
+}) => {
+  const key = 'gq_live_0123456789abcdef';
+  await connectToFakeApi(panel, fakeApi, { key });
+  fakeApi.scriptChat([{ http: { status: 401, body: { error: { message: `Invalid API Key: ${key}`, type: 'x' } } } }]);
   // The worker's statistics hold the calls of earlier tests in this browser: count from what they say now.
   const counts = async (): Promise<[number, number]> => {
     const { output = '' } = await panelRequest<{ output?: string }>(panel, {
