@@ -706,6 +706,9 @@ test('the model’s answer stays in its box: no class, id or style; the composer
   await expect(answerEl).toContainText('covered');
   // Control: the model really sent Otto's classes and styles.
   expect(hostile).toContain('class="approval"');
+  // The worker's link verdict arrives with the stored message: until then the link asks (#42's answer links), after
+  // it a link to a site nothing was read from is a plain link again.
+  await expect(answerEl.locator('.md a[href="https://attacker.example/"]')).toHaveCount(1);
   const html = await answerEl.locator('.md').innerHTML();
   expect(html).not.toMatch(/\sclass=|\sid=|\sstyle=/);
   expect(html).toContain('href="https://attacker.example/"'); // links survive, as links
