@@ -160,6 +160,9 @@ test('a wrong value: no run, no connection anywhere, and the panel shows the pro
   await expect(panel.getByTestId('run-endpoint')).toHaveText('nothing is sent until settings are fixed');
 
   await sendFromPanel(panel, 'hello broken');
+  // The refused message stays in the box (nothing typed is lost): wait for that before typing the next one, or the
+  // refusal's restore can land on top of it.
+  await expect(panel.getByTestId('chat-input')).toHaveValue('hello broken');
   // Refused in the worker as well, whatever the panel knew.
   const refused = await panel.evaluate(() =>
     (globalThis as unknown as { ottoPanel: { request(b: unknown): Promise<unknown> } }).ottoPanel
