@@ -12,34 +12,40 @@ const zodPaths = [
 /**
  * The layers of src/ (docs/architecture.md): for each folder, the folders it may import values from and those it may
  * import only types from. Anything else is an error. A key with a slash (`tools/packs`) is a part of a folder with
- * rules of its own; it is listed after its folder, whose rules it replaces. docs/architecture.md shows this table and
- * test/build/layers.test.ts checks that the two agree.
+ * rules of its own, a row of the table like any folder; it is listed after its folder, whose rules it replaces for the
+ * files inside it, and its folder may not import it unless listed. docs/architecture.md shows this table,
+ * test/build/layers.test.ts checks that the two agree, and test/build/importGraph.test.ts checks the whole import
+ * graph against it (types, `import()` and circles included).
  */
 export const layers = {
   cli: { values: ['background', 'config', 'shared'], types: ['tools'] },
   background: {
-    values: ['agent', 'bridge', 'command', 'config', 'mcp', 'models', 'offscreen', 'page', 'replay', 'results'].concat([
-      'sdk',
+    values: ['agent', 'bridge', 'command', 'config', 'mcp', 'models', 'page', 'replay', 'results', 'sdk'].concat([
       'shared',
       'storage',
       'tools',
+      'tools/packs',
     ]),
-    types: [],
+    types: ['port'],
   },
   sidepanel: {
-    values: ['agent', 'command', 'config', 'shared', 'ui'],
-    types: ['models', 'results', 'storage', 'tools'],
+    values: ['agent', 'command', 'config', 'port', 'shared', 'ui'],
+    types: ['models', 'results', 'storage'],
   },
-  options: { values: ['shared', 'ui'], types: [] },
-  connect: { values: ['shared'], types: [] },
-  docs: { values: ['shared'], types: [] },
-  ui: { values: ['config', 'shared'], types: ['mcp', 'storage'] },
+  options: { values: ['port', 'shared', 'ui'], types: [] },
+  connect: { values: ['port', 'shared'], types: [] },
+  docs: { values: ['port', 'shared'], types: [] },
+  ui: { values: ['config', 'shared'], types: ['mcp', 'port', 'storage'] },
+  port: {
+    values: ['shared'],
+    types: ['bridge', 'command', 'config', 'mcp', 'models', 'results', 'sdk', 'storage', 'tools/packs'],
+  },
   bridge: { values: ['shared'], types: ['agent', 'models'] },
   agent: { values: ['shared', 'storage'], types: ['config', 'models'] },
-  mcp: { values: ['config', 'sdk', 'shared', 'tools'], types: [] },
+  mcp: { values: ['config', 'sdk', 'shared', 'tools', 'tools/packs'], types: [] },
   tools: { values: ['config', 'shared'], types: ['command'] },
   'tools/packs': {
-    values: ['command', 'config', 'models', 'offscreen', 'replay', 'results', 'sdk', 'shared', 'storage'],
+    values: ['command', 'config', 'models', 'offscreen', 'replay', 'results', 'sdk', 'shared', 'storage', 'tools'],
     types: ['content', 'page'],
   },
   sdk: { values: ['shared', 'tools'], types: [] },
@@ -55,37 +61,38 @@ export const layers = {
   shared: { values: [], types: [] },
 };
 
-/**
- * The one arrow that runs up, types only: the panel's reply map names the types the worker's handlers return, which
- * the layers above shared/ define (#15 step 3). Erased at build time; nothing of those layers is bundled through it.
- */
-const replyTypes = ['bridge', 'command', 'config', 'mcp', 'models', 'results', 'sdk', 'storage', 'tools'];
+/** A `no-restricted-imports` pattern that refuses `target` (a row's key) from `key`, or allows only its types. */
+function refusal(key, target, group, types) {
+  return {
+    group: [group],
+    ...(types.includes(target) ? { allowTypeImports: true } : {}),
+    message: types.includes(target)
+      ? `src/${key}/ may import only types from src/${target}/ (docs/architecture.md).`
+      : `src/${key}/ may not import src/${target}/ (docs/architecture.md).`,
+  };
+}
 
-const folders = Object.keys(layers).filter((k) => !k.includes('/'));
-
 /**
- * `@typescript-eslint/no-restricted-imports` blocks for one folder (or part). Patterns are written per depth — a file
- * in src/<folder>/a/b/ reaches src/ through exactly three `../` — so a nested folder that shares a top-level name
- * (src/cli/mcp/) is never mistaken for it. Imports within the folder are always allowed.
+ * `@typescript-eslint/no-restricted-imports` blocks for one row. Patterns are written per depth — a file in
+ * src/<folder>/a/b/ reaches src/ through exactly three `../` — so a nested folder that shares a top-level name
+ * (src/cli/mcp/) is never mistaken for it. Imports within the row are always allowed; a part of it with a row of its
+ * own (src/tools/packs/ for src/tools/) is reached through `./packs/…`, `../packs/…` and is refused unless listed.
  */
-function layerBlocks(key, { values, types }, extraFiles = []) {
+function layerBlocks(key, { values, types }) {
   const own = key.split('/')[0];
   const base = key.split('/').length;
   const blocks = [];
   for (let depth = base; depth <= 5; depth++) {
     const up = '../'.repeat(depth);
-    const files = extraFiles.length ? extraFiles : [`src/${key}/${'*/'.repeat(depth - base)}*.{ts,tsx}`];
-    const patterns = folders
-      .filter((f) => f !== own && !values.includes(f))
-      .map((f) => ({
-        group: [`${up}${f}/**`],
-        ...(types.includes(f) ? { allowTypeImports: true } : {}),
-        message: types.includes(f)
-          ? `src/${key}/ may import only types from src/${f}/ (docs/architecture.md).`
-          : `src/${key}/ may not import src/${f}/ (docs/architecture.md).`,
-      }));
+    const files = [`src/${key}/${'*/'.repeat(depth - base)}*.{ts,tsx}`];
+    const others = Object.keys(layers).filter((k) => k !== key && !values.includes(k));
+    const patterns = others.flatMap((k) => {
+      if (k.startsWith(`${key}/`))
+        return [refusal(key, k, `${'../'.repeat(depth - base) || './'}${k.slice(key.length + 1)}/**`, types)];
+      if (k === own || k.split('/')[0] === own) return []; // the row's own folder, or a sibling part of it
+      return [refusal(key, k, `${up}${k}/**`, types)];
+    });
     blocks.push({ files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } });
-    if (extraFiles.length) break;
   }
   return blocks;
 }
@@ -156,5 +163,4 @@ export default tseslint.config(
   // options for the same rule would replace an earlier one's. The extension's pages reach the worker over the panel
   // port only (shared/messages.ts types each request and its reply), never by importing it.
   ...Object.entries(layers).flatMap(([key, rule]) => layerBlocks(key, rule)),
-  ...layerBlocks('shared', { values: [], types: replyTypes }, ['src/shared/replies.ts']),
 );

@@ -10,7 +10,7 @@
 import { DEFAULT_CONFIG } from '../src/config/schema.ts';
 import { Logger } from '../src/shared/log.ts';
 import { z } from '../src/shared/zod.ts';
-import type { ToolContext } from '../src/tools/context.ts';
+import type { ToolContext } from '../src/tools/Tool.ts';
 import { defineTool } from '../src/tools/defineTool.ts';
 import { ToolInterceptor } from '../src/tools/interceptor.ts';
 import { FLOW } from '../src/tools/guard/flow.ts';

@@ -45,13 +45,13 @@ import {
 import { browserEnvironment } from '../tools/packs/ot/env.ts';
 import { LIVE_LINKS, packPage } from '../tools/packs/ot/docsPages.ts';
 import { log } from '../shared/log.ts';
-import type { CommandRunReply, CommandVocabularyReply } from '../shared/replies.ts';
+import type { CommandRunReply, CommandVocabularyReply } from '../port/replies.ts';
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
 import { toolContext } from './workerToolHost.ts';
 
-// The replies live with the protocol (shared/replies.ts), where the panel reads them too.
-export type { CommandRunFailed, CommandRunOk, CommandRunReply, CommandVocabularyReply } from '../shared/replies.ts';
+// The replies live with the protocol (port/replies.ts), where the panel reads them too.
+export type { CommandRunFailed, CommandRunOk, CommandRunReply, CommandVocabularyReply } from '../port/replies.ts';
 
 export interface CommandHandlerDeps {
   registry: () => ToolRegistry;

@@ -26,10 +26,10 @@ import { toBase64 } from '../tools/packs/files/bytes.ts';
 import type { ResultStore, ResultSummary } from '../storage/results.ts';
 import { toReport } from '../results/statsLogic.ts';
 import { topicFileName } from '../tools/packs/ot/notify.ts';
-import type { FileReply, FilesListReply, StatsSummary, StoredResultText } from '../shared/replies.ts';
+import type { FileReply, FilesListReply, StatsSummary, StoredResultText } from '../port/replies.ts';
 
-// The replies live with the protocol (shared/replies.ts), where the panel reads them too.
-export type { FilesListReply, StatsSummary, StoredResultText, TopicFile } from '../shared/replies.ts';
+// The replies live with the protocol (port/replies.ts), where the panel reads them too.
+export type { FilesListReply, StatsSummary, StoredResultText, TopicFile } from '../port/replies.ts';
 
 export interface DataHandlerDeps {
   settings: () => Promise<Settings>;

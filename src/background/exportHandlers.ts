@@ -12,7 +12,7 @@ import type { ConversationRecord, ItemRecord } from '../storage/records.ts';
 import type { RunState } from '../storage/runRecords.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import { redactDeep, redactSecrets } from '../config/redact.ts';
-import type { ExportFile } from '../shared/replies.ts';
+import type { ExportFile } from '../port/replies.ts';
 
 type ExportHandlers = Pick<Handlers, 'conversations.export'>;
 
@@ -31,8 +31,8 @@ export interface ExportInput {
   exportedAt?: number;
 }
 
-// The reply lives with the protocol (shared/replies.ts).
-export type { ExportFile } from '../shared/replies.ts';
+// The reply lives with the protocol (port/replies.ts).
+export type { ExportFile } from '../port/replies.ts';
 
 type Item = Record<string, unknown>;
 

@@ -6,12 +6,12 @@
  *   logs.list {level?, match?, limit?} → LogsReply
  */
 import type { LogEntry } from '../shared/log.ts';
-import type { LogsReply } from '../shared/replies.ts';
+import type { LogsReply } from '../port/replies.ts';
 import type { Handlers } from './panelPort.ts';
 import type { Settings } from './settings.ts';
 
-// The reply lives with the protocol (shared/replies.ts), where the panel reads it too.
-export type { LogsReply } from '../shared/replies.ts';
+// The reply lives with the protocol (port/replies.ts), where the panel reads it too.
+export type { LogsReply } from '../port/replies.ts';
 
 export interface LogHandlerDeps {
   settings: () => Promise<Settings>;

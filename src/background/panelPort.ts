@@ -1,7 +1,7 @@
 /**
  * The panel's long-lived port. Each request is validated (zod, `PanelRequest`), dispatched to its handler, and
  * answered with a `result` carrying the request's id. Ports from anything but our own extension pages are
- * disconnected at once. A handler is typed to produce the reply `PanelReplies` (shared/messages.ts) names for its
+ * disconnected at once. A handler is typed to produce the reply `PanelReplies` (port/panelReplies.ts) names for its
  * request, which is what `PortClient.request` promises the page.
  */
 import {
@@ -10,10 +10,10 @@ import {
   parseMessage,
   type PanelReply,
   type PanelRequestType,
-  type Reply,
   type Req,
   type WorkerToPanel,
 } from '../shared/messages.ts';
+import type { Reply } from '../port/panelReplies.ts';
 import { isExtensionPage } from '../shared/origin.ts';
 import { reject, traffic } from './traffic.ts';
 import { textTooLong } from '../shared/limits.ts';

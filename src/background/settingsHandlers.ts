@@ -14,7 +14,7 @@ import { redactSecrets } from '../config/redact.ts';
 import { loadConfig, saveSecrets, SECRETS_KEY } from '../config/configStore.ts';
 import { formatProblems } from '../config/parse.ts';
 import { mergeSecretsText, secretValueProblem } from '../config/secretsText.ts';
-import type { ConnectionTestResult } from '../shared/replies.ts';
+import type { ConnectionTestResult } from '../port/replies.ts';
 
 type SettingsHandlers = Pick<
   Handlers,
@@ -29,8 +29,8 @@ export interface SettingsDeps {
   storage?: chrome.storage.LocalStorageArea;
 }
 
-// The reply lives with the protocol (shared/replies.ts), where the settings page reads it too.
-export type { ConnectionTestResult } from '../shared/replies.ts';
+// The reply lives with the protocol (port/replies.ts), where the settings page reads it too.
+export type { ConnectionTestResult } from '../port/replies.ts';
 
 /** What the connection test asks: a tiny task that needs one tool call. */
 const TEST_TOOL = {

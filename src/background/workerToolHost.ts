@@ -3,17 +3,24 @@
  * makes runs through `ToolInterceptor.execute`, with a ToolContext built for the conversation's tab.
  */
 import type { AgentToolHost, FlowBlock, NestedFlowCheck, RunFlowFacts } from '../agent/toolHost.ts';
-import { blockedFlowOf, FlowGuard, flowSentence, type Blocked } from '../tools/guard/guard.ts';
+import { blockedFlowOf, FlowGuard, flowSentence } from '../tools/guard/guard.ts';
+import type { Blocked } from '../tools/guard/rule.ts';
 import { showLabel, union, type Labels } from '../tools/guard/labels.ts';
-import type { AnyTool } from '../tools/Tool.ts';
+import {
+  type AnyTool,
+  type CallFlow,
+  type ToolContext,
+  callNeedsApproval,
+  fixedApproval,
+  qualifiedNameOf,
+  readsOnly,
+} from '../tools/Tool.ts';
 import type { OriginResolver } from '../tools/guard/resolver.ts';
 import { flowOf } from '../tools/guard/flow.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { ToolInterceptor } from '../tools/interceptor.ts';
-import type { ToolContext } from '../tools/context.ts';
 import type { ProgramJournal } from '../shared/programJournal.ts';
 import { createToolCaller } from '../tools/dispatch.ts';
-import { callNeedsApproval, fixedApproval, qualifiedNameOf, readsOnly } from '../tools/Tool.ts';
 import { describeElementOf, hasTarget, resolveCallTarget } from '../tools/resolveCallTarget.ts';
 import { effectsOf } from '../tools/guard/effect.ts';
 import { validateArguments } from '../tools/validate.ts';
@@ -117,7 +124,7 @@ function mergedBlock(refused: readonly Blocked[]): FlowBlock {
 
 /** A nested call's guard, as its approval decision sees it (the guard's question goes on the step's one card). */
 function nestedFlowCheck(
-  guard: FlowGuard,
+  guard: CallFlow,
   tool: AnyTool,
   args: Record<string, unknown>,
   tabId?: number,
@@ -184,7 +191,7 @@ async function contextAndGate(
           },
         }
       : undefined;
-  const build = (flow: FlowGuard | undefined, program?: ProgramScope): ToolContext => {
+  const build = (flow: CallFlow | undefined, program?: ProgramScope): ToolContext => {
     const ctx: ToolContext = {
       signal,
       config,
@@ -204,7 +211,7 @@ async function contextAndGate(
       callTool: (name, args = {}) => call(name, args, ctx, nested),
       registry,
       // Code mode: one guard per program call, with its callTool bound to it.
-      ...(flow ? { flow, withFlow: (next: FlowGuard) => build(next, program) } : {}),
+      ...(flow ? { flow, withFlow: (next: CallFlow) => build(next, program) } : {}),
       // Programs inside programs (a snippet running ot.run …) carry their depth and the run's step budget.
       ...(program ? { program } : {}),
       withProgram: (scope: ProgramScope) => build(flow, scope),

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { parseConnectHash, type BridgeClient } from '../shared/bridgeProtocol.ts';
-import type { PortClient } from '../shared/portClient.ts';
+import type { PortClient } from '../port/portClient.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 
 type Phase =

@@ -1,6 +1,6 @@
 import '../shared/zod.ts';
 import { render } from 'preact';
-import { PortClient } from '../shared/portClient.ts';
+import { PortClient } from '../port/portClient.ts';
 import { ConnectPage } from './ConnectPage.tsx';
 
 render(<ConnectPage client={new PortClient()} hash={location.hash} />, document.getElementById('app')!);

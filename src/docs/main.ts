@@ -4,7 +4,7 @@
  * server is connected, so ot.help links here for them. The page text is escaped HTML made by docsPages.ts.
  */
 import '../shared/zod.ts';
-import { PortClient } from '../shared/portClient.ts';
+import { PortClient } from '../port/portClient.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
 
 async function show(): Promise<void> {

@@ -6,7 +6,7 @@
  * any reason — answered, timed out, cancelled, faulted — its request is aborted if still open, so a server cannot
  * keep streaming into a connection Otto no longer reads, and the browser's connections to the host are not used up.
  */
-import { canonical } from './pins.ts';
+import { canonical } from './canonicalJson.ts';
 
 export class CallFault extends Error {
   override readonly name = 'CallFault';

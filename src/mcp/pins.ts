@@ -7,6 +7,7 @@
  * server, connected anew).
  */
 import type { McpToolInfo } from './client.ts';
+import { canonical } from './canonicalJson.ts';
 
 export interface PinnedTool {
   fp: string;
@@ -27,17 +28,6 @@ export interface PinRecord {
 }
 
 export type ReviewState = 'on' | 'off' | 'changed' | 'new';
-
-/** JSON with sorted keys (iterative enough for checked schemas; called after the depth check). */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : v,
-  );
-}
 
 /** The parts of a tool that define what the user approved. */
 export function pinnedPart(t: McpToolInfo): unknown {

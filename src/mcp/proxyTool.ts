@@ -8,8 +8,7 @@
  */
 import { defineTool } from '../tools/defineTool.ts';
 import { FLOW } from '../tools/guard/flow.ts';
-import type { AnyTool } from '../tools/Tool.ts';
-import type { ToolContext } from '../tools/context.ts';
+import type { AnyTool, ToolContext } from '../tools/Tool.ts';
 import { untrustedTag, wrapUntrusted } from '../shared/untrusted.ts';
 import { modelSchema, proxyParameters } from './inputSchema.ts';
 import type { McpToolInfo } from './client.ts';

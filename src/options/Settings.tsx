@@ -1,5 +1,5 @@
 /** The options page: the same settings view as the panel's, full width. */
-import type { PortClient } from '../shared/portClient.ts';
+import type { PortClient } from '../port/portClient.ts';
 import { SettingsView } from '../ui/settings/SettingsView.tsx';
 
 export function Settings({ client }: { client: PortClient }) {

@@ -15,8 +15,8 @@ import {
   TextReply,
   type ContentRequest,
   type FrameSlot,
-  type OutlineNode,
 } from '../shared/contentMessages.ts';
+import type { OutlineNode } from '../shared/outlineNode.ts';
 import { renderOutline } from '../shared/outline.ts';
 import { truncateOutline } from '../shared/outlineBudget.ts';
 import { wrapUntrusted } from '../shared/untrusted.ts';

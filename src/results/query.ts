@@ -21,6 +21,7 @@
 // The basic build: plain fuzzy patterns only (no extended or logical query syntax), 7 KB smaller.
 import Fuse from 'fuse.js/basic';
 import { errorMessage } from '../shared/errorMessage.ts';
+import type { LineSource } from './lineSource.ts';
 import { scanMatches } from './regexScan.ts';
 
 /** Largest page; a bigger `limit` is clamped (the reply's `limit` says so) to keep one page within context. */
@@ -104,16 +105,6 @@ export interface ResultPage {
   line_numbers?: number[];
   /** Fuzzy only: fuse.js score of each returned line (0 = perfect), ascending. */
   scores?: number[];
-}
-
-export interface LineSource {
-  readonly totalLines: number;
-  /** Lines [from, to) (0-based), clipped to the result. */
-  read(from: number, to: number): Promise<string[]>;
-  /** Visits consecutive runs of lines from the first; stops early when `visit` returns false. */
-  scan(visit: (start: number, lines: readonly string[]) => boolean | void): Promise<void>;
-  /** The same runs as `scan`, each as one text (its lines joined by `\n`): a regex search then splits none. */
-  scanText?(visit: (start: number, text: string) => boolean | void): Promise<void>;
 }
 
 /** A LineSource over lines in memory (tests, small results). */

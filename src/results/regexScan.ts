@@ -12,7 +12,7 @@
  * line's first `x`, not the chunk's) is tested line by line as before: in a chunk, `[^"]*x` would scan to the
  * chunk's end from every position.
  */
-import type { LineSource } from './query.ts';
+import type { LineSource } from './lineSource.ts';
 
 /**
  * A lookaround, or what may match a newline: a negated class, \s \S \W \D, an escape of a control character or of a

@@ -7,8 +7,7 @@
  *
  * Calls go through the interceptor with the context's config, secrets, tab and abort signal.
  */
-import type { ToolContext } from '../tools/context.ts';
-import type { ToolRegistry } from '../tools/ToolRegistry.ts';
+import type { ToolContext, ToolLookup } from '../tools/Tool.ts';
 import { checkDeps, type CheckDepsOptions, type DepsReport } from './deps.ts';
 import { callToolIn, getPack, type PackProxy } from './packAccess.ts';
 import { sdkRegistry } from './sdkRuntime.ts';
@@ -29,10 +28,10 @@ export interface BoundSdk {
 
 export function sdk(
   ctx: Pick<ToolContext, 'callTool' | 'getSecret' | 'registry'>,
-  options: { registry?: ToolRegistry } = {},
+  options: { registry?: ToolLookup } = {},
 ): BoundSdk {
   // The context's registry (the worker's contexts carry one); `options.registry` for code that has none.
-  const registry = (): ToolRegistry => sdkRegistry(options.registry ?? ctx.registry);
+  const registry = (): ToolLookup => sdkRegistry(options.registry ?? ctx.registry);
   return {
     getPack: <F extends string = string>(name: string) => getPack<F>(ctx, name, registry()),
     callTool: (name, args, ...extra) =>

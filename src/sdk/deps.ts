@@ -10,9 +10,7 @@
  * the URL argument(s). `checkDeps()` reports every declared dependency of every registered tool as `ok` or
  * `missing` (with the fix); `checkDeps({tool})` one tool (or one pack).
  */
-import type { ToolContext } from '../tools/context.ts';
-import type { ToolRegistry } from '../tools/ToolRegistry.ts';
-import { qualifiedNameOf, type AnyTool } from '../tools/Tool.ts';
+import { type ToolContext, qualifiedNameOf, type AnyTool, type ToolLookup } from '../tools/Tool.ts';
 import { sdkPermissions, sdkRegistry, type PermissionsLike } from './sdkRuntime.ts';
 import type { SecretSource } from './secrets.ts';
 
@@ -291,7 +289,7 @@ export interface CheckDepsOptions extends CheckOptions {
   /** A qualified tool name (`web.fetch`) or a pack name (`web`); default: every registered tool. */
   tool?: string;
   /** The tools to check: the calling context's registry (`ctx.registry`) or the worker's. */
-  registry: ToolRegistry | undefined;
+  registry: ToolLookup | undefined;
   /** Where secrets are looked up (a ToolContext); without it every secret counts as missing. */
   secrets?: SecretSource;
 }

@@ -6,8 +6,7 @@
  * Keyword-only arguments (the spec's `**kwargs`) are one options object: `pack.fn({a: 1})`. Anything else — a
  * positional value, a second argument — is a `TypeError`, as docs/specs/README.md translates them.
  */
-import type { ToolContext } from '../tools/context.ts';
-import type { ToolRegistry } from '../tools/ToolRegistry.ts';
+import type { ToolContext, ToolLookup } from '../tools/Tool.ts';
 import { sdkRegistry } from './sdkRuntime.ts';
 import { isPlainObject } from '../shared/plainObject.ts';
 
@@ -33,7 +32,7 @@ function keywordArgs(qualified: string, given: readonly unknown[]): Record<strin
 }
 
 /** The functions of a pack (the part after `pack.`), sorted. */
-function functionsOf(registry: ToolRegistry, pack: string): string[] {
+function functionsOf(registry: ToolLookup, pack: string): string[] {
   return (registry.pack(pack)?.tools ?? []).map((q) => q.slice(pack.length + 1));
 }
 
@@ -45,7 +44,7 @@ function functionsOf(registry: ToolRegistry, pack: string): string[] {
 export function getPack<F extends string = string>(
   ctx: CallContext,
   name: string,
-  registry?: ToolRegistry,
+  registry?: ToolLookup,
 ): PackProxy<F> | undefined {
   const reg = sdkRegistry(registry ?? ctx.registry);
   const info = reg.pack(name);
@@ -87,7 +86,7 @@ export async function callTool(
 
 /** `callTool` against an explicit registry, with the arguments as given (for the TypeError check). */
 export async function callToolIn(
-  registry: ToolRegistry,
+  registry: ToolLookup,
   ctx: CallContext,
   name: string,
   given: readonly unknown[],

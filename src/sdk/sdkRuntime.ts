@@ -4,7 +4,7 @@
  * and `globalThis` — read when asked, so there is nothing to configure. The registry comes with the ToolContext
  * (`ctx.registry`) or as an argument; secrets, the abort signal and the interceptor come with the context too.
  */
-import type { ToolRegistry } from '../tools/ToolRegistry.ts';
+import type { ToolLookup } from '../tools/Tool.ts';
 
 /** The part of `chrome.permissions` the SDK uses (injectable for tests). */
 export interface PermissionsLike {
@@ -12,7 +12,7 @@ export interface PermissionsLike {
 }
 
 /** The registry a call names, or a clear error naming what is missing. */
-export function sdkRegistry(registry: ToolRegistry | undefined): ToolRegistry {
+export function sdkRegistry(registry: ToolLookup | undefined): ToolLookup {
   if (!registry)
     throw new Error(
       'The Otto SDK has no tool registry: call it with a tool context that carries one (ctx.registry), or pass {registry}',

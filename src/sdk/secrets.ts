@@ -3,7 +3,7 @@
  * calling tool's context (`ctx.getSecret`), which reads the user's secrets YAML; they are never logged (the worker's
  * redactor knows every value) and never passed anywhere but the header or factory that asked.
  */
-import type { ToolContext } from '../tools/context.ts';
+import type { ToolContext } from '../tools/Tool.ts';
 
 /** Where secrets come from: a ToolContext, or anything with the same lookup. */
 export type SecretSource = Pick<ToolContext, 'getSecret'>;

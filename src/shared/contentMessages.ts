@@ -302,34 +302,6 @@ export type ContentPong = z.infer<typeof ContentPong>;
 export const FrameSlot = z.object({ index: z.int(), src: z.string(), name: z.string() });
 export type FrameSlot = z.infer<typeof FrameSlot>;
 
-/**
- * One node of a frame's outline, as the content script builds it and the worker stitches and renders it
- * (src/shared/outline.ts writes the line). Element fields are page text as found; rendering quotes and shortens.
- */
-export interface OutlineNode {
-  /** `frame`: an iframe whose own outline the worker puts in `children` (`frame` indexes the reply's `frames`). */
-  kind: 'element' | 'text' | 'frame' | 'note';
-  role?: string;
-  name?: string;
-  ref?: string;
-  /** Not shown by an earlier snapshot: rendered `[new]`. */
-  isNew?: boolean;
-  /** The name was taken from the control's row, not its label: rendered `[name inferred]`. */
-  nameInferred?: boolean;
-  /** State tokens without brackets, in a fixed order: `checked`, `level=2`, `disabled`. */
-  states?: string[];
-  /** The control's value as shown (` value="…"`, a select's `options=[…]`), without the leading space. */
-  value?: string;
-  /** A link's target as shown (same-origin links as a path). */
-  href?: string;
-  /** How to tell an unnamed control apart: `<div#id.class> beside "…"`. */
-  hint?: string;
-  /** A `text` node's text (already shortened and defused), or a `note` (Otto's own words, not page text). */
-  text?: string;
-  frame?: number;
-  children: OutlineNode[];
-}
-
 const NODE_KINDS = new Set(['element', 'text', 'frame', 'note']);
 const NODE_STRINGS = ['role', 'name', 'ref', 'value', 'href', 'hint', 'text'] as const;
 

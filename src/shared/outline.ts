@@ -8,7 +8,7 @@
  *   - iframe "Payment" [ref=e3]:
  *     - button "Pay" [ref=f1e1]
  */
-import type { OutlineNode } from '../shared/contentMessages.ts';
+import type { OutlineNode } from './outlineNode.ts';
 
 export type { OutlineNode };
 

@@ -6,7 +6,7 @@
  * (`OutlineTree` in contentMessages.ts), so everything past the boundary sees whole nodes. Both directions are
  * iterative: a page can nest thousands of levels deep.
  */
-import type { OutlineNode } from './contentMessages.ts';
+import type { OutlineNode } from './outlineNode.ts';
 
 /** A node on the wire: `kind` defaults to `element`, `children` to none. */
 export type OutlineWireNode = Omit<OutlineNode, 'kind' | 'children'> & {

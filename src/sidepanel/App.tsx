@@ -1,6 +1,6 @@
 /** The side panel: header, the chat, help, stats-and-files or settings view, and the conversations drawer. */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { PortClient } from '../shared/portClient.ts';
+import type { PortClient } from '../port/portClient.ts';
 import { usePanelStore } from './state/store.ts';
 import { buildEntries, runStatusView } from './state/view.ts';
 import { Header, type PanelView } from './components/Header.tsx';

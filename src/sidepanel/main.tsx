@@ -1,7 +1,7 @@
 import '../shared/zod.ts';
 import { render } from 'preact';
 import { App } from './App.tsx';
-import { PortClient } from '../shared/portClient.ts';
+import { PortClient } from '../port/portClient.ts';
 
 const client = new PortClient();
 // Exposed for the e2e suite, which drives the worker through the same port the UI uses.

@@ -21,11 +21,11 @@ import {
   normalizeQuery,
   ResultQueryError,
   runQuery,
-  type LineSource,
   type QueryParams,
   type ResultPage,
   type RunQueryOptions,
 } from '../results/query.ts';
+import type { LineSource } from '../results/lineSource.ts';
 import { previewLine, resultReference, type ResultReference } from '../results/reference.ts';
 import { db as sharedDb, type OttoDB } from './db.ts';
 import type { ResultChunkRecord, ResultMetaRecord } from './resultRecords.ts';

@@ -1,12 +1,22 @@
 /**
- * The one tool contract (`BaseTool`, issue #15 step 4). Every tool — Otto's packs, MCP proxies, a test's stand-in —
- * is a plain object of this shape made with `defineTool` (defineTool.ts). The registry, the interceptor, approvals,
- * the data-flow guard and the model client only ever see this interface.
+ * The one tool contract (`BaseTool`, issue #15 step 4) and what a call receives (`ToolContext`). Every tool — Otto's
+ * packs, MCP proxies, a test's stand-in — is a plain object of this shape made with `defineTool` (defineTool.ts). The
+ * registry, the interceptor, approvals, the data-flow guard and the model client only ever see this interface.
+ *
+ * A tool takes a context, and a context carries the registry of tools and the call's data-flow guard, so the types
+ * refer to each other: they live in this one file, and the context names the registry and the guard by the shapes
+ * declared here (`ToolLookup`, `CallFlow`), which `ToolRegistry` and `FlowGuard` implement (#45: no import circle).
  */
 import type { z } from '../shared/zod.ts';
-import type { ToolContext } from './context.ts';
 import type { ToolFlow } from './guard/flow.ts';
+import type { Labels } from './guard/labels.ts';
+import type { Blocked, FlowPair } from './guard/rule.ts';
 import type { CallTarget, TargetElement } from '../shared/callTarget.ts';
+import type { OttoConfig } from '../config/schema.ts';
+import type { ConfigStatus } from '../config/status.ts';
+import type { Logger } from '../shared/log.ts';
+import type { ProgramJournal } from '../shared/programJournal.ts';
+import type { ProgramScope } from '../command/budget.ts';
 
 /**
  * What a call says it touches, before Otto looks anything up (src/tools/resolveCallTarget.ts resolves it): the tab, a
@@ -142,4 +152,105 @@ export function callNeedsApproval<S extends ParamsSchema>(
   const rule = tool.needsApproval;
   if (typeof rule === 'function') return rule(args, ctx, target);
   return rule ?? ASKS_BY_DEFAULT[tool.effect];
+}
+
+/**
+ * The tools a call runs among, as the tool SDK reads them through `ctx.registry` (`sdk(ctx)`, `getPack`,
+ * `checkDeps`). `ToolRegistry` (ToolRegistry.ts) is the one implementation.
+ */
+export interface ToolLookup {
+  /** The tool of this qualified name (`dom.click`). */
+  get(qualified: string): AnyTool | undefined;
+  /** The tool a name, alias or API name stands for. */
+  resolve(name: string): AnyTool | undefined;
+  list(): AnyTool[];
+  /** A pack's qualified tool names, undefined when there is no such pack. */
+  pack(name: string): { readonly tools: readonly string[] } | undefined;
+}
+
+/**
+ * The data-flow guard of one call, as the interceptor and the tools use it through `ctx.flow`. `FlowGuard`
+ * (guard/guard.ts) is the one implementation.
+ */
+export interface CallFlow {
+  /** What the run had read when the call was made: `origins` is the run's origin set. */
+  readonly policy: { readonly origins: Labels };
+  /** The labels of what the call (and the calls it made) read. */
+  readonly collected: Labels;
+  /** A guard for one call of a program, with the exact labels of its arguments. */
+  child(argLabels: Labels): CallFlow;
+  /** Adds labels to what this call read (a tool that knows its output's labels reports them). */
+  report(labels: Labels): void;
+  /** Before the tool runs: throws when the call may not send what it could carry where it goes; else its labels. */
+  check(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext): Promise<Labels>;
+  /** After the call: labels its output with where its content came from. */
+  record(tool: AnyTool, args: Record<string, unknown>, ctx: ToolContext, before?: Labels): Promise<void>;
+  /** Every flow the call would need the user's approval for, at most `max`; empty: it may run. */
+  refusals(tool: AnyTool, args: Record<string, unknown>, tabId: number | undefined, max?: number): Promise<Blocked[]>;
+  /** The user approved `pairs` for the call with exactly this arguments object. */
+  allowOnce(args: object, pairs: readonly FlowPair[]): void;
+}
+
+/**
+ * What a tool receives besides its arguments. The agent loop (or the command line, a snippet, the SDK) builds one per
+ * call; tools reach the page, secrets and other tools only through it, which keeps them testable without a browser.
+ */
+export interface ToolContext {
+  /** Aborted when the user stops the run or the call times out; long-running tools must honour it. */
+  readonly signal: AbortSignal;
+  /** The validated config in force for this run (read-only). */
+  readonly config: Readonly<OttoConfig>;
+  /**
+   * The stored config's state. `invalid`: `config` is the built-in defaults and a tool must send nothing that
+   * depends on the user's settings (llm.transform refuses); ot.config and ot.health report it. Absent in tests.
+   */
+  readonly configStatus?: ConfigStatus;
+  /** Looks up a secret by name (`OPENAI_API_KEY`, a header token, ...); undefined when it is not set. */
+  readonly getSecret: (name: string) => string | undefined;
+  readonly logger: Logger;
+  /** The tab the run acts on, when there is one. */
+  readonly tabId?: number;
+  /** That tab's origin (`https://example.com`), for per-site approvals. */
+  readonly origin?: string;
+  /** Looks up a tab's URL and title (default: chrome.tabs.get); injectable for tests. */
+  readonly tabInfo?: (tabId: number) => Promise<{ url?: string; title?: string } | undefined>;
+  /**
+   * The tabs a run may reach (#27): Otto's tab group. Absent outside a run (the user's own commands in the panel see
+   * every tab) and in unit tests.
+   */
+  readonly tabScope?: {
+    /** The tabs in reach, and how many others are open. */
+    visibleTabs(): Promise<{ tabs: chrome.tabs.Tab[]; others: number }>;
+    /** A tab the run opened joins its group. */
+    join(tabId: number): Promise<unknown>;
+  };
+  /**
+   * Calls another tool by qualified name, alias or API name — through the interceptor, like every call — with the
+   * same context. Nested calls are how `ot.*` helpers, snippets and the SDK compose tools.
+   */
+  readonly callTool: (name: string, args?: Record<string, unknown>) => Promise<unknown>;
+  /**
+   * The registry this call runs under: where the tool SDK (`sdk(ctx)`, `getPack`, `checkDeps`) finds packs and tools.
+   * The worker's contexts carry it; a unit test gives one when its tool uses the SDK.
+   */
+  readonly registry?: ToolLookup;
+  /**
+   * The data-flow guard of this call (guard/guard.ts), when the call comes from a run the guard watches (the
+   * model's calls, code mode). The interceptor checks and labels every call through it; nested calls share it.
+   */
+  readonly flow?: CallFlow;
+  /** The same context with another guard, its `callTool` bound to it (code mode: one guard per program call). */
+  readonly withFlow?: (flow: CallFlow) => ToolContext;
+  /**
+   * The command-language program this call runs in (a snippet, `ot.run`, a command): how deeply programs are nested
+   * and the run's shared step budget (command/budget.ts). Absent outside a program.
+   */
+  readonly program?: ProgramScope;
+  /** The same context inside `scope`, its `callTool` (and `withFlow`) keeping it, so nested programs see it. */
+  readonly withProgram?: (scope: ProgramScope) => ToolContext;
+  /**
+   * The steps an earlier run of this call's program completed (code mode, kept by the agent with the call): the
+   * program runs again from the start after an approval, and a step done before is not done twice.
+   */
+  readonly journal?: ProgramJournal;
 }

@@ -6,7 +6,7 @@
  */
 import { closestNames } from './closest.ts';
 import { createToolDefinition, type ToolDefinition } from './toolDefinition.ts';
-import { qualifiedNameOf, type AnyTool } from './Tool.ts';
+import { qualifiedNameOf, type AnyTool, type ToolLookup } from './Tool.ts';
 import { API_NAME_RE, encodeApiName } from './toolNames.ts';
 
 /** Where a pack's tools run: in the extension, or on an MCP server named in config `servers`. */
@@ -49,7 +49,7 @@ const PACK_NAME_RE = /^[^.\s]+$/;
 const SOURCE_RE = /^(local|proxy:.+)$/;
 const MAX_ALIAS_CHAIN = 16;
 
-export class ToolRegistry {
+export class ToolRegistry implements ToolLookup {
   private readonly byQualified = new Map<string, Entry>();
   private readonly byApiName = new Map<string, Entry>();
   private readonly packMap = new Map<string, Pack>();

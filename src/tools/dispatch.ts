@@ -3,7 +3,7 @@
  * the interceptor — never around it. An unknown name fails with the closest real names, so the model can correct
  * itself in one step. This is what `ToolContext.callTool` is bound to.
  */
-import type { ToolContext } from './context.ts';
+import type { ToolContext } from './Tool.ts';
 import type { ExecuteOptions, ToolInterceptor } from './interceptor.ts';
 import type { ToolRegistry } from './ToolRegistry.ts';
 

@@ -14,8 +14,7 @@
 import { redactDeep } from '../config/redact.ts';
 import { ConfigSchema, DEFAULT_CONFIG, type OttoConfig, type ToolExecutionSettings } from '../config/schema.ts';
 import { log as sharedLog, previewValue, type Logger } from '../shared/log.ts';
-import type { ToolContext } from './context.ts';
-import { qualifiedNameOf, type AnyTool, type ParamsSchema, type BaseTool } from './Tool.ts';
+import { type ToolContext, qualifiedNameOf, type AnyTool, type ParamsSchema, type BaseTool } from './Tool.ts';
 import { validateArguments } from './validate.ts';
 import type { Labels } from './guard/labels.ts';
 import { isPlainObject } from '../shared/plainObject.ts';

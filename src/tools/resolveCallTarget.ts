@@ -14,8 +14,7 @@
  */
 import type { CallTarget, TargetTab } from '../shared/callTarget.ts';
 import { webOrigin } from '../shared/origin.ts';
-import type { ToolContext } from './context.ts';
-import { readsOnly, type AnyTool, type TargetSpec } from './Tool.ts';
+import { type ToolContext, readsOnly, type AnyTool, type TargetSpec } from './Tool.ts';
 import { localDestination } from './urlPolicy.ts';
 
 async function defaultTabInfo(tabId: number): Promise<{ url?: string; title?: string } | undefined> {

@@ -66,13 +66,34 @@ describe('the layer rule bites', () => {
     ]);
   });
 
-  it('shared/ imports nothing above it; replies.ts only types', async () => {
+  it("shared/ imports nothing above it, not even types (the panel's replies live in port/)", async () => {
     expect(
       await layerErrors('src/shared/x.ts', "import type { X } from '../tools/Tool.ts';\nexport type Y = X;\n"),
     ).toEqual(['src/shared/ may not import src/tools/ (docs/architecture.md).']);
     expect(
-      await layerErrors('src/shared/replies.ts', "import type { X } from '../tools/Tool.ts';\nexport type Y = X;\n"),
+      await layerErrors('src/shared/messages.ts', "import type { X } from '../port/replies.ts';\nexport type Y = X;\n"),
+    ).toEqual(['src/shared/ may not import src/port/ (docs/architecture.md).']);
+  });
+
+  it('tools/packs/ is a row of its own: the tools core may not import it, from any depth', async () => {
+    const value = (from: string) => `import { helpText } from '${from}packs/ot/help.ts';\nexport { helpText };\n`;
+    const refused = ['src/tools/ may not import src/tools/packs/ (docs/architecture.md).'];
+    expect(await layerErrors('src/tools/x.ts', value('./'))).toEqual(refused);
+    expect(await layerErrors('src/tools/guard/x.ts', value('../'))).toEqual(refused);
+    expect(await layerErrors('src/tools/packs/ot/x.ts', "export * from '../../Tool.ts';\n")).toEqual([]);
+  });
+
+  it('a row that lists tools/ but not tools/packs/ reaches only the core', async () => {
+    const file = 'src/port/x.ts';
+    expect(
+      await layerErrors(file, "import type { H } from '../tools/packs/ot/help.ts';\nexport type Y = H;\n"),
     ).toEqual([]);
+    expect(await layerErrors(file, "import type { T } from '../tools/Tool.ts';\nexport type Y = T;\n")).toEqual([
+      'src/port/ may not import src/tools/ (docs/architecture.md).',
+    ]);
+    expect(await layerErrors('src/sdk/x.ts', "export * from '../tools/packs/ot/help.ts';\n")).toEqual([
+      'src/sdk/ may not import src/tools/packs/ (docs/architecture.md).',
+    ]);
   });
 });
 

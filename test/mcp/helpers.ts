@@ -2,7 +2,7 @@
 import { ConfigSchema, type OttoConfig } from '../../src/config/schema.ts';
 import { Logger } from '../../src/shared/log.ts';
 import { z } from '../../src/shared/zod.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
+import type { ToolContext } from '../../src/tools/Tool.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
 import { createToolCaller } from '../../src/tools/dispatch.ts';
 import { ToolInterceptor, type ToolCallRecord } from '../../src/tools/interceptor.ts';

@@ -2,11 +2,10 @@
 import { ConfigSchema, type OttoConfig } from '../../src/config/schema.ts';
 import { Logger } from '../../src/shared/log.ts';
 import { z } from '../../src/shared/zod.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
+import type { ToolContext, AnyTool } from '../../src/tools/Tool.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolRegistry, type PackSource } from '../../src/tools/ToolRegistry.ts';
-import type { AnyTool } from '../../src/tools/Tool.ts';
 import { createOtTools, OT_PACK, type OtDeps, type OtEnvironment } from '../../src/tools/packs/ot/index.ts';
 import { openOttoDB } from '../../src/storage/db.ts';
 import { ResultStore } from '../../src/storage/results.ts';

@@ -1,7 +1,8 @@
 // A regex search over whole chunks (src/results/regexScan.ts) finds exactly the lines a line-by-line test finds,
 // also for patterns that can match across a newline, match nothing, or look around.
 import { describe, expect, it } from 'vitest';
-import { arraySource, compileSearch, type LineSource } from '../../src/results/query.ts';
+import { arraySource, compileSearch } from '../../src/results/query.ts';
+import type { LineSource } from '../../src/results/lineSource.ts';
 import { chunkRegex, matchChunk, scanMatches } from '../../src/results/regexScan.ts';
 
 const LINES = [

@@ -6,9 +6,10 @@
  */
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { acceptPanelPort, type Handler, type Handlers, type PortLike } from '../../src/background/panelPort.ts';
-import { PortClient } from '../../src/shared/portClient.ts';
-import type { Reply, RequestBody } from '../../src/shared/messages.ts';
-import type { CommandRunReply, ServersReply } from '../../src/shared/replies.ts';
+import { PortClient } from '../../src/port/portClient.ts';
+import type { RequestBody } from '../../src/shared/messages.ts';
+import type { Reply } from '../../src/port/panelReplies.ts';
+import type { CommandRunReply, ServersReply } from '../../src/port/replies.ts';
 
 /** A connected pair: what one side posts, the other side's listeners receive (asynchronously, as in Chrome). */
 function portPair(): { page: chrome.runtime.Port; worker: PortLike } {

@@ -5,13 +5,16 @@
  */
 import { DEFAULT_CONFIG, type OttoConfig } from '../../src/config/schema.ts';
 import { Logger } from '../../src/shared/log.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
+import type { ToolContext } from '../../src/tools/Tool.ts';
 import { createToolCaller } from '../../src/tools/dispatch.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
+import type { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-export interface ToolContextOptions extends Partial<Writable<ToolContext>> {
+export interface ToolContextOptions extends Partial<Writable<Omit<ToolContext, 'registry'>>> {
+  /** The registry the context carries (`ctx.registry`), through which `callTool` runs its nested calls. */
+  registry?: ToolRegistry;
   /** The secrets `getSecret` answers from (default: none set). */
   secrets?: Readonly<Record<string, string>>;
   /** Nested calls go through this interceptor (default: one over `config.tool_execution` and the context's logger). */

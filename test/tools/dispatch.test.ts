@@ -1,7 +1,7 @@
 // Calling tools by name: every route (qualified, alias, API name, nested ctx.callTool) goes through the interceptor.
 import { describe, expect, it } from 'vitest';
 import { z } from '../../src/shared/zod.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
+import type { ToolContext } from '../../src/tools/Tool.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
 import { createToolCaller, UnknownToolError } from '../../src/tools/dispatch.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';

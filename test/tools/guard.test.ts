@@ -8,8 +8,7 @@ import { defineTool } from '../../src/tools/defineTool.ts';
 import { ToolInterceptor } from '../../src/tools/interceptor.ts';
 import { ToolRegistry } from '../../src/tools/ToolRegistry.ts';
 import { createToolCaller } from '../../src/tools/dispatch.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
-import type { AnyTool } from '../../src/tools/Tool.ts';
+import type { AnyTool, CallFlow, ToolContext } from '../../src/tools/Tool.ts';
 import { FLOW, type ToolFlow } from '../../src/tools/guard/flow.ts';
 import { showLabel, showLabels, union, urlLabel } from '../../src/tools/guard/labels.ts';
 import { judge, type FlowFacts, type Sink } from '../../src/tools/guard/rule.ts';
@@ -211,7 +210,7 @@ function guarded(origins: string[], over: Partial<FlowPolicy> = {}) {
     ...over,
   };
   const guard = new FlowGuard(policy, resolver);
-  const build = (flow: FlowGuard): ToolContext => {
+  const build = (flow: CallFlow): ToolContext => {
     const ctx: ToolContext = makeCtx({ tabId: 1, callTool: (n, a = {}) => call(n, a, ctx), flow, withFlow: build });
     return ctx;
   };
@@ -347,7 +346,7 @@ describe('a program step only the guard asks about (code mode): the gate’s yes
       if (asked.length > 1) throw new Error('the user denied web.fetch');
       ctx.flow!.allowOnce(args, refused);
     };
-    const build = (flow: FlowGuard): ToolContext => {
+    const build = (flow: CallFlow): ToolContext => {
       const ctx: ToolContext = makeCtx({
         tabId: 1,
         callTool: (n, a = {}) => call(n, a, ctx, { gate }),

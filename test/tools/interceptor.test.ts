@@ -3,10 +3,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/schema.ts';
 import { z } from '../../src/shared/zod.ts';
-import type { ToolContext } from '../../src/tools/context.ts';
+import type { ToolContext, Conveniences } from '../../src/tools/Tool.ts';
 import { defineTool } from '../../src/tools/defineTool.ts';
 import { ToolInterceptor, formatArguments, isSensitiveKey, type ToolCallRecord } from '../../src/tools/interceptor.ts';
-import type { Conveniences } from '../../src/tools/Tool.ts';
 import { ToolValidationError } from '../../src/tools/validate.ts';
 import { makeCtx, newLogger, toolLines } from './helpers.ts';
 

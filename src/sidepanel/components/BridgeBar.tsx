@@ -4,8 +4,8 @@
  * with a button to watch its conversation.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
-import type { BridgeSessionInfo } from '../../shared/replies.ts';
+import type { PortClient } from '../../port/portClient.ts';
+import type { BridgeSessionInfo } from '../../port/replies.ts';
 
 export function BridgeBar({
   client,

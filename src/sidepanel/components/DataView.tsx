@@ -3,7 +3,7 @@
  * `developer.logs` is on.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import type { DataSlice } from '../state/data.ts';
 import { StatsView } from './StatsView.tsx';
 import { FilesView } from './FilesView.tsx';

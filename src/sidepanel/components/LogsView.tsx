@@ -4,9 +4,9 @@
  * tool and by lowest level; export as JSON. The worker redacts every entry before it leaves.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import type { LogEntry, LogLevel } from '../../shared/log.ts';
-import type { LogsReply } from '../../shared/replies.ts';
+import type { LogsReply } from '../../port/replies.ts';
 import { downloadText } from '../../ui/download.ts';
 import { errorMessage } from '../../shared/errorMessage.ts';
 

@@ -1,6 +1,6 @@
 /** First run without a key: how to get going, in one card. Help, tools and settings work without a key. */
 import { useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import { BASE_URL_PRESETS, saveConfigEdits, updateSecrets } from '../../ui/settings/settingsApi.ts';
 import { CommandHint } from './EmptyState.tsx';
 import { errorMessage } from '../../shared/errorMessage.ts';

@@ -5,7 +5,7 @@
  * placed after the transcript item that was last when it ran (`afterSeq`), so a reopened conversation shows them
  * where they were. Pure reducer + small storage helpers; unit-tested in test/sidepanel/commands.test.ts.
  */
-import type { CommandRunReply } from '../../shared/replies.ts';
+import type { CommandRunReply } from '../../port/replies.ts';
 
 export type CommandStatus = 'running' | 'ok' | 'error' | 'cancelled' | 'interrupted';
 

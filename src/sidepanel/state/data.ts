@@ -4,7 +4,7 @@
  * and delete. Files open in a new tab from a blob URL; downloads go through a temporary `<a download>`.
  */
 import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
-import type { FileInfo, ResultSummary, StatsSummary, TopicFile } from '../../shared/replies.ts';
+import type { FileInfo, ResultSummary, StatsSummary, TopicFile } from '../../port/replies.ts';
 import { base64Of, downloadBytes, downloadText } from '../../ui/download.ts';
 import { openInTab } from '../lib/openTab.ts';
 import type { Request } from './request.ts';

@@ -4,7 +4,7 @@
  * wins).
  */
 import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
-import type { HelpHit, HelpIndex, HelpToolDetail } from '../../tools/packs/ot/index.ts';
+import type { HelpHit, HelpIndex, HelpToolDetail } from '../../port/replies.ts';
 import type { Request } from './request.ts';
 import { errorMessage } from '../../shared/errorMessage.ts';
 

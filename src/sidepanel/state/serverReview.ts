@@ -1,6 +1,6 @@
 /** At panel start: a notice when MCP server tools wait for review (changed or added since the user approved). */
-import type { PortClient } from '../../shared/portClient.ts';
-import type { Reply } from '../../shared/messages.ts';
+import type { PortClient } from '../../port/portClient.ts';
+import type { Reply } from '../../port/panelReplies.ts';
 
 export async function reviewNotice(client: PortClient): Promise<string | undefined> {
   let list: Reply<'servers.list'>;

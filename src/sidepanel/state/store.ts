@@ -5,7 +5,7 @@
  * browser (helpBrowser.ts), the Stats and Files views (data.ts).
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import type { AgentEvent } from '../../agent/agentEvents.ts';
 import type { ConversationRecord } from '../../storage/records.ts';
 import type { ResponseItem } from '../../models/events.ts';

@@ -4,7 +4,7 @@
  * vocabulary so the composer can tell a command from a message while the user types.
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
-import type { CommandVocabularyReply } from '../../shared/replies.ts';
+import type { CommandVocabularyReply } from '../../port/replies.ts';
 import { classifyInput } from '../../command/classify.ts';
 import {
   SCRATCH,

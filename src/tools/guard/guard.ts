@@ -10,12 +10,11 @@
  * The labels of the data a call could carry are `argLabels` when the caller knows them exactly (code mode: the
  * labels of the values the program passes), else the run's origin set (the model's whole context).
  */
-import type { ToolContext } from '../context.ts';
-import { readsOnly, type AnyTool } from '../Tool.ts';
+import { readsOnly, type AnyTool, type CallFlow, type ToolContext } from '../Tool.ts';
 import { flowOf } from './flow.ts';
 import { labelsOf, NO_LABELS, showLabel, showLabels, union, type Labels } from './labels.ts';
 import type { OriginResolver } from './resolver.ts';
-import { judge, type FlowFacts, type Verdict } from './rule.ts';
+import { judge, type Blocked, type FlowFacts, type FlowPair, type Verdict } from './rule.ts';
 import { ANYWHERE, sinksOf, sourcesOf } from './sinks.ts';
 
 /** What the guard needs from the run (the agent supplies it; plain data and functions). */
@@ -23,8 +22,6 @@ export interface FlowPolicy extends Omit<FlowFacts, 'labels'> {
   /** The run's origin set: the labels of everything that entered the model's context. */
   readonly origins: Labels;
 }
-
-export type Blocked = Extract<Verdict, { ok: false }>;
 
 /** `Data read from bank.example may be sent to evil.example` */
 export function flowSentence(from: Labels, to: string): string {
@@ -43,13 +40,7 @@ export class FlowBlockedError extends Error {
   }
 }
 
-/** A pair of sites a flow goes between (`from` any of the labels, to `to`). */
-export interface FlowPair {
-  readonly from: Labels;
-  readonly to: string;
-}
-
-export class FlowGuard {
+export class FlowGuard implements CallFlow {
   #collected: Labels = NO_LABELS;
   /** Pairs the user approved for one call, keyed by that call's (validated) arguments object. */
   readonly #once = new WeakMap<object, readonly FlowPair[]>();

@@ -44,6 +44,15 @@ export type Verdict =
       readonly kind: Sink['kind'];
     };
 
+/** A verdict that refuses: the flow the user would have to approve. */
+export type Blocked = Extract<Verdict, { ok: false }>;
+
+/** A pair of sites a flow goes between (`from` any of the labels, to `to`). */
+export interface FlowPair {
+  readonly from: Labels;
+  readonly to: string;
+}
+
 export const ALLOWED: Verdict = Object.freeze({ ok: true });
 
 /** Texts shorter than this never count as the user's (a single letter is in every message). */

@@ -1,6 +1,6 @@
 /** Transform (the second model call used by llm.transform) and approvals policy. */
 import { useEffect, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import type { OttoConfig } from '../../config/schema.ts';
 import { saveConfigEdits } from './settingsApi.ts';
 import { writtenValue } from '../../config/edit.ts';

@@ -1,6 +1,6 @@
 /** API key (masked), base URL with presets, model with suggestions, and "Test connection". */
 import { useEffect, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import type { OttoConfig } from '../../config/schema.ts';
 import {
   BASE_URL_PRESETS,

@@ -1,6 +1,6 @@
 /** Developer settings: the panel's Logs view (config `developer.logs`). */
 import { useEffect, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import type { OttoConfig } from '../../config/schema.ts';
 import { saveConfigEdits } from './settingsApi.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';

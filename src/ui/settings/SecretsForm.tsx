@@ -1,6 +1,6 @@
 /** Secrets by name, values always masked: replace, remove, add. Values go to the worker and never come back. */
 import { useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import { updateSecrets } from './settingsApi.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';
 

@@ -1,6 +1,6 @@
 /** One configured MCP server: status, transport, tools; enable/disable, Test, Reconnect, Remove (confirmed in place). */
 import { useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import {
   reconnectServer,
   removeServer,

@@ -5,7 +5,7 @@
  * cannot be used says why.
  */
 import { useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import { setServerTool, type ServerStatus } from './settingsApi.ts';
 import type { ToolView } from '../../mcp/manager.ts';
 

@@ -1,6 +1,6 @@
 /** MCP servers: status, transport and tools of each; add (Test before Save), enable/disable, test, reconnect, remove. */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import { listServers, setServer, testServer, type ServerStatus } from './settingsApi.ts';
 import { newServerFields, type NewServer } from './serverForm.ts';
 import { OutcomeLine, useSaver } from './useSaver.tsx';

@@ -1,6 +1,6 @@
 /** Settings, as a page (options) and as a view inside the panel: connection, behaviour, secrets, full YAML. */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import { effectiveConfig, formatProblem } from '../../config/edit.ts';
 import { configStatus, type ConfigStatus } from '../../config/status.ts';
 import { loadYaml, secretNames } from './settingsApi.ts';

@@ -3,7 +3,7 @@
  * "always" — each can be revoked here.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import type { OttoConfig } from '../../config/schema.ts';
 import type { SharedSite } from '../../storage/sharedSites.ts';
 import { saveConfigEdits } from './settingsApi.ts';

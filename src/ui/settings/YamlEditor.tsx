@@ -6,7 +6,7 @@
  * Reset fills in the defaults, Import loads a file, Export downloads the saved config (secrets are never in it).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import { defaultsYaml, formatProblem, type ConfigProblem } from '../../config/edit.ts';
 import { checkText, type Checked } from './yamlCheck.ts';
 import { YamlChecker } from './yamlChecker.ts';

@@ -1,6 +1,6 @@
 /** Settings requests shared by the options page, the panel's settings view and the setup card. */
-import type { ConnectionTestResult } from '../../shared/replies.ts';
-import type { PortClient } from '../../shared/portClient.ts';
+import type { ConnectionTestResult } from '../../port/replies.ts';
+import type { PortClient } from '../../port/portClient.ts';
 import type { ConfigStatus } from '../../config/status.ts';
 import { patchYaml, type YamlEdit } from '../../config/edit.ts';
 import type { ServerStatus, ServerTestResult } from '../../mcp/manager.ts';

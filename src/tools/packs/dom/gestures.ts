@@ -8,8 +8,7 @@ import { REF_RE, type ActionRequest, type ClipboardEntry } from '../../../shared
 import type { ActionResult } from '../../../page/actions.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
-import type { ToolContext } from '../../context.ts';
-import type { AnyTool } from '../../Tool.ts';
+import type { ToolContext, AnyTool } from '../../Tool.ts';
 import type { PageApi } from '../../../page/api.ts';
 import { ottoClipboard } from './ottoClipboard.ts';
 

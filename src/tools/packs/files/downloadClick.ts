@@ -8,7 +8,7 @@ import { REF_RE } from '../../../shared/contentMessages.ts';
 import { safeFileName } from '../../../storage/files.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
-import type { ToolContext } from '../../context.ts';
+import type { ToolContext } from '../../Tool.ts';
 import type { PageApi } from '../../../page/api.ts';
 import {
   downloadStartedBy,

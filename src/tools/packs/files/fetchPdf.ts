@@ -2,7 +2,7 @@
  * web.fetch of a PDF (#19): the bytes are fetched (no cookies, like every web.fetch), kept in Otto's file store with
  * the site as their origin, and returned as text page by page, naming the stored copy.
  */
-import type { ToolContext } from '../../context.ts';
+import type { ToolContext } from '../../Tool.ts';
 import { urlLabel } from '../../guard/labels.ts';
 import { fileStore, safeFileName } from '../../../storage/files.ts';
 import { extractPdf, formatPdf } from './pdf.ts';

@@ -6,7 +6,7 @@
  */
 import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
-import type { ToolContext } from '../../context.ts';
+import type { ToolContext } from '../../Tool.ts';
 import { urlLabel } from '../../guard/labels.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import { fileStore, type FileInfo } from '../../../storage/files.ts';

@@ -6,8 +6,7 @@
  */
 import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
-import type { ToolContext } from '../../context.ts';
-import { callNeedsApproval, type AnyTool } from '../../Tool.ts';
+import { type ToolContext, callNeedsApproval, type AnyTool } from '../../Tool.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 import type { ResolvedDeps } from './env.ts';
 

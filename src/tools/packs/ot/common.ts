@@ -9,8 +9,7 @@ import { formatOutput } from '../../../shared/outputFormat.ts';
 import { errorOutputMessage } from '../../errorOutput.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW, type ToolFlow } from '../../guard/flow.ts';
-import type { ToolContext } from '../../context.ts';
-import type { AnyTool, ParamsSchema, ToolEffect } from '../../Tool.ts';
+import type { ToolContext, AnyTool, ParamsSchema, ToolEffect } from '../../Tool.ts';
 
 export const PACK = 'ot';
 

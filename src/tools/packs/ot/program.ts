@@ -25,9 +25,8 @@ import {
   type ValueLabels,
 } from '../../../command/index.ts';
 import { formatOutput } from '../../../shared/outputFormat.ts';
-import type { ToolContext } from '../../context.ts';
+import { type ToolContext, readsOnly } from '../../Tool.ts';
 import type { JournalStep, ProgramJournal } from '../../../shared/programJournal.ts';
-import { readsOnly } from '../../Tool.ts';
 import type { ToolRegistry } from '../../ToolRegistry.ts';
 
 export interface ProgramOutcome {

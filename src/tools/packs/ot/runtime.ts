@@ -5,7 +5,7 @@
  * work without a browser.
  */
 import type { ToolRegistry } from '../../ToolRegistry.ts';
-import type { ToolContext } from '../../context.ts';
+import type { ToolContext } from '../../Tool.ts';
 import { type ComputeStatsOptions, type SavingInput } from '../../../storage/statsStore.ts';
 import type { StatsReport } from '../../../results/statsLogic.ts';
 import type { QueryParams, ResultPage } from '../../../results/query.ts';

@@ -7,7 +7,7 @@
 import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
-import type { AnyTool } from '../../Tool.ts';
+import type { AnyTool, ToolContext } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { captureVisible, describeTab, othersLine, targetTab, waitForLoad } from './chromeTabs.ts';
 import { scaleForModel } from './scaleImage.ts';
@@ -16,7 +16,6 @@ import { drawOverlay, gridStep } from './overlay.ts';
 import type { PageApi } from '../../../page/api.ts';
 import type { BoxesReply } from '../../../shared/contentMessages.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
-import type { ToolContext } from '../../context.ts';
 import { localDestination, requireWebUrl, webUrlParam } from '../../urlPolicy.ts';
 
 export const TABS_PACK: PackSpec = {

@@ -10,7 +10,7 @@
 import { z } from '../../../shared/zod.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
-import type { ToolContext } from '../../context.ts';
+import type { ToolContext } from '../../Tool.ts';
 import { wrapUntrusted } from '../../../shared/untrusted.ts';
 import { hostOf, requires, safeRequest, type FullResponse } from '../../../sdk/index.ts';
 import { askOffscreen } from '../../../offscreen/offscreenClient.ts';

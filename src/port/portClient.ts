@@ -1,6 +1,6 @@
 /**
  * The extension pages' side of the panel port: `request()` sends a typed request and resolves with its reply — the
- * type `PanelReplies` (messages.ts) names for that request. Reconnects when the worker restarts (the port disconnects
+ * type `PanelReplies` (panelReplies.ts) names for that request. Reconnects when the worker restarts (the port disconnects
  * when the worker dies).
  */
 import {
@@ -8,10 +8,10 @@ import {
   WorkerToPanel,
   parseMessage,
   type PanelRequestType,
-  type Reply,
   type RequestBody,
   type WorkerEvent,
-} from './messages.ts';
+} from '../shared/messages.ts';
+import type { Reply } from './panelReplies.ts';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 export type { RequestBody };

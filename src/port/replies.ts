@@ -1,5 +1,5 @@
 /**
- * What the worker answers to each panel request: the `data` of the port's `result`. `messages.ts` maps each request
+ * What the worker answers to each panel request: the `data` of the port's `result`. `panelReplies.ts` maps each request
  * type to one of these (`PanelReplies`); the worker's handlers are typed to produce it and `PortClient.request`
  * returns it, so both ends are checked by tsc against the same declaration.
  *
@@ -23,8 +23,8 @@ import type { HelpHit } from '../tools/packs/ot/search.ts';
 import type { ServerStatus, ServerTestResult } from '../mcp/manager.ts';
 import type { DepsReport } from '../sdk/deps.ts';
 import type { BridgeSessionInfo } from '../bridge/sessions.ts';
-import type { BridgeClient } from './bridgeProtocol.ts';
-import type { LogEntry } from './log.ts';
+import type { BridgeClient } from '../shared/bridgeProtocol.ts';
+import type { LogEntry } from '../shared/log.ts';
 
 export type {
   BridgeSessionInfo,
