@@ -109,6 +109,12 @@ describe('the import-graph checks bite', () => {
       'src/shared/replies.ts → src/tools/Tool.ts: shared/ may not import types from tools/, a row above it',
     ]);
     expect(tableProblems(rows)).toEqual([]);
+    expect(unusedArrows([edge('src/tools/packs/dom/x.ts', 'src/page/api.ts', true)], rows)).toEqual([
+      'tools/packs/ → tools/ (values)',
+      'tools/packs/ → shared/ (values)',
+      'tools/ → shared/ (values)',
+      'page/ → shared/ (values)',
+    ]);
     expect(tableProblems([...rows].reverse())).toContain('page/ lists shared/, which is not below it');
   });
 });
