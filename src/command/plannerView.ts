@@ -2,7 +2,7 @@
  * What the planner may see of a program's value in plan-first mode (#42 part 2; docs/decisions/plan-first.md):
  * numbers, true/false, null, and strings the program wrote itself (its literals, a typed answer's enum values among
  * them) pass; every other string — page text, a tool's report, a free-text answer — is withheld and named only by
- * its length and where it came from. Dict keys pass when they are short identifiers (a tool's field names);
+ * its length. Dict keys pass when they are short identifiers (a tool's field names);
  * others are withheld too. So a page can change which of the program's own words or which numbers come back, never
  * put a sentence of its own before the planner. A failed step's message is withheld the same way unless it is
  * Otto's own answer to a card (`the user denied …`).
@@ -16,19 +16,20 @@ const KEY = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
 export interface PlannerViewOptions {
   /** The strings the program wrote itself. */
   strings: ReadonlySet<string>;
-  /** Where the program's value came from (its provenance labels), for the withheld marker. */
-  from: readonly string[];
 }
 
-function withheld(text: string, from: readonly string[]): string {
-  const where = from.length ? ` from ${from.join(', ')}` : '';
-  return `‹withheld: text${where}, ${text.length} characters›`;
+/**
+ * The marker in place of a withheld string: its length only. Not its origin either: a page can navigate, so even a
+ * host name can be the page's choice (docs/decisions/plan-first.md).
+ */
+function withheld(text: string, what = 'text'): string {
+  return `‹withheld: ${what}, ${text.length} characters›`;
 }
 
 function view(value: unknown, o: PlannerViewOptions, depth: number): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
-  if (typeof value === 'string') return o.strings.has(value) ? value : withheld(value, o.from);
+  if (typeof value === 'string') return o.strings.has(value) ? value : withheld(value);
   if (depth > 20) return '‹withheld: nested too deep›';
   if (Array.isArray(value)) return value.map((v) => view(v, o, depth + 1));
   if (typeof value === 'object') {
@@ -40,7 +41,7 @@ function view(value: unknown, o: PlannerViewOptions, depth: number): unknown {
     }
     return out;
   }
-  return withheld(String(value), o.from);
+  return withheld(String(value));
 }
 
 /** The planner's view of a program's value, as the text the model reads. */
@@ -58,11 +59,11 @@ const DENIED = /^the user denied /;
  * the tool's message, which can quote what the program read, is withheld unless it is Otto's denial. Errors that
  * are not a tool's (syntax, unknown names, limits) are about the program's text and pass as they are.
  */
-export function plannerError(error: unknown, from: readonly string[]): unknown {
+export function plannerError(error: unknown): unknown {
   if (!(error instanceof CommandError) || error.kind !== 'tool') return error;
   const m = /^([\w.$-]+) failed: ([\s\S]*)$/.exec(error.reason);
   if (!m || DENIED.test(m[2]!)) return error;
-  return new CommandError(`${m[1]!} failed: ${withheld(m[2]!, from).replace('text', 'its message')}`, {
+  return new CommandError(`${m[1]!} failed: ${withheld(m[2]!, 'its message')}`, {
     kind: 'tool',
     position: error.position,
     ...(error.label ? { label: error.label } : {}),

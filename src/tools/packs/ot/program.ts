@@ -201,7 +201,7 @@ async function runScoped(
   } catch (error) {
     // An error message can quote anything the failed program read.
     flow?.report(read);
-    throw opts.planFirst ? plannerError(error, read) : error;
+    throw opts.planFirst ? plannerError(error) : error;
   }
   // Only the last statement's value reaches the model: its labels are the output's.
   flow?.report(result.labels);
@@ -209,7 +209,7 @@ async function runScoped(
   return {
     value,
     output: opts.planFirst
-      ? plannerView(value, { strings: planOf(text).strings, from: result.labels })
+      ? plannerView(value, { strings: planOf(text).strings })
       : formatOutput(value, ctx.config.output.format),
     calls: result.calls,
     callChars,
