@@ -51,8 +51,12 @@ export function plannerView(value: unknown, o: PlannerViewOptions): string {
   return `${note}\n${JSON.stringify(shown, null, 2)}`;
 }
 
-/** Otto's own words about a step the user denied: they name the tool, the kinds of effect and sites, never page text. */
-const DENIED = /^the user denied /;
+/**
+ * Otto's own words about a step the user denied (they name the tool, the kinds of effect and sites, never page
+ * text), also when a program inside the program stopped on it: `ot.run, line 1, column 1: dom.check failed: the user
+ * denied …`.
+ */
+const DENIED = /^(?:(?:[\w.$-]+, )?line \d+, column \d+: [\w.$-]+ failed: )*the user denied /;
 
 /**
  * The planner's view of a program's error: where it stopped and which tool failed stay (the program's own words);
