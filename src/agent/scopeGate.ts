@@ -17,7 +17,7 @@ function siteNamed(host: string, sites: readonly string[]): boolean {
 }
 
 /** "summarise my inbox" → "summarise your inbox": the card speaks to the user. */
-function toYou(asked: string): string {
+export function toYou(asked: string): string {
   return asked
     .replace(/\bmy\b/gi, 'your')
     .replace(/\bme\b/gi, 'you')
@@ -33,7 +33,7 @@ function recipientOf(target: CallTarget | undefined): string | undefined {
   return undefined;
 }
 
-function wantWords(kinds: readonly EffectKind[]): string {
+export function wantWords(kinds: readonly EffectKind[]): string {
   return kinds.map((k) => EFFECT_WORDS[k]).join(' and ');
 }
 

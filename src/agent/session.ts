@@ -22,6 +22,9 @@ import type { InlineApprovals } from './inlineApprovals.ts';
 /** The part of the config the loop reads (OttoConfig satisfies it). Read at the start of every drive. */
 export interface AgentConfigView {
   agent: Pick<OttoConfig['agent'], 'max_turns' | 'previous_response_id' | 'instructions'> & {
+    /** `agent.plan_first` and `agent.mode` (#42 part 2): plan first is on in code mode only (shared/planFirst.ts). */
+    plan_first?: boolean;
+    mode?: OttoConfig['agent']['mode'];
     tool_timeout?: number;
     /** `agent.context_budget` (#23); absent: auto. */
     context_budget?: OttoConfig['agent']['context_budget'];

@@ -124,6 +124,12 @@ export interface AgentToolHost {
    */
   isDestructive(qualifiedName: string, args: unknown, ctx?: { conversationId: string }): Promise<boolean> | boolean;
   /**
+   * Plan first (#42 part 2): whether a step of `program` is in its plan — a read-only tool always is; another is when
+   * the program's text writes a call to that tool with the literal arguments the step has. Optional: a host without
+   * it has no plan check (every step is taken as planned).
+   */
+  inPlan?(program: string, qualifiedName: string, args: Readonly<Record<string, unknown>>): boolean;
+  /**
    * Validates the call and resolves its target, then decides whether it is destructive — judged on the target (the
    * tab, element or URL it acts on). Hosts without it fall back to `isDestructive` and the run's tab origin.
    */

@@ -22,6 +22,11 @@ import { askedSoFar, cardDigest, earlierAnswer, keepAnswer } from './stepAnswers
 import { interruptedOutput, journalNote, stepJournal } from './stepJournal.ts';
 import { deniedScopeOutput, scopeQuestion, widenedBy, type OutOfScope } from './scopeGate.ts';
 import type { EffectKind } from '../shared/taskScope.ts';
+import { deniedPlanOutput, planQuestion, programOf } from './planGate.ts';
+import { planFirstOn } from '../shared/planFirst.ts';
+
+/** The one tool a plan-first run calls (code mode's `ot.run`). */
+const PLAN_TOOL = 'ot.run';
 
 type Runnable = {
   call: PendingCall;
@@ -88,6 +93,16 @@ export async function runTools(session: RunSession, cfg: AgentConfigView): Promi
         status: 'error',
         outcome: 'interrupted',
         reason: 'interrupted',
+        durationMs: 0,
+      });
+      continue;
+    }
+    // Plan first (#42 part 2): every tool runs inside a program, whose value the model sees only as the planner may.
+    if (planFirstOn(cfg.agent) && prep.qualifiedName !== PLAN_TOOL) {
+      await session.finishCall(call.callId, prep.qualifiedName, {
+        output: `Error: plan first is on: call ${prep.qualifiedName} inside an ot.run program, not on its own.`,
+        status: 'error',
+        outcome: 'error',
         durationMs: 0,
       });
       continue;
@@ -228,6 +243,25 @@ function jsonText(value: unknown): string {
   } catch {
     return '{}';
   }
+}
+
+/**
+ * Plan first (#42 part 2): the card's question about a program's state-changing step that its text did not write,
+ * or undefined (planned, plan first off, policy auto, or a parent call that is not a program).
+ */
+function planAsks(
+  session: RunSession,
+  cfg: AgentConfigView,
+  parent: PendingCall,
+  qualifiedName: string,
+  args: Record<string, unknown>,
+  j: Judgement,
+): OutOfScope | undefined {
+  const check = session.deps.tools.inPlan?.bind(session.deps.tools);
+  if (!check || !planFirstOn(cfg.agent) || cfg.approvals.policy === 'auto') return undefined;
+  const program = programOf(parent.arguments);
+  if (program === undefined || check(program, qualifiedName, args)) return undefined;
+  return planQuestion(session.state.taskScope, qualifiedName, j.effects, j.target);
 }
 
 /** The scope gate's question about a judged call (#42), unless the user chose never to be asked (policy auto). */
@@ -449,7 +483,9 @@ function nestedGate(
   const decide = async (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => {
     const j = await judge(session, qualifiedName, args);
     if (j.invalid !== undefined) return; // the interceptor reports it
-    const outOfScope = scopeAsks(session, cfg, j);
+    const scoped = scopeAsks(session, cfg, j);
+    const offPlan = scoped ? undefined : planAsks(session, cfg, parent, qualifiedName, args, j);
+    const outOfScope = scoped ?? offPlan;
     const targetAsks = j.destructive && (!!outOfScope || !(await autoApproval(session, cfg, j.origin)).allowed);
     // The guard's question is asked here too, on the same card (#31 after #13): a step only the guard asks about
     // would otherwise stop the program for a card on ot.run and, after a yes, run it again from the start.
@@ -473,11 +509,13 @@ function nestedGate(
     };
     const refused = () =>
       new Error(
-        (outOfScope
-          ? deniedScopeOutput(qualifiedName, outOfScope)
-          : flowAsks
-            ? deniedFlowOutput(qualifiedName, flowAsks.block)
-            : `Error: the user denied ${qualifiedName}`
+        (offPlan
+          ? deniedPlanOutput(qualifiedName, offPlan)
+          : outOfScope
+            ? deniedScopeOutput(qualifiedName, outOfScope)
+            : flowAsks
+              ? deniedFlowOutput(qualifiedName, flowAsks.block)
+              : `Error: the user denied ${qualifiedName}`
         ).replace(/^Error: /, ''),
       );
     // The same card in an earlier run of this call: its answer stands (no question is asked twice).

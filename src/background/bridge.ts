@@ -21,7 +21,17 @@ export function createBridge(deps: {
   registry: () => ToolRegistry;
 }): { sessions: BridgeSessions; handlers: BridgeHandlers } {
   const sessions = new BridgeSessions({
-    runner: (model) => new AgentRunner({ ...deps.runnerOptions, model }),
+    // Plan first (#42 part 2) is for Otto's own model: the outside agent reads pages itself, so its calls are not
+    // held to a program (docs/decisions/plan-first.md).
+    runner: (model) =>
+      new AgentRunner({
+        ...deps.runnerOptions,
+        model,
+        config: async () => {
+          const c = await deps.runnerOptions.config();
+          return { ...c, agent: { ...c.agent, plan_first: false } };
+        },
+      }),
     createConversation: (title) => deps.store.create({ title }),
     shareTab: (conversationId, tabId) => deps.tabScope.join(conversationId, tabId),
     setRunTab,

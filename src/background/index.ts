@@ -19,6 +19,7 @@ import { buildRegistry } from './registry.ts';
 import { createToolHost } from './workerToolHost.ts';
 import { browserOrigins } from './flowResolver.ts';
 import { configuredModelClient } from './modelClient.ts';
+import { planFirstOn } from '../shared/planFirst.ts';
 import { agentHandlers } from './agentHandlers.ts';
 import { settingsHandlers } from './settingsHandlers.ts';
 import { exportHandlers } from './exportHandlers.ts';
@@ -200,6 +201,7 @@ const runner = new AgentRunner({
       tab: { ...(tab?.title ? { title: tab.title } : {}), ...(tab?.url ? { url: tab.url } : {}) },
       date: today(),
       mode: config.agent.mode,
+      planFirst: planFirstOn(config.agent),
     });
     const text = own ? `${block}\n\n${own}` : block;
     return config.agent.mode === 'tools' ? wireRewriter(registry)(text) : text;

@@ -59,6 +59,7 @@ async function keepLargeOutOfContext(
   return typeof stored === 'string' ? result : formatOutput(stored, config.output.format);
 }
 import { runTab } from './runTabs.ts';
+import { stepInPlan } from './stepInPlan.ts';
 import { modeDefinitions, type AgentMode } from './codeMode.ts';
 import { toolBudget } from '../tools/toolBudget.ts';
 import type { TabScope } from './tabScope.ts';
@@ -239,6 +240,8 @@ export function createToolHost(deps: ToolHostDeps): AgentToolHost {
         },
       );
     },
+    // Plan first (#42 part 2): a read is always in the plan; an action when the program's text writes it.
+    inPlan: (program, qualifiedName, args) => stepInPlan(deps.registry(), program, qualifiedName, args),
     // Outputs read by the model name tools as it calls them (tools mode only; code mode writes dotted names).
     forModel: (text) => ((deps.mode?.() ?? 'tools') === 'tools' ? wireRewriter(deps.registry())(text) : text),
     // #23: an output that leaves the request stays readable by handle for the run that made it and a day after its

@@ -23,3 +23,5 @@ export { classifyInput, helpCommandToSource, parseHelpCommand } from './classify
 export type { CommandVocabulary } from './classify.ts';
 export { commandSource, runCommandInput, runSnippet } from './runCommand.ts';
 export type { CommandSource } from './runCommand.ts';
+export { planOf, inPlan, type ProgramPlan, type PlanStep } from './programPlan.ts';
+export { plannerView, plannerError } from './plannerView.ts';

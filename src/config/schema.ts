@@ -28,6 +28,12 @@ const AgentConfig = z.strictObject({
    */
   context_budget: z.union([z.literal('auto'), z.number().int().min(2000).max(10_000_000)]).default('auto'),
   mode: z.enum(['tools', 'code', 'both']).default('tools'),
+  /**
+   * Plan first (#42 part 2, docs/decisions/plan-first.md): in code mode, the model writes its program from the user's
+   * words before any page text enters its context; what a program read reaches it only as numbers, true/false and
+   * the program's own strings, and a step the program did not write asks. Ignored in tools and both modes.
+   */
+  plan_first: z.boolean().default(false),
   /** Tools sent with each request: `default` = what page work needs (others via ot.help + ot.call), `all` = every tool. */
   tool_set: z.enum(['default', 'all']).default('default'),
   /** Send Otto's short system block (what Otto is, the tab, the date, how to work) before `instructions`. */

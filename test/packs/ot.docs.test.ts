@@ -64,7 +64,7 @@ describe('bundled tool reference pages', () => {
     expect(tabs).toContain('<pre>tabs.open(url: str, active: bool = True)</pre>');
     expect(tabs).toContain('tabs.close(tab_id=12)');
     expect(pages.get('transform.html')).toContain(
-      'llm.transform(input: Any, prompt: str, model: str = &#39;...&#39;, json_mode: bool = False)',
+      'llm.transform(input: Any, prompt: str, model: str = &#39;...&#39;, json_mode: bool = False, schema: Any = &#39;...&#39;)',
     );
     expect(escapeHtml('<a href="x">&\'')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&#39;');
   });

@@ -5,6 +5,7 @@ import type { AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import { transform, type TransformDeps } from './transform.ts';
 import { configInvalidMessage } from '../../../config/status.ts';
+import { answerInstruction, answerSchemaSchema, readAnswer, schemaProblem } from './typedAnswer.ts';
 
 export interface LlmToolsDeps {
   /** Records each transform request's tokens and latency in the statistics, like the agent's own requests. */
@@ -27,6 +28,9 @@ export function createLlmTools(deps: LlmToolsDeps = {}): AnyTool[] {
       prompt: z.string().describe('What to do with the input, e.g. "Extract the price as a number"'),
       model: z.string().optional().describe('Model to use instead of transform.model from config'),
       json_mode: z.boolean().default(false).describe('Ask for a JSON object as output'),
+      schema: answerSchemaSchema
+        .optional()
+        .describe('A typed answer: {"type": "boolean"}, {"type": "string", "enum": [...]}, arrays, objects'),
     }),
     effect: 'reads',
     // Its output carries its input's labels; its model is the user's own endpoint, not a site.
@@ -35,16 +39,20 @@ export function createLlmTools(deps: LlmToolsDeps = {}): AnyTool[] {
       'llm.transform(input=dom.text(ref="e4"), prompt="Extract the price as a number")',
       'llm.transform(input=data, prompt="Return as JSON with fields: name, value", json_mode=True)',
     ],
-    returns: 'The transformed text (valid JSON when json_mode is set), or "Error: <message>".',
+    returns:
+      'The transformed text (valid JSON when json_mode is set; with schema, the typed value), or "Error: <message>".',
     execute: async (args, ctx) => {
       // With a stored config that does not validate, `ctx.config` is the defaults: never call a model with those.
       if (ctx.configStatus?.status === 'invalid') return `Error: ${configInvalidMessage(ctx.configStatus.problems)}`;
-      return transform(
+      const typed = args.schema;
+      const problem = typed ? schemaProblem(typed) : undefined;
+      if (problem) return `Error: ${problem}`;
+      const reply = await transform(
         {
           input: args.input,
-          prompt: args.prompt,
+          prompt: typed ? `${args.prompt}\n\n${answerInstruction(typed)}` : args.prompt,
           ...(args.model ? { model: args.model } : {}),
-          json_mode: args.json_mode,
+          json_mode: args.json_mode || !!typed,
         },
         {
           config: ctx.config.transform,
@@ -54,6 +62,8 @@ export function createLlmTools(deps: LlmToolsDeps = {}): AnyTool[] {
           ...(deps.onUsage ? { onUsage: deps.onUsage } : {}),
         },
       );
+      // A typed answer (#42 part 2) is the parsed, checked value; an error stays the transform's own words.
+      return typed && !reply.startsWith('Error: ') ? readAnswer(reply, typed) : reply;
     },
   });
   return [transformTool as AnyTool];

@@ -18,6 +18,9 @@ import {
   enterProgram,
   joinLabels,
   Labelled,
+  planOf,
+  plannerError,
+  plannerView,
   runCommandInput,
   type ProgramScope,
   type CommandSource,
@@ -69,6 +72,11 @@ export interface RunTextOptions {
   signal?: AbortSignal;
   /** Prefix for error messages (e.g. `ot.run`). */
   label?: string;
+  /**
+   * Plan first (#42 part 2): the outermost program's value and errors reach the model only as the planner may see
+   * them (command/plannerView.ts). Programs inside it return their values to it as they are.
+   */
+  planFirst?: boolean;
 }
 
 /** Runs command input; throws CommandError (with line and column) for any failure. */
@@ -110,7 +118,8 @@ export async function runCommandText(
   // The outermost program asks the call's journal; a program inside it, the journal of the step that started it.
   const journal = outer ? stepJournals.get(outer) : outerCtx.journal;
   try {
-    return await runScoped(text, ctx, opts, scope, started, journal);
+    const planFirst = !outer && opts.planFirst === true;
+    return await runScoped(text, ctx, { ...opts, planFirst }, scope, started, journal);
   } finally {
     if (!outerCtx.withProgram) {
       if (outer) scopesBySignal.set(outerCtx.signal, outer);
@@ -191,14 +200,16 @@ async function runScoped(
   } catch (error) {
     // An error message can quote anything the failed program read.
     flow?.report(read);
-    throw error;
+    throw opts.planFirst ? plannerError(error) : error;
   }
   // Only the last statement's value reaches the model: its labels are the output's.
   flow?.report(result.labels);
   const value = stripMetadata(result.value);
   return {
     value,
-    output: formatOutput(value, ctx.config.output.format),
+    output: opts.planFirst
+      ? plannerView(value, { strings: planOf(text).strings })
+      : formatOutput(value, ctx.config.output.format),
     calls: result.calls,
     callChars,
     command: result.command,

@@ -19,6 +19,7 @@ import { otTool } from './common.ts';
 import type { ResolvedDeps } from './env.ts';
 import { runCommandText } from './program.ts';
 import { errorMessage } from '../../../shared/errorMessage.ts';
+import { planFirstOn } from '../../../shared/planFirst.ts';
 
 export const CODE_TOOL = 'ot.run';
 
@@ -46,7 +47,11 @@ export function runTool(deps: ResolvedDeps) {
     returns: 'The value of the last statement, formatted (YAML flow style, or JSON per config).',
     spanFields: (args) => ({ codeLen: args.code.length }),
     async run(args, ctx) {
-      const outcome = await runCommandText(args.code, ctx, { registry: deps.registry(), label: CODE_TOOL });
+      const outcome = await runCommandText(args.code, ctx, {
+        registry: deps.registry(),
+        label: CODE_TOOL,
+        planFirst: planFirstOn(ctx.config.agent),
+      });
       if (ctx.config.stats.enabled && outcome.calls > 0) {
         try {
           await deps.stores.recordSaving({
