@@ -13,6 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as interceptor from './interceptor.bench.ts';
 import * as dataflow from './dataflow.bench.ts';
 import * as taskScope from './taskScope.bench.ts';
+import * as scopeModel from './scopeModel.bench.ts';
 import * as results from './results.bench.ts';
 import * as stats from './stats.bench.ts';
 import * as help from './help.bench.ts';
@@ -45,6 +46,7 @@ const MODULES: BenchModule[] = [
   interceptor,
   dataflow,
   taskScope,
+  scopeModel,
   answerLinks,
   loop,
   transport,

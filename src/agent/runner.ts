@@ -25,7 +25,8 @@ import { deniedShareOutput, isShareApproval, type TabAccess } from './tabAccess.
 import { deniedFlowOutput } from './flowFacts.ts';
 import { deniedScopeOutput, widenedBy } from './scopeGate.ts';
 import { scopeFromWords } from './scopeRules.ts';
-import { widenScope } from '../shared/taskScope.ts';
+import { mergeModelScope, scopeByModel, SCOPE_TIMEOUT_MS } from './scopeModel.ts';
+import { widenScope, type TaskScope } from '../shared/taskScope.ts';
 import { siteHost } from '../shared/origin.ts';
 import { InlineApprovals } from './inlineApprovals.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
@@ -168,12 +169,27 @@ export class AgentRunner {
       if (prev) await settleRun(session);
       session.state = this.#freshState(conversationId, session.state);
       // #42: what the task may do, from the user's words alone (widened by each new message, never narrowed).
-      const scope = scopeFromWords(text, siteHost(await this.#runOrigin(conversationId)));
+      const scope = await this.#scopeOf(text, siteHost(await this.#runOrigin(conversationId)), slot.controller.signal);
       session.state.taskScope = widenScope(prev?.taskScope, scope);
       await session.commit(undefined, [userMessage(text)], text);
       session.emitStatus();
       return this.#drive(session);
     });
+  }
+
+  /**
+   * The scope one user message asks for (#42): the rules, widened by one model call that sees this message only when
+   * `agent.task_scope` is `model`. A failed or late call leaves the rules' scope.
+   */
+  async #scopeOf(text: string, runHost: string | undefined, signal: AbortSignal): Promise<TaskScope> {
+    const rules = scopeFromWords(text, runHost);
+    if ((await this.#config()).agent.task_scope !== 'model') return rules;
+    const answer = await scopeByModel(
+      this.#deps.model,
+      [text],
+      AbortSignal.any([signal, AbortSignal.timeout(SCOPE_TIMEOUT_MS)]),
+    );
+    return 'error' in answer ? rules : mergeModelScope(rules, answer);
   }
 
   /**

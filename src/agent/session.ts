@@ -27,6 +27,8 @@ export interface AgentConfigView {
     context_budget?: OttoConfig['agent']['context_budget'];
     /** The model (its known context window sets the automatic budget). */
     model?: string;
+    /** `agent.task_scope` (#42): `model` widens the rules' scope by one model call on the user's words. */
+    task_scope?: OttoConfig['agent']['task_scope'];
   };
   approvals: Pick<OttoConfig['approvals'], 'policy' | 'allowed_origins'>;
 }
