@@ -368,3 +368,39 @@ test('code mode: a program step outside the task asks inline when it runs; denie
     await mail.page.close();
   }
 });
+
+test('agent.task_scope model: one request with the user’s words only widens the scope; the script Send runs without a card', async ({
+  panel,
+  fakeApi,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: '  task_scope: model\n' });
+  const mail = await openMail(panel);
+  try {
+    const words = 'Let Bob know I said hello';
+    fakeApi.script([
+      // The scope request: no tools, Otto's scope instructions.
+      { match: (r) => !r.body?.tools?.length, text: '{"effects":["send"],"sites":[]}' },
+      { match: words, calls: [call('dom__text', {})] },
+      {
+        match: /Mail/,
+        calls: [click('#nav-compose'), type('#to', 'bob@mail.example'), type('#body', 'Hello Bob!'), click('#send')],
+      },
+      { match: /.*/, text: 'Done.' },
+    ]);
+    const id = await send(panel, words, { tabId: mail.tabId });
+    await answerAll(panel, id, 'deny');
+    const [scopeRequest, firstTurn] = fakeApi.responsesRequests();
+    // The scope request holds the user's message and nothing else.
+    expect(scopeRequest!.body!.input).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: words }] },
+    ]);
+    expect(scopeRequest!.body!.tools).toBeUndefined();
+    expect(scopeRequest!.body!.instructions).toMatch(/^You read a user’s request to a browser agent/);
+    expect(firstTurn!.body!.tools!.length).toBeGreaterThan(0);
+    // The rules alone read no send in these words; with the model's answer the script Send asks nothing.
+    expect(await cards(panel, id)).toEqual([]);
+    expect(actions.map((a) => a.what)).toEqual(['send']);
+  } finally {
+    await mail.page.close();
+  }
+});
