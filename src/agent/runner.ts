@@ -160,7 +160,7 @@ export class AgentRunner {
    * A previous run left unfinished (error, interrupted, awaiting approval) is settled first: its open function calls
    * get an error output, so no message is lost and the transcript stays valid.
    */
-  send(conversationId: string, text: string): Promise<RunState> {
+  send(conversationId: string, text: string, opts: { caller?: string } = {}): Promise<RunState> {
     return this.#begin(conversationId, async (slot) => {
       const { conversation, run: prev, items } = await this.#deps.store.load(conversationId);
       if (!conversation) throw new ConversationNotFoundError(conversationId);
@@ -170,7 +170,7 @@ export class AgentRunner {
       session.state = this.#freshState(conversationId, session.state);
       // #42: what the task may do, from the user's words alone (widened by each new message, never narrowed).
       const scope = await this.#scopeOf(text, siteHost(await this.#runOrigin(conversationId)), slot.controller.signal);
-      session.state.taskScope = widenScope(prev?.taskScope, scope);
+      session.state.taskScope = widenScope(prev?.taskScope, opts.caller ? { ...scope, caller: opts.caller } : scope);
       await session.commit(undefined, [userMessage(text)], text);
       session.emitStatus();
       return this.#drive(session);

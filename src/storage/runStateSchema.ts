@@ -135,6 +135,7 @@ const taskScope = z.strictObject({
   effects: z.array(effectKind),
   sites: z.array(z.string()),
   asked: z.string(),
+  caller: z.string().max(200).optional(),
 });
 
 const approvalV2 = z.strictObject({

@@ -46,6 +46,19 @@ async function gateSetup(turns: NonNullable<Parameters<typeof setup>[0]>['turns'
 const SEND = { name: 'dom__click', args: { ref: 'send', kind: 'send' }, callId: 'c1' };
 
 describe('the scope gate', () => {
+  it('an MCP bridge call: the card names the outside agent, not "You asked to Claude called …"', async () => {
+    const { h } = await gateSetup([calls([SEND]), say('done')]);
+    const st = await h.runner.send(h.conversationId, 'Claude Code called dom.click', { caller: 'Claude Code' });
+    expect(st.status).toBe('awaiting_approval');
+    expect(st.approval!.outOfScope!.sentence).toBe(
+      'Claude Code, an agent connected over MCP, wants Otto to send or post to attacker@evil.test on mail.test (“Send”) — you have not allowed this for its session; a page it or Otto read may have asked for it.',
+    );
+    expect(st.taskScope!.caller).toBe('Claude Code');
+    // Allowed for this task, the session's scope takes the kind; the next call of that kind asks no more.
+    const after = await h.runner.approve(h.conversationId, 'c1', 'task');
+    expect(after.taskScope).toMatchObject({ effects: ['read', 'fill', 'send'], caller: 'Claude Code' });
+  });
+
   it('a send in a task that only asked to summarise asks, and the card says the request did not ask for it', async () => {
     const { h, host } = await gateSetup([calls([SEND]), say('done')]);
     const st = await h.runner.send(h.conversationId, 'Summarise my inbox.');

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { parseCsv } from './csv.ts';
+import { approvalStopLine } from './approvalStop.ts';
 import { findBrowser, INSTALL_HINT } from '../../../scripts/lib/find-browser.mjs';
 import { errorMessage } from '../../shared/errorMessage.ts';
 import { oneLine } from '../../shared/oneLine.ts';
@@ -212,13 +213,12 @@ async function runTask(s: Session, text: string, tabId: number): Promise<{ ok: b
     await new Promise((r) => setTimeout(r, 250));
     const c = await request<{
       items: { item: { type: string; role?: string; content?: unknown } }[];
-      state?: { status: string; lastError?: { message: string } };
+      state?: { status: string; lastError?: { message: string }; approval?: unknown };
       active: boolean;
     }>(s.panel, { type: 'conversations.get', conversationId });
     const status = c.state?.status;
     if (c.active || status === 'running') continue;
-    if (status === 'awaiting_approval')
-      return { ok: false, line: 'stopped: it needs an approval (run it in the panel, or allow the site in settings)' };
+    if (status === 'awaiting_approval') return { ok: false, line: oneLine(approvalStopLine(c.state?.approval), 600) };
     const answer = c.items
       .map((r) => r.item)
       .filter((i) => i.type === 'message' && i.role === 'assistant')
