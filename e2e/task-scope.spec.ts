@@ -404,3 +404,45 @@ test('agent.task_scope model: one request with the user’s words only widens th
     await mail.page.close();
   }
 });
+
+test('classifier edge cases on the webmail: a drag onto Trash and a neutral "OK" under "Delete all messages?" ask; a drag onto Archive does not', async ({
+  panel,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  await connectToFakeApi(panel, fakeApi);
+  const mail = await openMail(panel);
+  try {
+    fakeApi.script([
+      { match: 'Summarise my inbox', calls: [call('dom__text', {})] },
+      {
+        match: /sign-in code/,
+        calls: [
+          call('dom__drag', { selector: '.mail-row[data-row="4"]', to_selector: '#folder-archive', method: 'html5' }),
+          call('dom__drag', { selector: '.mail-row[data-row="2"]', to_selector: '#folder-trash', method: 'html5' }),
+          click('#empty-inbox'),
+          click('#dlg-ok'),
+        ],
+      },
+      { match: /denied/, text: 'Four emails.' },
+    ]);
+    const id = await send(panel, 'Summarise my inbox.', { tabId: mail.tabId });
+    await answerAll(panel, id, 'deny');
+    expect(actions).toEqual([]);
+    // The move to Archive ran without a card (the page says so); the two deletes asked and were denied.
+    await expect(mail.page.locator('#status')).toHaveText('archived 4');
+    const all = await cards(panel, id);
+    expect(all.map((c) => [c.name, c.outOfScope?.effects.join(',')])).toEqual([
+      ['dom.drag', 'delete'],
+      ['dom.click', 'delete'],
+    ]);
+    expect(all[0]!.outOfScope!.sentence).toBe(
+      'You asked to summarise your inbox. Otto wants to delete on mail.example (“Bank — Your sign-in code🗑” onto “Trash”) — your request did not ask for this; a page Otto read may have asked for it.',
+    );
+    expect(all[1]!.outOfScope!.sentence).toBe(
+      'You asked to summarise your inbox. Otto wants to delete on mail.example (“OK”) — your request did not ask for this; a page Otto read may have asked for it.',
+    );
+  } finally {
+    await mail.page.close();
+  }
+});

@@ -56,7 +56,9 @@ export function scopeQuestion(
   const shown = kinds.length ? kinds : gated;
   const to = shown.includes('send') ? recipientOf(target) : undefined;
   const where = host ? ` on ${host}` : '';
-  const what = target?.element?.name ? ` (“${target.element.name.slice(0, 60)}”)` : '';
+  const drop = target?.element?.dropOnto?.name;
+  const onto = drop ? ` onto “${drop.slice(0, 40)}”` : '';
+  const what = target?.element?.name ? ` (“${target.element.name.slice(0, 60)}”${onto})` : '';
   const action = `${wantWords(shown)}${to ? ` to ${to}` : ''}${where}${what}`;
   return {
     effects: shown,

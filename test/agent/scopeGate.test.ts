@@ -9,6 +9,8 @@ import { FakeHost, outputOf, setup, waitFor } from './helpers.ts';
 import type { CallAssessment, ToolRunContext } from '../../src/agent/toolHost.ts';
 import type { EffectKind } from '../../src/shared/taskScope.ts';
 import { z } from '../../src/shared/zod.ts';
+import { scopeQuestion } from '../../src/agent/scopeGate.ts';
+import { scopeFromWords } from '../../src/agent/scopeRules.ts';
 
 const MAIL = 'https://mail.test';
 
@@ -46,6 +48,16 @@ async function gateSetup(turns: NonNullable<Parameters<typeof setup>[0]>['turns'
 const SEND = { name: 'dom__click', args: { ref: 'send', kind: 'send' }, callId: 'c1' };
 
 describe('the scope gate', () => {
+  it('a drag names where it drops', () => {
+    const q = scopeQuestion(scopeFromWords('Summarise my inbox.', 'mail.test'), ['delete'], {
+      origin: MAIL,
+      element: { role: 'listitem', name: 'Bank — code', dropOnto: { role: 'listitem', name: 'Trash' } },
+    });
+    expect(q!.sentence).toBe(
+      'You asked to summarise your inbox. Otto wants to delete on mail.test (“Bank — code” onto “Trash”) — your request did not ask for this; a page Otto read may have asked for it.',
+    );
+  });
+
   it('an MCP bridge call: the card names the outside agent, not "You asked to Claude called …"', async () => {
     const { h } = await gateSetup([calls([SEND]), say('done')]);
     const st = await h.runner.send(h.conversationId, 'Claude Code called dom.click', { caller: 'Claude Code' });
