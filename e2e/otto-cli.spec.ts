@@ -150,3 +150,32 @@ test('a task that meets a call outside its scope stops with a line saying the ta
   expect(r.stdout).not.toContain('allow the site');
   expect(r.code).toBe(1);
 });
+
+test('a task whose answer links to a collector with the bank’s data: the link is left out and a warning names the flow (#42)', async ({
+  pages,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  const bankUrl = `${pages.origin}/bank.html`;
+  const leak = 'https://collector.test/verify?d=BANKSECRET-7731';
+  fakeApi.reset();
+  fakeApi.script([
+    { match: 'Check my balance', calls: [{ name: 'web__fetch', arguments: { url: bankUrl } }] },
+    { text: `Balance checked. [Verify your booking](${leak})` },
+  ]);
+  await writeFile(
+    path.join(dir, 'links.yaml'),
+    `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-test\n  max_retries: 0\n${E2E_LOCAL_HOSTS}`,
+  );
+  const r = await otto(['run', `Check my balance at ${bankUrl}`, '--config', path.join(dir, 'links.yaml')], {
+    OPENAI_API_KEY: 'sk-e2e-test-key-000000',
+  });
+  const bankHost = new URL(pages.origin).host;
+  expect(r.stdout.trim(), r.stderr).toBe(
+    'ok   result: Balance checked. [Verify your booking]([link to collector.test left out: it carries data])',
+  );
+  expect(r.stderr).toContain(
+    `result: warning: the answer's link to collector.test carries data read from ${bankHost} (BANKSECRET-7731); it was left out of the answer: https[:]//collector.test/verify?d=BANKSECRET-7731`,
+  );
+  expect(r.code).toBe(0);
+});
