@@ -169,7 +169,10 @@ export class AgentRunner {
       if (prev) await settleRun(session);
       session.state = this.#freshState(conversationId, session.state);
       // #42: what the task may do, from the user's words alone (widened by each new message, never narrowed).
-      const scope = await this.#scopeOf(text, siteHost(await this.#runOrigin(conversationId)), slot.controller.signal);
+      const host = siteHost(await this.#runOrigin(conversationId));
+      // A bridge session's message is Otto's own words about the client's call, and its "model" is the client: the
+      // rules read it (read-only), never a model call.
+      const scope = opts.caller ? scopeFromWords(text, host) : await this.#scopeOf(text, host, slot.controller.signal);
       session.state.taskScope = widenScope(prev?.taskScope, opts.caller ? { ...scope, caller: opts.caller } : scope);
       await session.commit(undefined, [userMessage(text)], text);
       session.emitStatus();

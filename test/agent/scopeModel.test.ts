@@ -113,6 +113,14 @@ describe('the scope request in the loop', () => {
     expect(st.taskScope!.effects).toEqual(['read', 'fill']);
   });
 
+  it('a bridge session (caller) never makes the scope request: its model is the MCP client', async () => {
+    const h = await setup({ origin: MAIL, config: modelCfg, turns: [say('ok')] });
+    const st = await h.runner.send(h.conversationId, 'Claude Code called dom.click', { caller: 'Claude Code' });
+    expect(h.model.requests).toHaveLength(1);
+    expect(h.model.requests[0]!.instructions).not.toBe(SCOPE_INSTRUCTIONS);
+    expect(st.taskScope).toMatchObject({ effects: ['read', 'fill'], caller: 'Claude Code' });
+  });
+
   it('with the default (rules) there is no extra request', async () => {
     const h = await setup({ origin: MAIL, turns: [say('ok')] });
     await h.runner.send(h.conversationId, 'Summarise my inbox.');
