@@ -14,6 +14,8 @@ import * as interceptor from './interceptor.bench.ts';
 import * as dataflow from './dataflow.bench.ts';
 import * as taskScope from './taskScope.bench.ts';
 import * as planFirst from './planFirst.bench.ts';
+import * as scopeModel from './scopeModel.bench.ts';
+import * as describeTrip from './describeTrip.bench.ts';
 import * as results from './results.bench.ts';
 import * as stats from './stats.bench.ts';
 import * as help from './help.bench.ts';
@@ -47,6 +49,8 @@ const MODULES: BenchModule[] = [
   dataflow,
   taskScope,
   planFirst,
+  scopeModel,
+  describeTrip,
   answerLinks,
   loop,
   transport,

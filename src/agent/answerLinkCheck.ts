@@ -16,6 +16,8 @@
  */
 import type { ItemRecord } from '../storage/records.ts';
 import type { AnswerLink } from '../shared/answerLink.ts';
+import { answerUrls } from './answerUrls.ts';
+import { urlPieces } from './urlPieces.ts';
 
 /** One tool output the model read, with the sites it came from. */
 export interface ReadOutput {
@@ -67,65 +69,6 @@ export function assistantText(item: Record<string, unknown>): string | undefined
   return contentText(item.content);
 }
 
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`)\]]+/gi;
-const TRAILING = /[.,;:!?*_~]+$/;
-
-/** The http(s) URLs of a text, as written (trailing punctuation dropped). */
-export function urlsIn(text: string): string[] {
-  return [...new Set((text.match(URL_IN_TEXT) ?? []).map((u) => u.replace(TRAILING, '')))];
-}
-
-function decode(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
-  }
-}
-
-const IP = /^[\d.]+$|^\[/;
-const WORD_SPLIT = /[^\p{L}\p{N}@._+-]+/u;
-
-/** The pieces of a URL that can carry a value (decoded), each also split into words. */
-export function urlPieces(url: URL): string[] {
-  const parts: string[] = [];
-  const host = url.hostname.split('.');
-  if (!IP.test(url.hostname)) parts.push(...host.slice(0, -2));
-  parts.push(...url.pathname.split('/').map(decode));
-  for (const [k, v] of url.searchParams) parts.push(k, v);
-  if (url.hash) parts.push(decode(url.hash.slice(1)));
-  const out = new Set<string>();
-  for (const p of parts) {
-    out.add(p);
-    for (const w of p.split(WORD_SPLIT)) for (const run of joinedRuns(w)) out.add(run);
-  }
-  return [...out].filter(isValueLike);
-}
-
-const JOINERS = /[-_.+@]/g;
-const MAX_RUN_TOKENS = 12;
-
-/** Every run of whole tokens of a word split at `-_.+@` (`x-acct-7731` → `x-acct`, `acct-7731`, `7731`, ...). */
-function joinedRuns(word: string): string[] {
-  const starts = [0];
-  const ends: number[] = [];
-  for (const m of word.matchAll(JOINERS)) {
-    ends.push(m.index);
-    starts.push(m.index + 1);
-  }
-  ends.push(word.length);
-  if (starts.length > MAX_RUN_TOKENS) return [word];
-  const runs: string[] = [];
-  for (let i = 0; i < starts.length; i++)
-    for (let j = i; j < ends.length; j++) if (ends[j]! > starts[i]!) runs.push(word.slice(starts[i], ends[j]));
-  return runs;
-}
-
-/** Long enough, and not a plain short word: a number, a code, an address. */
-function isValueLike(s: string): boolean {
-  return (s.length >= 4 && /\d/.test(s)) || s.length >= 10;
-}
-
 const MAX_VALUE = 60;
 const shorten = (s: string) => (s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE - 1)}…` : s);
 
@@ -153,9 +96,10 @@ interface Found {
 /** The values of `url` read from sites other than its own, in outputs that do not show the URL itself. */
 function foreignValues(url: URL, forms: readonly string[], corpus: LinkCorpus, userText: string): Found {
   const found: Found = { values: [], from: new Set() };
-  // Each piece as the URL has it, and in lower case to compare.
+  const hit = new Map<string, string | undefined>();
+  // Each piece as decoded, and in lower case to compare.
   const pieces = urlPieces(url)
-    .map((p) => [p, p.toLowerCase()] as const)
+    .map((p) => [p, p.text.toLowerCase()] as const)
     .filter(([, low]) => !userText.includes(low));
   if (!pieces.length) return found;
   for (const out of corpus.outputs) {
@@ -165,10 +109,13 @@ function foreignValues(url: URL, forms: readonly string[], corpus: LinkCorpus, u
     const hits = pieces.filter(([, low]) => text.includes(low)).map(([p]) => p);
     if (!hits.length) continue;
     for (const l of foreign) found.from.add(l);
-    for (const h of hits) if (!found.values.includes(h)) found.values.push(h);
+    for (const h of hits) if (!hit.has(h.text)) hit.set(h.text, h.how);
   }
-  // The longest pieces say it: drop a word found inside a longer value found too.
-  found.values = found.values.filter((v) => !found.values.some((o) => o !== v && o.includes(v)));
+  // The longest pieces say it: drop a word found inside a longer value found too. An encoded one says how.
+  const texts = [...hit.keys()];
+  found.values = texts
+    .filter((v) => !texts.some((o) => o !== v && o.includes(v)))
+    .map((v) => (hit.get(v) ? `${v} (${hit.get(v)})` : v));
   return found;
 }
 
@@ -207,10 +154,10 @@ export function judgeLink(raw: string, corpus: LinkCorpus): AnswerLink | undefin
   return { ...plain, carries: true, from, values: [], sentence };
 }
 
-/** The verdict on every http(s) URL in a message's text. */
+/** The verdict on every http(s) URL in a message's text (links, images, autolinks, references, plain URLs). */
 export function judgeAnswerLinks(text: string, corpus: LinkCorpus): AnswerLink[] {
   const out: AnswerLink[] = [];
-  for (const raw of urlsIn(text)) {
+  for (const raw of answerUrls(text)) {
     const link = judgeLink(raw, corpus);
     if (link && !out.some((l) => l.url === link.url)) out.push(link);
   }

@@ -25,7 +25,8 @@ import { deniedShareOutput, isShareApproval, type TabAccess } from './tabAccess.
 import { deniedFlowOutput } from './flowFacts.ts';
 import { deniedScopeOutput, widenedBy } from './scopeGate.ts';
 import { scopeFromWords } from './scopeRules.ts';
-import { widenScope } from '../shared/taskScope.ts';
+import { mergeModelScope, scopeByModel, SCOPE_TIMEOUT_MS } from './scopeModel.ts';
+import { widenScope, type TaskScope } from '../shared/taskScope.ts';
 import { siteHost } from '../shared/origin.ts';
 import { InlineApprovals } from './inlineApprovals.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
@@ -159,7 +160,7 @@ export class AgentRunner {
    * A previous run left unfinished (error, interrupted, awaiting approval) is settled first: its open function calls
    * get an error output, so no message is lost and the transcript stays valid.
    */
-  send(conversationId: string, text: string): Promise<RunState> {
+  send(conversationId: string, text: string, opts: { caller?: string } = {}): Promise<RunState> {
     return this.#begin(conversationId, async (slot) => {
       const { conversation, run: prev, items } = await this.#deps.store.load(conversationId);
       if (!conversation) throw new ConversationNotFoundError(conversationId);
@@ -168,12 +169,30 @@ export class AgentRunner {
       if (prev) await settleRun(session);
       session.state = this.#freshState(conversationId, session.state);
       // #42: what the task may do, from the user's words alone (widened by each new message, never narrowed).
-      const scope = scopeFromWords(text, siteHost(await this.#runOrigin(conversationId)));
-      session.state.taskScope = widenScope(prev?.taskScope, scope);
+      const host = siteHost(await this.#runOrigin(conversationId));
+      // A bridge session's message is Otto's own words about the client's call, and its "model" is the client: the
+      // rules read it (read-only), never a model call.
+      const scope = opts.caller ? scopeFromWords(text, host) : await this.#scopeOf(text, host, slot.controller.signal);
+      session.state.taskScope = widenScope(prev?.taskScope, opts.caller ? { ...scope, caller: opts.caller } : scope);
       await session.commit(undefined, [userMessage(text)], text);
       session.emitStatus();
       return this.#drive(session);
     });
+  }
+
+  /**
+   * The scope one user message asks for (#42): the rules, widened by one model call that sees this message only when
+   * `agent.task_scope` is `model`. A failed or late call leaves the rules' scope.
+   */
+  async #scopeOf(text: string, runHost: string | undefined, signal: AbortSignal): Promise<TaskScope> {
+    const rules = scopeFromWords(text, runHost);
+    if ((await this.#config()).agent.task_scope !== 'model') return rules;
+    const answer = await scopeByModel(
+      this.#deps.model,
+      [text],
+      AbortSignal.any([signal, AbortSignal.timeout(SCOPE_TIMEOUT_MS)]),
+    );
+    return 'error' in answer ? rules : mergeModelScope(rules, answer);
   }
 
   /**

@@ -56,15 +56,30 @@ export function scopeQuestion(
   const shown = kinds.length ? kinds : gated;
   const to = shown.includes('send') ? recipientOf(target) : undefined;
   const where = host ? ` on ${host}` : '';
-  const what = target?.element?.name ? ` (“${target.element.name.slice(0, 60)}”)` : '';
-  const why = kinds.length
-    ? 'your request did not ask for this; a page Otto read may have asked for it'
-    : 'your request did not name this site; a page Otto read may have asked for it';
+  const drop = target?.element?.dropOnto?.name;
+  const onto = drop ? ` onto “${drop.slice(0, 40)}”` : '';
+  const what = target?.element?.name ? ` (“${target.element.name.slice(0, 60)}”${onto})` : '';
+  const action = `${wantWords(shown)}${to ? ` to ${to}` : ''}${where}${what}`;
   return {
     effects: shown,
     ...(host ? { site: host } : {}),
-    sentence: `You asked to ${toYou(scope.asked) || 'do a task'}. Otto wants to ${wantWords(shown)}${to ? ` to ${to}` : ''}${where}${what} — ${why}.`,
+    sentence: questionSentence(scope, action, kinds.length > 0),
   };
+}
+
+/**
+ * The card's sentence. A panel or `otto run` task quotes the user's request; a bridge session's "request" is an
+ * outside agent's call, not the user's words, so the card names that agent instead.
+ */
+function questionSentence(scope: TaskScope, action: string, kindOutside: boolean): string {
+  if (scope.caller) {
+    const allowed = kindOutside ? 'this' : 'this site';
+    return `${scope.caller}, an agent connected over MCP, wants Otto to ${action} — you have not allowed ${allowed} for its session; a page it or Otto read may have asked for it.`;
+  }
+  const why = kindOutside
+    ? 'your request did not ask for this; a page Otto read may have asked for it'
+    : 'your request did not name this site; a page Otto read may have asked for it';
+  return `You asked to ${toYou(scope.asked) || 'do a task'}. Otto wants to ${action} — ${why}.`;
 }
 
 /** The scope widened with what the user allowed "for this task" on a card. */

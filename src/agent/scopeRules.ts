@@ -20,20 +20,22 @@ const VERBS: [EffectKind, RegExp[]][] = [
     'send',
     [
       en(
-        'send|reply|respond|answer (?:the|this|that|him|her|them)|forward (?:it|this|that|the|these|those|him|her|them|to)|post|publish|tweet|comment|submit|share|message (?:him|her|them)|e-?mail (?:him|her|them)|invite|contact|write (?:to|back|a (?:reply|comment|message|post|review))|rsvp|sign (?:up|me up)|register|apply|book|schedule',
+        "send|reply|respond|answer (?:the|this|that|him|her|them|\\w+['’]s)|forward (?:it|this|that|the|these|those|him|her|them|to)|post|publish|tweet|comment|submit|share|message (?:him|her|them|my|our|your)|e-?mail (?:him|her|them)|email (?:the|this|it) \\w+ to|invite|contact|write (?:to|back|a (?:reply|comment|message|post|review))|rsvp|sign (?:up|me up)|register|apply|book|schedule|tell (?!me\\b|us\\b|whether|if\\b|what|how|which|why)\\w+|leave (?:a|an) (?:[\\w-]+ )?(?:review|comment|rating|note|message)",
       ),
       /^\s*e-?mail\b/i,
       stems(
-        'senden|schick|antworte|envoie|envoyer|réponds|publie|envía|enviar|responde|invia|rispondi|stuur|verstuur|envie',
+        'senden|schick|antworte|envoie|envoyer|réponds|publie|envía|enviar|responde|invia|rispondi|scrivi|stuur|verstuur|envie',
       ),
     ],
   ],
   [
     'buy',
     [
-      en('buy|purchase|order|pay|check ?out|checkout|subscribe|donate|rent|reserve|book'),
+      en(
+        'buy|purchase|(?<!(?:my|the|your|an|this|that|our|his|her|an) )order|place the order|pay|check ?out|checkout|subscribe|donate|rent|reserve|book|renew|tip (?:the|him|her|them)|have (?:it|them) delivered|(?:get|grab) (?:me )?(?:\\w+ ){0,2}tickets?',
+      ),
       stems(
-        'kauf|bestell|bezahl|achète|acheter|commande|paie|payer|compra|pide|paga|acquista|ordina|koop|bestel|betaal',
+        'kauf|bestell(?!ung)|bezahl|achète|acheter|commande|paie|payer|compra|pide|paga|acquista|ordina|koop|bestel(?!l)|betaal',
       ),
     ],
   ],
@@ -41,7 +43,7 @@ const VERBS: [EffectKind, RegExp[]][] = [
     'delete',
     [
       en(
-        'delete|remove|trash|bin (?:it|them|these|those)|discard|erase|clear (?:out|all|my|the)|clean ?up|empty (?:the|my)|get rid of|unsubscribe',
+        'delete|remove|trash|bin (?:it|them|these|those)|discard|erase|wipe|archive|cancel|clear (?:out|all|my|the)|clean ?up|empty (?:the|my)|get rid of|take (?:\\w+ ){1,4}down',
       ),
       stems('lösch|entfern|supprime|efface|borra|elimina|cancella|verwijder|apaga|exclua'),
     ],
@@ -50,18 +52,44 @@ const VERBS: [EffectKind, RegExp[]][] = [
     'settings',
     [
       en(
-        'set ?up|turn (?:on|off)|switch (?:on|off)|enable|disable|configure|change (?:my|the) (?:password|address|email|name|preferences?|settings?|plan)|update (?:my|the) (?:profile|address|settings?|preferences?|details)|save (?:my|the) (?:changes|settings|preferences)',
+        'set ?up|turn (?:on|off)|switch (?:on|off)|enable|disable|configure|unsubscribe|make (?:my|the) (?:\\w+ )?(?:private|public)|(?:dark|light) mode|change (?:my|the) (?:\\w+ )?(?:password|address|email|name|preferences?|settings?|plan|language)|update (?:my|the) (?:profile|address|settings?|preferences?|details)|save (?:my|the) (?:changes|settings|preferences)',
       ),
       stems(
-        'aktivier|deaktivier|einstellung ändern|paramètres|désactive|configura|desactiva|disattiva|zet (?:aan|uit)',
+        "aktivier|deaktivier|einstellung ändern|stell\\w* .{0,40}\\bum\\b|paramètres|désactive|active (?:la|le|les|l['’])|configura|desactiva|disattiva|zet (?:aan|uit)",
       ),
     ],
   ],
   [
     'download',
-    [en('download|export|save (?:it|them|the \\w+) (?:as|to)'), stems('herunterlad|télécharge|descarga|scarica|baixe')],
+    [
+      en(
+        'download|export|save (?:it|them|the \\w+) (?:as|to)|to my (?:computer|laptop|disk|drive)|(?:grab|get) (?:the|my) (?:pdf|csv|file|attachments?)',
+      ),
+      stems('herunterlad|herunter\\b|télécharge|descarga|scarica|baixe'),
+    ],
   ],
 ];
+
+/**
+ * Words that ask for no effect though a verb sits in them: a question about the page ("What does the delete button
+ * do?"), how to do something ("tell me how to turn on 2FA"), a negated verb ("don't submit it"), a draft the user
+ * will send themselves ("draft a reply … let me check it"), an out-of-office reply (a setting, not a message).
+ */
+const QUESTION = /^\s*(?:what|which|how|is|are|was|were|does|do|did|where|when|why|who|whose)\b[^?]*\?\s*$/i;
+const NOT_ASKED: RegExp[] = [
+  /\bhow (?:to|do i|can i|would i) (?:\w+ ){1,2}/gi,
+  /\b(?:don['’]?t|do not|never|without) (?:\w+ ){1,2}/gi,
+  /\bdraft (?:a|an) \w+/gi,
+  /\bout[- ]of[- ]office reply/gi,
+];
+
+/** The sentences of a message with what asks nothing taken out. */
+function askingParts(text: string): string[] {
+  return text
+    .split(/(?<=[.!?;])\s+|\n+/)
+    .filter((s) => !QUESTION.test(s))
+    .map((s) => NOT_ASKED.reduce((acc, re) => acc.replace(re, ' '), s));
+}
 
 /** Hosts the text names: `mail.test`, `https://shop.example/cart` → `shop.example` (lower case, no `www.`). */
 export function hostsNamed(text: string): string[] {
@@ -79,7 +107,8 @@ export function hostsNamed(text: string): string[] {
 /** The kinds of effect a message asks for (read and fill always). */
 export function effectsAsked(text: string): EffectKind[] {
   const out: EffectKind[] = ['read', 'fill'];
-  for (const [kind, res] of VERBS) if (res.some((re) => re.test(text))) out.push(kind);
+  const parts = askingParts(text);
+  for (const [kind, res] of VERBS) if (res.some((re) => parts.some((p) => re.test(p)))) out.push(kind);
   return out;
 }
 

@@ -15,7 +15,7 @@ import type { AgentToolHost, FlowBlock, ToolInfo } from './toolHost.ts';
 import type { FunctionCallItem, OutputPart } from './transcript.ts';
 import { functionCallOutput, preview } from './transcript.ts';
 import { AbortedError, type Timers } from './timing.ts';
-import { assistantText, judgeAnswerLinks, linkCorpus, urlsIn } from './answerLinkCheck.ts';
+import { assistantText, judgeAnswerLinks, linkCorpus } from './answerLinkCheck.ts';
 import type { AnswerLink } from '../shared/answerLink.ts';
 import type { InlineApprovals } from './inlineApprovals.ts';
 
@@ -30,6 +30,8 @@ export interface AgentConfigView {
     context_budget?: OttoConfig['agent']['context_budget'];
     /** The model (its known context window sets the automatic budget). */
     model?: string;
+    /** `agent.task_scope` (#42): `model` widens the rules' scope by one model call on the user's words. */
+    task_scope?: OttoConfig['agent']['task_scope'];
   };
   approvals: Pick<OttoConfig['approvals'], 'policy' | 'allowed_origins'>;
 }
@@ -205,7 +207,8 @@ export class RunSession {
    */
   async #judgeLinks(items: readonly ResponseItem[]): Promise<(AnswerLink[] | undefined)[] | undefined> {
     const texts = items.map((i) => assistantText(i));
-    if (!texts.some((t) => t && urlsIn(t).length)) return undefined;
+    // Every link marked finds holds one of these (a `www.` autolink has no scheme).
+    if (!texts.some((t) => t && /https?:|www\./i.test(t))) return undefined;
     try {
       const records = this.#records ?? (await this.deps.store.transcript(this.conversationId));
       const corpus = linkCorpus(records);

@@ -276,7 +276,8 @@ export class BridgeSessions {
     const output = live.turns.expect({ callId, name, argumentsText: JSON.stringify(args) });
     // The user message names who called what — never the arguments, which are not the user's words.
     const text = `${live.rec.client.name} called ${this.#deps.qualify(name)}`;
-    live.runner.send(conversationId, text).catch((err: unknown) => {
+    // The scope's "request" is the client's call, not the user's words: the card names the client (#42).
+    live.runner.send(conversationId, text, { caller: live.rec.client.name }).catch((err: unknown) => {
       live.turns.fail(`Otto could not run the call: ${errorMessage(err)}`);
     });
     const result: BridgeOutput = await output;

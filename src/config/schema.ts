@@ -34,6 +34,11 @@ const AgentConfig = z.strictObject({
    * the program's own strings, and a step the program did not write asks. Ignored in tools and both modes.
    */
   plan_first: z.boolean().default(false),
+  /**
+   * How a task's scope is read from the user's words (#42): `rules` (word lists, no request), or `model`: the rules
+   * widened by one small request per user message holding that message only (docs/decisions/task-scope.md).
+   */
+  task_scope: z.enum(['rules', 'model']).default('rules'),
   /** Tools sent with each request: `default` = what page work needs (others via ot.help + ot.call), `all` = every tool. */
   tool_set: z.enum(['default', 'all']).default('default'),
   /** Send Otto's short system block (what Otto is, the tab, the date, how to work) before `instructions`. */

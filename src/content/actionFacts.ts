@@ -8,7 +8,7 @@
 import type { DescribeReply } from '../shared/contentMessages.ts';
 import { labelsOf, normalize, textOf, truncate } from './names.ts';
 
-type ActionFacts = Pick<DescribeReply, 'text' | 'hints' | 'field' | 'checked' | 'context'>;
+type ActionFacts = Pick<DescribeReply, 'text' | 'hints' | 'field' | 'checked' | 'context' | 'heading'>;
 
 const FIELDS = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=image]), textarea, select';
 const MAX_CONTEXT = 8;
@@ -97,6 +97,37 @@ function fieldOf(el: Element): string | undefined {
   return truncate(normalize(bits.filter(Boolean).join(' ')), 300);
 }
 
+const HEADINGS = 'h1, h2, h3, h4, h5, h6, legend, [role=heading]';
+
+/** The text of the last heading in `root` that comes before `el` (a section's title above its fields and buttons). */
+function headingBefore(root: Element, el: Element): string {
+  const all = root.querySelectorAll(HEADINGS);
+  for (let i = all.length - 1; i >= 0; i--)
+    if (all[i]!.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) return textOf(all[i]!, 200);
+  return '';
+}
+
+/**
+ * What the element sits under: its dialog's title (aria-labelledby, aria-label, or its first heading), else the
+ * nearest heading above it in its section or form (up to 6 levels). A neutral "OK" under "Delete this email?" or in a
+ * "New message" box says more than its own word.
+ */
+function headingOf(el: Element): string | undefined {
+  const dialog = el.closest('dialog, [role=dialog], [role=alertdialog]');
+  let text = '';
+  if (dialog) {
+    const ids = (dialog.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean);
+    const byId = ids.map((id) => el.ownerDocument.getElementById(id)?.textContent ?? '').join(' ');
+    const first = dialog.querySelector(HEADINGS);
+    text = byId || dialog.getAttribute('aria-label') || (first ? textOf(first, 200) : '');
+  } else {
+    let at = el.parentElement;
+    for (let depth = 0; at && depth < 6 && !text; depth++, at = at.parentElement) text = headingBefore(at, el);
+  }
+  const clean = truncate(normalize(text), 200);
+  return clean || undefined;
+}
+
 export function actionFacts(el: Element): ActionFacts {
   const out: ActionFacts = {};
   const text = truncate(normalize(textOf(el, 200)), 200);
@@ -110,5 +141,7 @@ export function actionFacts(el: Element): ActionFacts {
     out.checked = el.getAttribute('aria-checked') === 'true';
   const context = contextOf(el);
   if (context.length) out.context = context;
+  const heading = headingOf(el);
+  if (heading) out.heading = heading;
   return out;
 }

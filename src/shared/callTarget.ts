@@ -25,6 +25,10 @@ export interface TargetElement {
   checked?: boolean;
   /** #42 (page-controlled): what the action would send or change, for the card: `To: bob@mail.test`, an item, a price. */
   context?: string[];
+  /** #42 (page-controlled): the title of the dialog it sits in, or the heading of its section or form. */
+  heading?: string;
+  /** #42 (page-controlled): for dom.drag, the element it is dropped onto (a "Trash" folder makes the drag a delete). */
+  dropOnto?: Pick<TargetElement, 'role' | 'name' | 'text' | 'hints'>;
 }
 
 export interface TargetTab {

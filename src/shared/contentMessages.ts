@@ -398,6 +398,8 @@ export const DescribeReply = z.object({
   checked: z.optional(z.boolean()),
   /** #42: what the action would send or change (the form's or the nearby fields' current values, an item and price). */
   context: z.optional(z.array(upTo(300)).check(z.maxLength(12))),
+  /** #42: the title of its dialog, or the heading of its section or form. */
+  heading: z.optional(upTo(200)),
   /** Whether the element matches the request's `matches` selector. */
   matches: z.optional(z.boolean()),
 });

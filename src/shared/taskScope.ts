@@ -18,6 +18,8 @@ export interface TaskScope {
   sites: string[];
   /** The user's request in a few words (the first message), for the card's "You asked to …". */
   asked: string;
+  /** Set when the "request" is an outside agent's call over the MCP bridge (its name), not the user's words. */
+  caller?: string;
 }
 
 /** How the card and the panel say each kind (`Otto wants to …`). */
@@ -42,7 +44,8 @@ export function widenScope(a: TaskScope | undefined, b: TaskScope): TaskScope {
   if (!a) return b;
   const effects = EFFECT_KINDS.filter((k) => a.effects.includes(k) || b.effects.includes(k));
   const sites = [...new Set([...a.sites, ...b.sites])];
-  return { effects, sites, asked: a.asked || b.asked };
+  const caller = a.caller ?? b.caller;
+  return { effects, sites, asked: a.asked || b.asked, ...(caller ? { caller } : {}) };
 }
 
 /** `Task: read, send · mail.test` — the panel's line. */

@@ -108,6 +108,10 @@ const element = elementV2.extend({
   field: z.string().optional(),
   checked: z.boolean().optional(),
   context: z.array(z.string()).optional(),
+  heading: z.string().optional(),
+  dropOnto: z
+    .strictObject({ role: z.string(), name: z.string(), text: z.string().optional(), hints: z.string().optional() })
+    .optional(),
 });
 
 const callTargetV2 = z.strictObject({
@@ -135,6 +139,7 @@ const taskScope = z.strictObject({
   effects: z.array(effectKind),
   sites: z.array(z.string()),
   asked: z.string(),
+  caller: z.string().max(200).optional(),
 });
 
 const approvalV2 = z.strictObject({

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from '../../src/shared/zod.ts';
-import { judgeAnswerLinks, judgeLink, linkCorpus, urlsIn, type LinkCorpus } from '../../src/agent/answerLinkCheck.ts';
+import { judgeAnswerLinks, judgeLink, linkCorpus, type LinkCorpus } from '../../src/agent/answerLinkCheck.ts';
+import { answerUrls, urlsIn } from '../../src/agent/answerUrls.ts';
 import type { FlowBlock, ToolRunContext } from '../../src/agent/toolHost.ts';
 import type { ItemRecord } from '../../src/storage/records.ts';
 import { calls, say } from '../support/scriptedModel.ts';
@@ -122,6 +123,41 @@ describe('judgeLink: plain or carrying data', () => {
   });
 });
 
+describe('judgeLink: a value the model encoded (#42)', () => {
+  const carried = (url: string) => judgeLink(url, corpus());
+  const b64 = btoa(ACCOUNT);
+  const b64url = btoa(`id:${ACCOUNT}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  it('base64 and base64url: the decoded value is named, with how it was hidden', () => {
+    expect(carried(`https://collector.test/v?d=${b64}`)).toMatchObject({
+      carries: true,
+      values: [`${ACCOUNT} (base64)`],
+      sentence: `This link sends data read from bank.test (${ACCOUNT} (base64)) to collector.test. Open it?`,
+    });
+    expect(carried(`https://collector.test/v/${b64url}`)).toMatchObject({
+      carries: true,
+      values: [`${ACCOUNT} (base64)`],
+    });
+  });
+  it('percent-encoded twice, hex, reversed, split across parameters', () => {
+    const twice = encodeURIComponent(encodeURIComponent(ACCOUNT)).replace(/-/g, '%252D');
+    expect(carried(`https://collector.test/v?d=${twice}`)).toMatchObject({ carries: true, values: [ACCOUNT] });
+    const hex = [...ACCOUNT].map((c) => c.charCodeAt(0).toString(16)).join('');
+    expect(carried(`https://collector.test/v?h=${hex}`)).toMatchObject({ values: [`${ACCOUNT} (hex)`] });
+    const reversed = [...ACCOUNT].reverse().join('');
+    expect(carried(`https://collector.test/v?r=${reversed}`)).toMatchObject({ values: [`${ACCOUNT} (reversed)`] });
+    expect(carried('https://collector.test/v?a=ACCT&b=-7731&c=-QX')).toMatchObject({
+      values: [`${ACCOUNT} (split)`],
+    });
+  });
+  it('benign: a link the page showed with a token in it stays plain; a token that is no value asks nothing more', () => {
+    const page = 'Watch https://video.test/watch?v=dQw4w9WgXcQ and https://blog.test/p/aGVsbG8gd29ybGQ';
+    const c = corpus({ outputs: [...corpus().outputs, { text: page, labels: [BLOG] }] });
+    expect(judgeLink('https://video.test/watch?v=dQw4w9WgXcQ', c)).toMatchObject({ carries: false });
+    expect(judgeLink('https://blog.test/p/aGVsbG8gd29ybGQ', c)).toMatchObject({ carries: false });
+    expect(judgeLink('https://shop.test/widgets/blue', corpus())).toMatchObject({ carries: false });
+  });
+});
+
 describe('judgeAnswerLinks over a message', () => {
   it('finds markdown links, images, autolinks and bare URLs, once each, without trailing punctuation', () => {
     const text = [
@@ -140,6 +176,32 @@ describe('judgeAnswerLinks over a message', () => {
       [`https://collector.test/p.png?d=${ACCOUNT}`, true],
       ['https://shop.test/widgets/blue', false],
     ]);
+  });
+
+  it('reads the answer as the panel does (marked): reference links, www autolinks, parentheses, raw HTML', () => {
+    const text = [
+      'Read [the guide][g] and [this](https://en.wikipedia.org/wiki/Foo_(bar)).',
+      'Or www.shop.test/widgets, <a href="https://collector.test/a?x=1&amp;d=2">here</a>,',
+      '<img src="https://collector.test/pixel.gif">.',
+      '',
+      `[g]: https://collector.test/r?d=${ACCOUNT} "Guide"`,
+    ].join('\n');
+    expect(answerUrls(text)).toEqual([
+      `https://collector.test/r?d=${ACCOUNT}`,
+      'https://en.wikipedia.org/wiki/Foo_(bar)',
+      'http://www.shop.test/widgets',
+      'https://collector.test/a?x=1&d=2',
+      'https://collector.test/pixel.gif',
+    ]);
+    // A URL only in plain text (a code span is no link) is still found by pattern.
+    expect(answerUrls('Run `curl https://collector.test/c?d=1`')).toEqual(['https://collector.test/c?d=1']);
+    // The pattern alone misses the reference link's target in its place, the parentheses and the www autolink.
+    const judged = judgeAnswerLinks(text, corpus());
+    expect(judged.find((l) => l.url.startsWith('https://collector.test/r'))).toMatchObject({
+      carries: true,
+      values: [ACCOUNT],
+    });
+    expect(judged.find((l) => l.url === 'https://en.wikipedia.org/wiki/Foo_(bar)')).toBeTruthy();
   });
 
   it('ignores what is not http(s)', () => {

@@ -9,6 +9,8 @@ import { FakeHost, outputOf, setup, waitFor } from './helpers.ts';
 import type { CallAssessment, ToolRunContext } from '../../src/agent/toolHost.ts';
 import type { EffectKind } from '../../src/shared/taskScope.ts';
 import { z } from '../../src/shared/zod.ts';
+import { scopeQuestion } from '../../src/agent/scopeGate.ts';
+import { scopeFromWords } from '../../src/agent/scopeRules.ts';
 
 const MAIL = 'https://mail.test';
 
@@ -46,6 +48,29 @@ async function gateSetup(turns: NonNullable<Parameters<typeof setup>[0]>['turns'
 const SEND = { name: 'dom__click', args: { ref: 'send', kind: 'send' }, callId: 'c1' };
 
 describe('the scope gate', () => {
+  it('a drag names where it drops', () => {
+    const q = scopeQuestion(scopeFromWords('Summarise my inbox.', 'mail.test'), ['delete'], {
+      origin: MAIL,
+      element: { role: 'listitem', name: 'Bank — code', dropOnto: { role: 'listitem', name: 'Trash' } },
+    });
+    expect(q!.sentence).toBe(
+      'You asked to summarise your inbox. Otto wants to delete on mail.test (“Bank — code” onto “Trash”) — your request did not ask for this; a page Otto read may have asked for it.',
+    );
+  });
+
+  it('an MCP bridge call: the card names the outside agent, not "You asked to Claude called …"', async () => {
+    const { h } = await gateSetup([calls([SEND]), say('done')]);
+    const st = await h.runner.send(h.conversationId, 'Claude Code called dom.click', { caller: 'Claude Code' });
+    expect(st.status).toBe('awaiting_approval');
+    expect(st.approval!.outOfScope!.sentence).toBe(
+      'Claude Code, an agent connected over MCP, wants Otto to send or post to attacker@evil.test on mail.test (“Send”) — you have not allowed this for its session; a page it or Otto read may have asked for it.',
+    );
+    expect(st.taskScope!.caller).toBe('Claude Code');
+    // Allowed for this task, the session's scope takes the kind; the next call of that kind asks no more.
+    const after = await h.runner.approve(h.conversationId, 'c1', 'task');
+    expect(after.taskScope).toMatchObject({ effects: ['read', 'fill', 'send'], caller: 'Claude Code' });
+  });
+
   it('a send in a task that only asked to summarise asks, and the card says the request did not ask for it', async () => {
     const { h, host } = await gateSetup([calls([SEND]), say('done')]);
     const st = await h.runner.send(h.conversationId, 'Summarise my inbox.');

@@ -27,6 +27,27 @@ describe('effectsAsked', () => {
     ['Schick Bob eine kurze Nachricht', ['send']],
     ['Supprime ces trois e-mails', ['delete']],
     ['Compra el más barato', ['buy']],
+    // Requests that name a verb without asking for it: a question, a how-to, a negated verb, a draft.
+    ['What does the delete button on this page do?', []],
+    ['Which emails did Bob send me last week?', []],
+    ['Tell me how to turn on two-factor authentication, but don’t do it', []],
+    ['Fill in the shipping form with my home address but don’t submit it', []],
+    ['Draft a reply to Carol but let me check it before it goes out', []],
+    ['Zeig mir meine letzten Bestellungen', []],
+    ['Set up an out-of-office reply until Monday', ['settings']],
+    // The tricky ones the labelled set found missing (bench/scopeRequests.ts).
+    ['reply to the last email', ['send']],
+    ['Tell Sam I’ll be late via the team chat', ['send']],
+    ['Leave a 5-star review for the coffee grinder', ['send']],
+    ['check out', ['buy']],
+    ['Renew my subscription', ['buy']],
+    ['clear my cart', ['delete']],
+    ['archive everything from Bob', ['delete']],
+    ['Cancel my order and write to support asking for a refund', ['send', 'delete']],
+    ['unsubscribe me', ['settings']],
+    ['Make my profile private', ['settings']],
+    ['Grab the PDF of my March statement', ['download']],
+    ['Lade die Rechnung herunter', ['download']],
   ];
   for (const [text, kinds] of cases) it(text, () => expect(extra(text)).toEqual(kinds));
 });

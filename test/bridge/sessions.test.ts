@@ -100,6 +100,8 @@ describe('BridgeSessions', () => {
     expect(ws.sent).toContainEqual({ type: 'pong', at: 5 });
     expect(userTexts(await h.items(conversationId))).toEqual(['Claude Code called web.echo']);
     expect(sessions.list()[0]!.calls).toBe(1);
+    // #42: the run's "request" is the client's call: the scope names the client, so a card speaks of it.
+    expect((await h.state(conversationId))?.taskScope?.caller).toBe('Claude Code');
   });
 
   it('Stop in the panel while the call waits for approval answers the client that the user stopped it', async () => {

@@ -78,4 +78,33 @@ describe('actionFacts', () => {
       <label for="p">Password</label><input id="p" type="password" value="hunter2"><button id="in">Sign in</button></form>`);
     expect(describeTarget(el('#in')).context).toEqual(['User: ada', 'Password: (a password)']);
   });
+
+  it('a neutral OK in a dialog: the dialog’s title (aria-labelledby) says it deletes', () => {
+    setPage(`<div role="dialog" aria-labelledby="t"><h2 id="t">Delete this conversation?</h2>
+      <p>It cannot be undone.</p><button id="ok" class="btn">OK</button><button id="no">Cancel</button></div>`);
+    expect(describeTarget(el('#ok')).heading).toBe('Delete this conversation?');
+    expect(kinds('dom.click', '#ok')).toEqual(['delete']);
+  });
+
+  it('a "Continue" script button in a compose box headed "New message" sends', () => {
+    setPage(`<section class="compose"><h2>New message</h2><div class="box">
+      <label for="to">Recipient address</label><input id="to"><textarea id="b" aria-label="Text"></textarea>
+      <span role="button" id="go" onclick="post()">Continue</span></div></section>`);
+    expect(describeTarget(el('#go')).heading).toBe('New message');
+    expect(kinds('dom.click', '#go')).toEqual(['send']);
+  });
+
+  it('an unlabelled icon button next to To and Message fields sends (the fields say what it sits with)', () => {
+    setPage(`<div><label for="to">To</label><input id="to" value="attacker@evil.example">
+      <label for="m">Message</label><textarea id="m">the code</textarea><div id="ic" class="x1 y2" role="button"></div></div>`);
+    expect(kinds('dom.click', '#ic')).toEqual(['send']);
+  });
+
+  it('benign: Next in a pager under the Inbox heading, OK on a cookie notice ask nothing', () => {
+    setPage(`<main><h1>Inbox</h1><ul><li>Alice — Lunch</li></ul><button id="next">Next</button></main>
+      <div role="dialog" aria-label="We use cookies"><button id="ok">OK</button></div>`);
+    expect(describeTarget(el('#next')).heading).toBe('Inbox');
+    expect(kinds('dom.click', '#next')).toEqual([]);
+    expect(kinds('dom.click', '#ok')).toEqual([]);
+  });
 });

@@ -135,3 +135,48 @@ describe("dom.press and Otto's clipboard", () => {
     expect(last()).toEqual({ type: 'dom.press', key: 'Control+V' });
   });
 });
+
+describe('the element a call is judged by (#42)', () => {
+  const described = {
+    e4: { role: 'listitem', name: 'Alice — Lunch' },
+    e9: { role: 'link', name: 'Trash', text: 'Trash', hints: 'folder trash', context: ['x'] },
+    e3: { role: 'textbox', name: 'To', formAction: 'https://m.test/send', formMethod: 'POST' },
+  } as Record<string, Record<string, unknown>>;
+  function withDescribe() {
+    const describe = vi.fn(async (_tab: number, t: { ref?: string }) => described[t.ref ?? '']);
+    const page = {
+      resolveTabId: async (id?: number) => id ?? 99,
+      frameOfRef: () => 0,
+      describe,
+    } as unknown as PageApi;
+    const tools = new Map(createDomTools({ page: () => page }).map((t) => [t.name, t as AnyTool]));
+    const ctx = makeCtx({ tabId: 7, origin: 'http://127.0.0.1:4000' });
+    const element = async (name: string, args: Record<string, unknown>) => {
+      const t = tools.get(name)!;
+      const spec = await t.target!(t.parameters.parse(args), ctx);
+      return spec.element?.();
+    };
+    return { element, describe };
+  }
+  it('dom.drag onto an element: the source with where it is dropped (role and words, no context)', async () => {
+    const { element } = withDescribe();
+    expect(await element('drag', { ref: 'e4', to_ref: 'e9' })).toEqual({
+      role: 'listitem',
+      name: 'Alice — Lunch',
+      dropOnto: { role: 'link', name: 'Trash', text: 'Trash', hints: 'folder trash' },
+    });
+    expect(await element('drag', { ref: 'e4', dx: 10 })).toEqual({ role: 'listitem', name: 'Alice — Lunch' });
+  });
+  it('dom.fill_form: its last field (submit is Enter there)', async () => {
+    const { element, describe } = withDescribe();
+    const el = await element('fill_form', {
+      fields: [
+        { ref: 'e1', value: 'a' },
+        { ref: 'e3', value: 'b' },
+      ],
+      submit: true,
+    });
+    expect(el).toEqual(described.e3);
+    expect(describe.mock.lastCall![1]).toEqual({ ref: 'e3' });
+  });
+});

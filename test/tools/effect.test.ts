@@ -83,6 +83,72 @@ describe('effectsOf: actions that commit something', () => {
   it('fill_form with submit sends', () => {
     expect(effectsOf({ tool: 'dom.fill_form', args: { fields: [], submit: true } })).toEqual(['fill', 'send']);
   });
+  it('fill_form with submit in a POST form sends; in a GET search form it reads', () => {
+    const post: TargetElement = {
+      role: 'textbox',
+      name: 'Message',
+      formAction: 'https://m.test/s',
+      formMethod: 'POST',
+    };
+    expect(effectsOf({ tool: 'dom.fill_form', args: { fields: [], submit: true }, element: post })).toEqual([
+      'fill',
+      'send',
+    ]);
+    // A GET form whose message field Enter would send: still a send (a GET can carry it too).
+    const getMessage: TargetElement = {
+      role: 'textbox',
+      name: 'Comment',
+      formAction: 'https://b.test/c',
+      formMethod: 'GET',
+    };
+    expect(effectsOf({ tool: 'dom.fill_form', args: { fields: [], submit: true }, element: getMessage })).toEqual([
+      'fill',
+      'send',
+    ]);
+  });
+});
+
+describe('effectsOf: where a drag lands (#42)', () => {
+  const drag = (to: TargetElement['dropOnto'], source: Partial<TargetElement> = {}) =>
+    effectsOf({
+      tool: 'dom.drag',
+      args: { ref: 'e1', to_ref: 'e9' },
+      element: { role: 'listitem', name: 'Alice — Lunch', ...source, ...(to ? { dropOnto: to } : {}) },
+    });
+  it('dragging a mail onto the Trash folder is a delete', () =>
+    expect(drag({ role: 'link', name: 'Trash', text: 'Trash' })).toEqual(['delete']));
+  it('onto "Deleted items" or a German Papierkorb', () => {
+    expect(drag({ role: 'treeitem', name: 'Deleted items' })).toEqual(['delete']);
+    expect(drag({ role: 'button', name: 'Papierkorb' })).toEqual(['delete']);
+  });
+  it('onto a bin icon with no words', () =>
+    expect(drag({ role: 'generic', name: '', hints: 'drop zone trash can icon' })).toEqual(['delete']));
+  it('onto a short "Share" target sends', () =>
+    expect(drag({ role: 'button', name: 'Share with team' })).toEqual(['send']));
+  it('by an offset, a "slide to pay" thumb is judged by its words', () =>
+    expect(
+      effectsOf({
+        tool: 'dom.drag',
+        args: { ref: 'e1', dx: 200 },
+        element: { role: 'slider', name: 'Slide to pay', text: 'Slide to pay' },
+      }),
+    ).toEqual(['buy']));
+});
+
+describe('effectsOf: a neutral button judged by what it sits with (#42)', () => {
+  const neutral = (over: Partial<TargetElement>) => click({ role: 'button', name: 'OK', text: 'OK', ...over });
+  it('"OK" in a dialog titled "Delete this conversation?" deletes', () =>
+    expect(neutral({ heading: 'Delete this conversation?' })).toEqual(['delete']));
+  it('"Continue" under "Confirm your purchase" buys', () =>
+    expect(neutral({ name: 'Continue', text: 'Continue', heading: 'Confirm your purchase' })).toEqual(['buy']));
+  it('"Go" in a "New message" box sends', () =>
+    expect(neutral({ name: 'Go', text: 'Go', heading: 'New message' })).toEqual(['send']));
+  it('an unlabelled icon button next to To and Message fields sends', () =>
+    expect(
+      click({ role: 'button', name: '', hints: 'btn', context: ['To: attacker@evil.example', 'Message: the code'] }),
+    ).toEqual(['send']));
+  it('a neutral button with no telling heading or fields stays undecided (asks nothing)', () =>
+    expect(neutral({ heading: 'Welcome', context: ['Name: Ada'] })).toEqual([]));
 });
 
 describe('effectsOf: the benign list (0 false alarms)', () => {
@@ -146,6 +212,63 @@ describe('effectsOf: the benign list (0 false alarms)', () => {
     ['a right click on Delete', 'dom.click', { button: 'right' }, { role: 'button', name: 'Delete' }],
     ['hover', 'dom.hover', {}, { role: 'button', name: 'Delete' }],
     ['dom.snapshot', 'dom.snapshot', {}, undefined],
+    // #42 edge cases: the benign side.
+    [
+      'a search form filled and submitted (GET)',
+      'dom.fill_form',
+      { fields: [], submit: true },
+      { role: 'searchbox', name: 'Search', formAction: 'https://shop.test/s', formMethod: 'GET' },
+    ],
+    [
+      'a flight search filled and submitted (GET, From field)',
+      'dom.fill_form',
+      { fields: [], submit: true },
+      { role: 'textbox', name: 'To', field: 'text to To', formAction: 'https://f.test/s', formMethod: 'GET' },
+    ],
+    [
+      'a site search in a POST form',
+      'dom.fill_form',
+      { fields: [], submit: true },
+      { role: 'searchbox', name: 'Search', formAction: 'https://shop.test/s', formMethod: 'POST' },
+    ],
+    [
+      'reordering a todo onto "Buy milk"',
+      'dom.drag',
+      { to_ref: 'e9' },
+      { role: 'listitem', name: 'Water plants', dropOnto: { role: 'listitem', name: 'Buy milk', text: 'Buy milk' } },
+    ],
+    [
+      'a kanban card named "Send invoice" moved to Done',
+      'dom.drag',
+      { to_ref: 'e9' },
+      { role: 'generic', name: 'Send invoice', text: 'Send invoice', dropOnto: { role: 'region', name: 'Done' } },
+    ],
+    [
+      'a mail moved to the Archive folder',
+      'dom.drag',
+      { to_ref: 'e9' },
+      { role: 'listitem', name: 'Bob — Hiking', dropOnto: { role: 'link', name: 'Archive', text: 'Archive' } },
+    ],
+    ['a price slider', 'dom.drag', { dx: 40 }, { role: 'slider', name: 'Max price', text: '' }],
+    [
+      'Next in a pager under "Inbox"',
+      'dom.click',
+      {},
+      { role: 'button', name: 'Next', text: 'Next', heading: 'Inbox' },
+    ],
+    [
+      '"Go" next to a search box',
+      'dom.click',
+      {},
+      { role: 'button', name: 'Go', text: 'Go', heading: 'Find a store', context: ['Search: Berlin'] },
+    ],
+    ['"OK" on a cookie notice', 'dom.click', {}, { role: 'button', name: 'OK', text: 'OK', heading: 'We use cookies' }],
+    [
+      '"Continue" to the next step of a sign-in (email only)',
+      'dom.click',
+      {},
+      { role: 'button', name: 'Continue', text: 'Continue', heading: 'Sign in', context: ['Email: ada@x.test'] },
+    ],
   ];
   for (const [what, tool, args, element] of benign)
     it(what, () => {

@@ -15,6 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { parseCsv } from './csv.ts';
+import { approvalStopLine } from './approvalStop.ts';
+import { withheldLinks } from './linkWarnings.ts';
 import { findBrowser, INSTALL_HINT } from '../../../scripts/lib/find-browser.mjs';
 import { errorMessage } from '../../shared/errorMessage.ts';
 import { oneLine } from '../../shared/oneLine.ts';
@@ -173,7 +175,14 @@ async function open(o: RunOptions): Promise<Session> {
   };
 }
 
-async function runRow(s: Session, text: string, timeoutMs: number): Promise<{ ok: boolean; line: string }> {
+/** One row's result line, and warning lines printed after it (on stderr). */
+interface RowResult {
+  ok: boolean;
+  line: string;
+  warnings?: string[];
+}
+
+async function runRow(s: Session, text: string, timeoutMs: number): Promise<RowResult> {
   // A window of its own: its tab is active, so the page is never throttled as a background tab.
   // Its first about:blank load ends before the row starts: a navigation racing it may never report 'complete'.
   const tabId = await s.panel.evaluate(async () => {
@@ -206,27 +215,26 @@ async function runRow(s: Session, text: string, timeoutMs: number): Promise<{ ok
 }
 
 /** A plain task: a conversation through the model, polled until its run ends; the answer's text is the result. */
-async function runTask(s: Session, text: string, tabId: number): Promise<{ ok: boolean; line: string }> {
+async function runTask(s: Session, text: string, tabId: number): Promise<RowResult> {
   const { conversationId } = await request<{ conversationId: string }>(s.panel, { type: 'chat.send', text, tabId });
   for (;;) {
     await new Promise((r) => setTimeout(r, 250));
     const c = await request<{
-      items: { item: { type: string; role?: string; content?: unknown } }[];
-      state?: { status: string; lastError?: { message: string } };
+      items: { item: { type: string; role?: string; content?: unknown }; links?: unknown }[];
+      state?: { status: string; lastError?: { message: string }; approval?: unknown };
       active: boolean;
     }>(s.panel, { type: 'conversations.get', conversationId });
     const status = c.state?.status;
     if (c.active || status === 'running') continue;
-    if (status === 'awaiting_approval')
-      return { ok: false, line: 'stopped: it needs an approval (run it in the panel, or allow the site in settings)' };
-    const answer = c.items
-      .map((r) => r.item)
-      .filter((i) => i.type === 'message' && i.role === 'assistant')
-      .at(-1);
+    if (status === 'awaiting_approval') return { ok: false, line: oneLine(approvalStopLine(c.state?.approval), 600) };
+    const record = c.items.filter((r) => r.item.type === 'message' && r.item.role === 'assistant').at(-1);
+    const answer = record?.item;
     const said = Array.isArray(answer?.content)
       ? (answer.content as { text?: string }[]).map((p) => p.text ?? '').join(' ')
       : String(answer?.content ?? '');
-    if (status === 'completed') return { ok: true, line: resultLine(said) };
+    // #42: a link carrying data read from another site is left out, and a warning line names the flow.
+    const { text: shown, warnings } = withheldLinks(said, record?.links);
+    if (status === 'completed') return { ok: true, line: resultLine(shown), warnings };
     return { ok: false, line: resultLine(c.state?.lastError?.message ?? `ended: ${status}`) };
   }
 }
@@ -264,6 +272,7 @@ export async function main(argv: string[]): Promise<number> {
         if (tty) process.stderr.write('\r\x1b[2K');
         const label = rows.length > 1 ? `row ${i + 1}` : 'result';
         console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${label}: ${r.line}`);
+        for (const w of r.warnings ?? []) console.error(`${label}: ${w}`);
         if (tty) process.stderr.write(bar(done, rows.length, failed));
       }
     };

@@ -73,7 +73,50 @@ function clickEffects(el: TargetElement): EffectKind[] {
   if (SETTINGS_SAVE.test(el.name.trim()) || SETTINGS_SAVE.test(text.trim())) return ['settings'];
   // A form submission with no telling words: a GET form reads (a search), a POST form sends.
   if (el.submits) return el.formMethod === 'GET' ? [] : ['send'];
+  return NEUTRAL.test(el.name.trim()) && NEUTRAL.test(text.trim()) ? neutralEffects(el) : [];
+}
+
+/** A button whose own word says nothing ("OK", "Continue", "Go", an arrow, an icon without a label). */
+const NEUTRAL =
+  /^(?:ok|okay|yes|continue|go|confirm|done|proceed|next|weiter|ja|bestätigen|oui|continuer|valider|sí|si|continuar|confirmar|avanti|conferma|doorgaan|bevestigen|[→›»>✓✔])?$/i;
+/** A dialog title or section heading of a message being written. */
+const COMPOSE_HEADING =
+  /\b(new message|compose|write (?:a |an )?(?:message|comment|reply|review)|reply|neue nachricht|nouveau message|nuevo mensaje|nuovo messaggio|nieuw bericht)\b/i;
+/** The label of a field a message is written in, as the card's context lines start (`To: …`, `Message: …`). */
+const MESSAGE_LINE =
+  /^(?:to|cc|bcc|recipients?|message|body|comment|reply|an|à|para|destinatario|aan|nachricht|commentaire|mensaje|messaggio|bericht)\s*:/i;
+
+/**
+ * What a neutral button commits, from what it sits with: its dialog's title or section heading ("Delete this email?"
+ * → delete; "New message" → send), else the fields around it (a To or Message field: a compose area → send). What
+ * stays undecidable: a neutral button with no telling heading and no telling fields — its script may do anything.
+ */
+function neutralEffects(el: TargetElement): EffectKind[] {
+  const heading = el.heading ?? '';
+  const fromHeading = kindsFromWords(heading);
+  if (fromHeading.length) return fromHeading;
+  if (COMPOSE_HEADING.test(heading)) return ['send'];
+  if ((el.context ?? []).some((line) => MESSAGE_LINE.test(line))) return ['send'];
   return [];
+}
+
+/** Names of a place that deletes what is dropped onto it (a Trash folder, a bin icon). */
+const DROP_DELETES =
+  /^(?:trash|bin|recycle bin|deleted(?: items| messages)?|delete|remove|papierkorb|gelöschte elemente|corbeille|éléments supprimés|papelera|elementos eliminados|cestino|posta eliminata|prullenbak|verwijderde items|lixeira)$/i;
+
+/**
+ * Where a drag drops (dom.drag onto an element): onto a Trash folder or a bin icon deletes; onto a short-labelled
+ * target whose words commit ("Share", "Send to …") that kind. A list item, a row or a column is a reorder or a move
+ * ("Done", "Archive", a todo named "Buy milk"): nothing is committed.
+ */
+function dropEffects(to: NonNullable<TargetElement['dropOnto']>): EffectKind[] {
+  const words = [to.name, to.text ?? ''].map((w) => w.trim());
+  if (words.some((w) => DROP_DELETES.test(w))) return ['delete'];
+  if (!words.some(Boolean) && ICON_ONLY.test(to.hints ?? '')) return ['delete'];
+  if (NAVIGATION_ROLES.has(to.role) && to.role !== 'link' && to.role !== 'treeitem') return [];
+  const label = words.find(Boolean) ?? '';
+  if (label.split(/\s+/).length > 3) return [];
+  return kindsFromWords(`${label} ${to.hints ?? ''}`).filter((k) => k === 'send' || k === 'delete');
 }
 
 /** A field a search or a filter writes: typing there reads. */
@@ -107,6 +150,10 @@ const MESSAGE_FIELD =
 function enterSends(el: TargetElement): boolean {
   if (isSearchField(el)) return false;
   if (el.formAction) return el.formMethod !== 'GET';
+  return isMessageField(el);
+}
+
+function isMessageField(el: TargetElement): boolean {
   return MESSAGE_FIELD.test(`${el.name} ${el.field ?? ''} ${el.hints ?? ''}`);
 }
 
@@ -125,8 +172,13 @@ export interface EffectInput {
 export function effectsOf({ tool, args, element }: EffectInput): EffectKind[] {
   switch (tool) {
     case 'dom.click':
-    case 'dom.drag':
       if (args.button === 'right' || args.button === 'middle') return [];
+      return element ? clickEffects(element) : [];
+    case 'dom.drag':
+      // Onto an element: judged by where it lands. By an offset: a slider or a thumb ("slide to pay"), by its words.
+      // (A destination that could not be described leaves the source's words, as before.)
+      if (element?.dropOnto) return dropEffects(element.dropOnto);
+      // (A destination that could not be described leaves the source's words, as before.)
       return element ? clickEffects(element) : [];
     case 'dom.press': {
       const key = typeof args.key === 'string' ? args.key.split('+').pop() : '';
@@ -140,7 +192,11 @@ export function effectsOf({ tool, args, element }: EffectInput): EffectKind[] {
       return args.submit === true && element && enterSends(element) ? [...base, 'send'] : base;
     }
     case 'dom.fill_form':
-      return args.submit === true ? ['fill', 'send'] : ['fill'];
+      // Submit is Enter in the last field (the element described): a search box or a GET form's field reads.
+      if (args.submit !== true) return ['fill'];
+      if (element && (isSearchField(element) || (element.formMethod === 'GET' && !isMessageField(element))))
+        return ['fill'];
+      return ['fill', 'send'];
     case 'dom.select':
       return writeEffects(element, true);
     case 'dom.check':

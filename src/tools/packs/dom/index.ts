@@ -11,6 +11,7 @@ import { FLOW } from '../../guard/flow.ts';
 import type { ToolContext, AnyTool } from '../../Tool.ts';
 import type { PackSpec } from '../../ToolRegistry.ts';
 import type { PageApi } from '../../../page/api.ts';
+import type { TargetElement } from '../../../shared/callTarget.ts';
 import type { ActionResult } from '../../../page/actions.ts';
 import { createGestureTools, pointArgs, rememberCopy } from './gestures.ts';
 import { ottoClipboard, PASTE_KEY } from './ottoClipboard.ts';
@@ -113,6 +114,37 @@ function needTarget(args: Target, tool: string): void {
     throw new Error(
       `${tool} needs a target: ref (from dom.snapshot or dom.find), a locator (role and name, label, text) or selector (CSS).`,
     );
+}
+
+/**
+ * The arguments that name the element a call is judged by (#42): a call's own, except dom.fill_form's, whose submit is
+ * Enter in its last field (that field's form says whether it sends or searches).
+ */
+function targetArgs(tool: string, args: Record<string, unknown>): Target {
+  if (tool !== 'fill_form' || !Array.isArray(args.fields)) return args as Target;
+  const last = args.fields.at(-1) as LocatorArgs | undefined;
+  try {
+    return last ? locatorArgs(last, false) : {};
+  } catch {
+    return {}; // the tool refuses it with the reason when it runs
+  }
+}
+
+/** dom.drag's destination element (to_ref or to_selector), as a target. */
+function dropTarget(args: Record<string, unknown>): { ref?: string; selector?: string } {
+  if (typeof args.to_ref === 'string') return { ref: args.to_ref };
+  if (typeof args.to_selector === 'string') return { selector: args.to_selector };
+  return {};
+}
+
+/** What the classifier reads of a drop destination (and the card shows): its role and words. */
+function dropFacts(to: TargetElement): NonNullable<TargetElement['dropOnto']> {
+  return {
+    role: to.role,
+    name: to.name,
+    ...(to.text ? { text: to.text } : {}),
+    ...(to.hints ? { hints: to.hints } : {}),
+  };
 }
 
 /** The ref, selector or locator, without undefined keys (the content protocol is strict about shapes). */
@@ -693,11 +725,10 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
       ...tool,
       target: async (args: Record<string, unknown>, ctx: ToolContext) => {
         const id = await tab(args as { tab_id?: number }, ctx).catch(() => undefined);
-        const t = target(args as Target);
         const { describe, locate } = page();
         // A readable locator names its one element through a ref (#17): the same element the action reaches (#42:
         // its effect is judged from it, so a locator must not be a way round the question).
-        const element =
+        const describeOne = (t: ReturnType<typeof target>) =>
           id === undefined || !describe
             ? undefined
             : t.ref || t.selector
@@ -705,7 +736,16 @@ export function createDomTools(opts: DomToolsOptions): AnyTool[] {
               : t.locator && locate
                 ? async () => describe(id, { ref: await locate(id, t.locator!) })
                 : undefined;
-        return { tabId: id, ...(element ? { element } : {}) };
+        const element = describeOne(target(targetArgs(tool.name, args)));
+        const drop = tool.name === 'drag' ? describeOne(dropTarget(args)) : undefined;
+        const both =
+          element && drop
+            ? async () => {
+                const [el, to] = await Promise.all([element(), drop().catch(() => undefined)]);
+                return el && to ? { ...el, dropOnto: dropFacts(to) } : el;
+              }
+            : element;
+        return { tabId: id, ...(both ? { element: both } : {}) };
       },
     }) as AnyTool;
 
