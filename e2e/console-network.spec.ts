@@ -9,6 +9,7 @@ import { test, expect } from './support/fixtures.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 import { lastOutputs } from './support/modelTurns.ts';
 import type { Turn } from '../test/support/fake-api/turns.ts';
+import { openTab } from './support/tabs.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
@@ -33,9 +34,7 @@ test('console and network: late capture says so; after a reload the errors, the 
   const url = `${pages.origin}/files/broken.html`;
   const bystander = await context.newPage();
   await bystander.goto(`${url}?bystander`);
-  const page = await context.newPage();
-  await page.goto(url);
-  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
+  const { page, tabId } = await openTab(context, panel, url);
   const turns: Turn[] = [
     {
       match: 'why does submit do nothing',
@@ -114,9 +113,7 @@ test('console and network entries carry the time they happened: errors two secon
 }) => {
   await connectToFakeApi(panel, fakeApi);
   const url = `${pages.origin}/files/timed.html`;
-  const page = await context.newPage();
-  await page.goto(url);
-  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
+  const { page, tabId } = await openTab(context, panel, url);
   fakeApi.script([
     // The first look watches the tab; its reload is then captured from the start.
     {

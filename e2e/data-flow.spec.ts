@@ -16,6 +16,7 @@ import { refIn } from './page-tools.helpers.ts';
 import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import { startMcpServer, type RunningMcpServer } from '../test/support/mcp-server/index.ts';
+import { openTab } from './support/tabs.ts';
 
 const SECRET = 'ACCT-7731-QX-SECRET';
 
@@ -147,16 +148,6 @@ function reading(match: RegExp, calls: (outputs: string[]) => ScriptedCall[]): T
   return turn;
 }
 
-async function openTab(panel: Page, url: string): Promise<{ page: Page; tabId: number }> {
-  const page = await panel.context().newPage();
-  await page.goto(url);
-  const tabId = await panel.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-    page.url(),
-  );
-  return { page, tabId };
-}
-
 interface FlowApproval {
   callId: string;
   name: string;
@@ -176,8 +167,8 @@ test('a compromised model cannot carry the bank page’s data to another site th
     // The sites are loopback servers: allowed as the user's own hosts (#31), so the flow is the only question.
     yaml: `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-test\n  mode: both\ntabs:\n  scope: all\nservers:\n  notes: {url: "${mcp.url}"}\n${E2E_LOCAL_HOSTS}`,
   });
-  const bank = await openTab(panel, `${secret.origin}/account`);
-  const blog = await openTab(panel, `${hostile.origin}/post`);
+  const bank = await openTab(panel.context(), panel, `${secret.origin}/account`);
+  const blog = await openTab(panel.context(), panel, `${hostile.origin}/post`);
   await blog.page.locator('iframe').contentFrame().locator('#fq').waitFor();
   const C = collector.origin;
   const leak = `${C}/collect?d=${SECRET}`;
@@ -319,7 +310,7 @@ test('everyday work across sites asks nothing: todos in a Vue app, a search with
   await connectToFakeApi(panel, fakeApi, { yaml: 'tabs:\n  scope: all\n' });
 
   // 1. Add todos in a framework app: Enter in a field outside any form is no submission.
-  const todo = await openTab(panel, `${pages.origin}/apps/vue.html`);
+  const todo = await openTab(panel.context(), panel, `${pages.origin}/apps/vue.html`);
   fakeApi.script([
     { match: 'Add two todos', calls: [{ name: 'dom__snapshot', arguments: {} }] },
     reading(/Vue todos/, (o) => {
@@ -353,7 +344,7 @@ test('everyday work across sites asks nothing: todos in a Vue app, a search with
   await expect(todo.page.locator('#results')).toHaveText('Results for blue widgets');
 
   // 3. Follow a link read from the page (to another site).
-  const links = await openTab(panel, `${pages.origin}/frames.html`);
+  const links = await openTab(panel.context(), panel, `${pages.origin}/frames.html`);
   await links.page.evaluate((href) => {
     const a = document.createElement('a');
     a.href = href;
@@ -402,7 +393,7 @@ test('the panel’s card names the flow and what would leave; allow once lets ex
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi, { yaml: 'tabs:\n  scope: all\n' });
-  const bank = await openTab(panel, `${secret.origin}/account`);
+  const bank = await openTab(panel.context(), panel, `${secret.origin}/account`);
   const target = `${collector.origin}/ok?d=${SECRET}`;
   fakeApi.script([
     { match: 'Send my account number', calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
@@ -443,8 +434,8 @@ test('code mode: a program step that both the action rule and the flow rule ask 
 }) => {
   test.setTimeout(120_000);
   await connectToFakeApi(panel, fakeApi, { yaml: '  mode: code\ntabs:\n  scope: all\n' });
-  const bank = await openTab(panel, `${secret.origin}/account`);
-  const blog = await openTab(panel, `${hostile.origin}/post`);
+  const bank = await openTab(panel.context(), panel, `${secret.origin}/account`);
+  const blog = await openTab(panel.context(), panel, `${hostile.origin}/post`);
   // A submit (the target rule asks) on the blog, once the bank's text is in the model's context (the guard asks).
   const submit = `dom.click(tab_id=${blog.tabId}, selector="#f button")`;
   fakeApi.script([
@@ -520,8 +511,8 @@ test('code mode: a program step only the flow rule asks about gets ONE inline ca
 }) => {
   test.setTimeout(120_000);
   await connectToFakeApi(panel, fakeApi, { yaml: '  mode: code\ntabs:\n  scope: all\n' });
-  const bank = await openTab(panel, `${secret.origin}/account`);
-  const scratch = await openTab(panel, `${shop.origin}/article.html`);
+  const bank = await openTab(panel.context(), panel, `${secret.origin}/account`);
+  const scratch = await openTab(panel.context(), panel, `${shop.origin}/article.html`);
   const leak = `${collector.origin}/collect?d=${SECRET}`;
   const sinkHits = () => collector.hits.filter((h) => h.path.startsWith('/collect')).length;
   // web.fetch to the collector asks nothing of the action rule (a read, on a host the user named as their own): only
@@ -627,7 +618,7 @@ async function stoppedAndRunAgain(
 ): Promise<{ read: string; orders: number; landings: number; cards: number }> {
   const yaml = `  mode: code\ntabs:\n  scope: all\napprovals:\n  local_hosts: [127.0.0.1, localhost]\n  allowed_origins: ["${secret.origin}"]\n`;
   await connectToFakeApi(panel, fakeApi, { yaml });
-  const orders = await openTab(panel, `${secret.origin}/orders`);
+  const orders = await openTab(panel.context(), panel, `${secret.origin}/orders`);
   // Counted from here: the sites live for the whole file.
   const [bankFrom, collectorFrom] = [secret.hits.length, collector.hits.length];
   const placedOrders = () => secret.hits.slice(bankFrom).filter((h) => h.path === '/order').length;
@@ -754,7 +745,7 @@ test('code mode: a program cut short by the worker stopping — the model reads 
   test.setTimeout(120_000);
   const yaml = `  mode: code\ntabs:\n  scope: all\napprovals:\n  local_hosts: [127.0.0.1, localhost]\n  allowed_origins: ["${secret.origin}"]\n`;
   await connectToFakeApi(panel, fakeApi, { yaml });
-  const orders = await openTab(panel, `${secret.origin}/orders`);
+  const orders = await openTab(panel.context(), panel, `${secret.origin}/orders`);
   const from = secret.hits.length;
   const hits = (path: string) => secret.hits.slice(from).filter((h) => h.path === path).length;
   const tab = orders.tabId;

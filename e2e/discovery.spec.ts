@@ -7,6 +7,7 @@
 import { test, expect } from './support/fixtures.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 import { call, lastOutputs } from './support/modelTurns.ts';
+import { openTab } from './support/tabs.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
@@ -18,9 +19,7 @@ test('the first request lists every page tool; a listed tool runs through ot.cal
 }) => {
   await connectToFakeApi(panel, fakeApi);
   const url = `${pages.origin}/files/broken.html`;
-  const page = await context.newPage();
-  await page.goto(url);
-  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
+  const { page, tabId } = await openTab(context, panel, url);
   fakeApi.script([
     { match: 'what does the console say', calls: [call('ot__call', { tool: 'dom__console', args: {} })] },
     { text: 'The console has no messages yet.' },

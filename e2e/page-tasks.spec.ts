@@ -10,6 +10,7 @@ import { connectToFakeApi } from './support/agent.ts';
 import { pageTasks } from './support/pageTasks.ts';
 import { runPageTask } from './support/runPageTask.ts';
 import { FIXED_INPUT_BUDGET } from '../test/support/fixedInput.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
@@ -27,7 +28,7 @@ for (const task of pageTasks()) {
       api: fakeApi,
       pages,
       request: (body) => panelRequest(panel, body),
-      tabId: (url) => panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url),
+      tabId: (url) => tabIdFor(panel, url),
     });
     expect(run.status).toBe('completed');
     expect(run.unfinished).toBeUndefined();

@@ -13,6 +13,7 @@ import { test, expect } from './support/fixtures.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 import { lastOutputs } from './support/modelTurns.ts';
 import { openTab, tool } from './page-tools.helpers.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
@@ -74,7 +75,7 @@ test("a page worked on before Otto came: hover-cursor items dragged by ref, feed
   for (let i = 0; i < 3; i++) await page.click('#inc');
   await expect(page.locator('#count')).toHaveText('Count: 3');
   let first = '';
-  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
+  const tabId = await tabIdFor(panel, url);
   fakeApi.script([
     { match: 'put Dulci last', calls: [{ name: 'dom__snapshot', arguments: {} }] },
     {
