@@ -4,7 +4,8 @@
  */
 import type { AgentToolHost, FlowBlock, NestedFlowCheck, RunFlowFacts } from '../agent/toolHost.ts';
 import { blockedFlowOf, FlowGuard, flowSentence, type Blocked } from '../tools/guard/guard.ts';
-import { showLabel, union, type Labels } from '../tools/guard/labels.ts';
+import { union, type Labels } from '../tools/guard/labels.ts';
+import { showLabel } from '../shared/labelText.ts';
 import type { AnyTool } from '../tools/Tool.ts';
 import type { OriginResolver } from '../tools/guard/resolver.ts';
 import { flowOf } from '../tools/guard/flow.ts';

@@ -13,7 +13,8 @@
 import type { ToolContext } from '../context.ts';
 import { readsOnly, type AnyTool } from '../Tool.ts';
 import { flowOf } from './flow.ts';
-import { labelsOf, NO_LABELS, showLabel, showLabels, union, type Labels } from './labels.ts';
+import { labelsOf, NO_LABELS, union, type Labels } from './labels.ts';
+import { showLabel, showLabels } from '../../shared/labelText.ts';
 import type { OriginResolver } from './resolver.ts';
 import { judge, type FlowFacts, type Verdict } from './rule.ts';
 import { ANYWHERE, sinksOf, sourcesOf } from './sinks.ts';
