@@ -58,17 +58,10 @@ export function usePanelStore(client: PortClient): PanelStore {
   const guarded = useGuarded(setNotice, refreshSetup);
   const { current, select } = open;
 
+  const state = { link, chat, conversations, setup, notice, commands, help, data, fill };
   return useMemo<PanelStore>(
     () => ({
-      link,
-      chat,
-      conversations,
-      setup,
-      notice,
-      commands,
-      help,
-      data,
-      fill,
+      ...state,
       fillInput: (text) => setFill((f) => ({ text, n: (f?.n ?? 0) + 1 })),
       ...storeActions({
         req,
@@ -91,22 +84,8 @@ export function usePanelStore(client: PortClient): PanelStore {
       refreshConversations,
       refreshSetup,
     }),
-    [
-      link,
-      chat,
-      conversations,
-      setup,
-      notice,
-      commands,
-      help,
-      data,
-      fill,
-      guarded,
-      req,
-      refreshConversations,
-      refreshSetup,
-      select,
-    ],
+    // A new store when any part of the state changes, or anything the actions close over.
+    [...Object.values(state), guarded, req, refreshConversations, refreshSetup, select],
   );
 }
 
