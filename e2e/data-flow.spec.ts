@@ -7,8 +7,6 @@
  *
  * The benign half: everyday work across sites asks nothing.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
 import { connectToFakeApi, conversation, E2E_LOCAL_HOSTS, events, send, waitForStatus } from './support/agent.ts';
@@ -17,49 +15,9 @@ import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-a
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import { startMcpServer, type RunningMcpServer } from '../test/support/mcp-server/index.ts';
 import { openTab } from './support/tabs.ts';
+import { html, startSite, type LoopbackSite } from './support/loopbackSite.ts';
 
 const SECRET = 'ACCT-7731-QX-SECRET';
-
-interface Site {
-  origin: string;
-  host: string;
-  hits: { path: string; body: string }[];
-  close(): Promise<void>;
-}
-
-/**
- * A loopback site serving `pages(path)` and recording every request it gets (path with query, and body). A path
- * `pages` maps to null is recorded and never answered (a page that takes forever to load).
- */
-async function startSite(pages: (path: string) => string | undefined | null): Promise<Site> {
-  const hits: Site['hits'] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      hits.push({ path: req.url ?? '/', body });
-      const page = pages(new URL(req.url ?? '/', 'http://x').pathname);
-      if (page === null) return;
-      if (page === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    host: `127.0.0.1:${port}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-const html = (title: string, body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 
 /** Sends the value of a field to `to` on every keystroke, the way a hostile page's script would. */
 const beacon = (field: string, to: string) =>
@@ -77,10 +35,10 @@ const ORDERS_PAGE = () =>
      <script>let placed = 0; document.getElementById('place').addEventListener('click', () => { placed++; document.getElementById('placed').textContent = String(placed); fetch('/order', { method: 'POST', body: String(placed) }); });</script>`,
   );
 
-let secret: Site;
-let hostile: Site;
-let collector: Site;
-let shop: Site;
+let secret: LoopbackSite;
+let hostile: LoopbackSite;
+let collector: LoopbackSite;
+let shop: LoopbackSite;
 let mcp: RunningMcpServer;
 
 test.beforeAll(async () => {
