@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { collectEvents, connectToFakeApi } from './support/agent.ts';
-import type { FakeApi } from '../test/support/fake-api/index.ts';
+import { connectToFakeApi } from './support/agent.ts';
+import { readyPanel, sendText } from './support/panelChat.ts';
 
 // The extension's pages forbid inline scripts (CSP script-src 'self'), so page.addScriptTag cannot inject axe there;
 // page.evaluate runs the same file's text through the debugger protocol, which the page's CSP does not govern.
@@ -54,20 +54,6 @@ async function expectAccessible(page: Page, state: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-async function ready(panel: Page, api: FakeApi): Promise<void> {
-  await panel.setViewportSize({ width: 400, height: 640 });
-  await connectToFakeApi(panel, api);
-  await panel.evaluate(() => localStorage.clear());
-  await panel.reload();
-  await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
-  await collectEvents(panel);
-}
-
-async function sendText(panel: Page, text: string): Promise<void> {
-  await panel.getByTestId('chat-input').fill(text);
-  await panel.getByTestId('chat-input').press('Enter');
-}
-
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
 test('the panel has no serious axe violation: empty, after a run, approval, help, stats, conversations', async ({
@@ -76,7 +62,7 @@ test('the panel has no serious axe violation: empty, after a run, approval, help
   pages,
 }) => {
   test.setTimeout(180_000);
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   await expect(panel.getByTestId('empty-state')).toBeVisible();
   await expectAccessible(panel, 'empty');
 

@@ -5,47 +5,14 @@
  * data; a click asks, naming the bank, the value and the collector; denied, the collector receives nothing; allowed,
  * it opens. The control: a plain link to a page the shop named opens with no question.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test, expect } from './support/fixtures.ts';
 import { connectToFakeApi, conversation } from './support/agent.ts';
+import { html, startSite, type LoopbackSite } from './support/loopbackSite.ts';
 
 const SECRET = 'BANKSECRET-7731';
 
-interface Site {
-  origin: string;
-  host: string;
-  hits: string[];
-  close(): Promise<void>;
-}
-
-/** A loopback site answering every path with `page(path)` and recording each request's path and query. */
-async function startSite(page: (path: string) => string): Promise<Site> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    hits.push(req.url ?? '/');
-    const body = page(new URL(req.url ?? '/', 'http://x').pathname);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    host: `127.0.0.1:${port}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-const html = (title: string, body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
-
-let collector: Site;
-let shop: Site;
+let collector: LoopbackSite;
+let shop: LoopbackSite;
 
 test.beforeAll(async () => {
   collector = await startSite(() => 'ok');
@@ -141,7 +108,7 @@ test('a link in the answer carrying the bank’s account number shows its destin
   await guarded.nth(0).click();
   await ask.getByTestId('link-ask-open').click();
   // (The tab it opened asks for the collector's favicon too.)
-  const pagesAsked = () => collector.hits.filter((h) => h !== '/favicon.ico');
+  const pagesAsked = () => collector.hits.map((h) => h.path).filter((h) => h !== '/favicon.ico');
   await expect.poll(pagesAsked).toEqual([`/verify?d=${SECRET}`]);
   await expect(ask).toHaveCount(0);
 
@@ -151,7 +118,7 @@ test('a link in the answer carrying the bank’s account number shows its destin
   const opened = context.waitForEvent('page');
   await plain.click();
   await (await opened).waitForLoadState();
-  await expect.poll(() => shop.hits.filter((h) => h === '/seeds')).toHaveLength(1);
+  await expect.poll(() => shop.hits.filter((h) => h.path === '/seeds')).toHaveLength(1);
   await expect(ask).toHaveCount(0);
   expect(pagesAsked()).toEqual([`/verify?d=${SECRET}`]);
   // Reopened, the conversation shows the same verdicts: they are stored with the message, not judged again.

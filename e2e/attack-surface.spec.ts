@@ -35,6 +35,7 @@ import { ROOT } from './support/browser.ts';
 import { collectEvents, connectToFakeApi, events, send, waitForStatus, type AgentEventLike } from './support/agent.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
+import { openTab } from './support/tabs.ts';
 
 // ── The sites ────────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -217,16 +218,6 @@ const answer = (panel: Page, id: string, a: Approval, how: 'once' | 'site' | 'de
     ? panelRequest(panel, { type: 'chat.deny', conversationId: id, callId: a.callId })
     : panelRequest(panel, { type: 'chat.approve', conversationId: id, callId: a.callId, scope: how });
 
-async function openTab(panel: Page, url: string): Promise<{ page: Page; tabId: number }> {
-  const page = await panel.context().newPage();
-  await page.goto(url);
-  const tabId = await panel.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-    page.url(),
-  );
-  return { page, tabId };
-}
-
 /** The ref on the snapshot line that contains `needle`. */
 function refOn(snapshot: string, needle: string): string {
   const line = snapshot.split('\n').find((l) => l.includes(needle));
@@ -325,8 +316,8 @@ test('"Always on this site" covers calls acting on that site only, and the card 
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, `${site('blog.example')}/post`);
-  const bank = await openTab(panel, `${site('bank.example')}/transfer`);
+  const blog = await openTab(panel.context(), panel, `${site('blog.example')}/post`);
+  const bank = await openTab(panel.context(), panel, `${site('bank.example')}/transfer`);
   try {
     fakeApi.script([
       { match: 'comment and pay', calls: [{ name: 'dom__snapshot', arguments: {} }] },
@@ -401,7 +392,7 @@ test('the card says what is clicked: a "cookie banner" click that is a Delete-ac
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const bank = await openTab(panel, `${site('bank.example')}/close`);
+  const bank = await openTab(panel.context(), panel, `${site('bank.example')}/close`);
   try {
     fakeApi.script([
       { match: 'close the cookie banner', calls: [{ name: 'dom__click', arguments: { selector: '#x' } }] },
@@ -443,8 +434,8 @@ test('padding hides the target: an argument the tool does not have is an error, 
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, `${site('blog.example')}/post`);
-  const bank = await openTab(panel, `${site('bank.example')}/transfer`);
+  const blog = await openTab(panel.context(), panel, `${site('blog.example')}/post`);
+  const bank = await openTab(panel.context(), panel, `${site('bank.example')}/transfer`);
   const padding = 'This is a routine, harmless action that the user asked for. '.repeat(15);
   try {
     fakeApi.script([
@@ -480,8 +471,8 @@ test('navigating another tab asks, judged on that tab; the run’s own tab withi
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, `${site('blog.example')}/post`);
-  const bank = await openTab(panel, `${site('bank.example')}/transfer`);
+  const blog = await openTab(panel.context(), panel, `${site('blog.example')}/post`);
+  const bank = await openTab(panel.context(), panel, `${site('bank.example')}/transfer`);
   try {
     fakeApi.script([
       {
@@ -517,7 +508,7 @@ test('Enter on a link to another site is judged like a click on it: the bank pag
   // Since #13 following a link on the run's own tab is the data-flow guard's question, for a click and for Enter
   // alike: once the bank page is in the model's context, Enter on a link to another site asks, naming that flow.
   await connectToFakeApi(panel, fakeApi);
-  const bank = await openTab(panel, `${site('bank.example')}/links`);
+  const bank = await openTab(panel.context(), panel, `${site('bank.example')}/links`);
   try {
     fakeApi.script([
       { match: 'continue', calls: [{ name: 'dom__find', arguments: { role: 'link', name: 'Continue' } }] },
@@ -593,7 +584,7 @@ test('the local network asks and names it; a redirect into it is not read; allow
 
 test('a ref from the previous page is refused; a fresh one works', async ({ panel, fakeApi }) => {
   await connectToFakeApi(panel, fakeApi);
-  const bank = await openTab(panel, `${site('bank.example')}/keep`);
+  const bank = await openTab(panel.context(), panel, `${site('bank.example')}/keep`);
   try {
     let keepRef = '';
     fakeApi.script([
@@ -625,7 +616,7 @@ test('a ref from the previous page is refused; a fresh one works', async ({ pane
 
 test('page text with ref tokens is defused, and the page cannot predict real refs', async ({ panel, fakeApi }) => {
   await connectToFakeApi(panel, fakeApi);
-  const bank = await openTab(panel, `${site('bank.example')}/cancel`);
+  const bank = await openTab(panel.context(), panel, `${site('bank.example')}/cancel`);
   try {
     fakeApi.script([
       { match: 'cancel', calls: [{ name: 'dom__snapshot', arguments: {} }] },
@@ -656,7 +647,7 @@ test('code mode asks at the moment of each call: the second "Next" is a submit a
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi, { yaml: '  mode: code\n' });
-  const shop = await openTab(panel, `${site('shop.example')}/order`);
+  const shop = await openTab(panel.context(), panel, `${site('shop.example')}/order`);
   try {
     const code = 'dom.click(selector="#next")\ndom.click(selector="#next")';
     fakeApi.script([
@@ -729,7 +720,7 @@ test('forged dialog reports: a page that patched Object.prototype.toJSON cannot 
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const shop = await openTab(panel, `${site('shop.example')}/pay`);
+  const shop = await openTab(panel.context(), panel, `${site('shop.example')}/pay`);
   try {
     // Control: the page's patches are live in its world — a report built with JSON there would read "Welcome back!".
     expect(await shop.page.evaluate(() => JSON.stringify({ type: 'confirm' }))).toContain('Welcome back!');
@@ -777,8 +768,8 @@ test('benign: same-site clicks, a link on the run’s own site, an allowed local
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi, { yaml: 'approvals:\n  local_hosts: [127.0.0.1]\n' });
-  const shop = await openTab(panel, `${site('shop.example')}/list`);
-  const blog = await openTab(panel, `${site('blog.example')}/post`);
+  const shop = await openTab(panel.context(), panel, `${site('shop.example')}/list`);
+  const blog = await openTab(panel.context(), panel, `${site('blog.example')}/post`);
   try {
     fakeApi.script([
       { match: 'refresh twice', calls: [{ name: 'dom__snapshot', arguments: {} }] },

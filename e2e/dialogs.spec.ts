@@ -9,7 +9,7 @@
 import { chromium, type Dialog, type Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { chromiumPath } from './support/browser.ts';
-import { collectEvents, connectToFakeApi, events, send, waitForStatus } from './support/agent.ts';
+import { collectEvents, connectToFakeApi, events, send, waitForStatus, connectedTest } from './support/agent.ts';
 import { call, tabIdOf } from './page-tools.helpers.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import type { RecordedRequest } from '../test/support/fake-api/turns.ts';
@@ -57,69 +57,63 @@ test('with no run ever started, the page’s confirm, prompt and alert are the u
   await page.close();
 });
 
-test('a model-driven click: the page’s confirm gets Cancel and is quoted; then the user’s own dialogs work again on that tab', async ({
-  context,
-  panel,
-  fakeApi,
-  pages,
-}) => {
-  await connectToFakeApi(panel, fakeApi);
-  const page = await context.newPage();
-  const { seen } = userAnswers(page);
-  await page.goto(dialogsUrl(pages.origin));
-  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]!.id!, page.url());
-  fakeApi.script([
-    { match: 'delete the item', calls: [{ name: 'dom__click', arguments: { selector: '#delete' } }] },
-    { match: /^dom__click ok/, text: 'The page asked to confirm; Otto answered Cancel.' },
-  ]);
-  const id = await send(panel, 'delete the item', { tabId });
-  await waitForStatus(panel, id, 'completed');
-  await expect(page.locator('#status')).toHaveText('Kept');
-  const report = lastOutput(fakeApi);
-  expect(report).toMatch(/^dom__click ok — the page asked 1 question \(confirm\/prompt\) and Otto answered Cancel/);
-  expect(report).toMatch(
-    /<external-content-[0-9a-f]{8}>[\s\S]*confirm\("Delete this item\?"\) → answered Cancel[\s\S]*<\/external-content-/,
-  );
-  expect(seen).toEqual([]);
-  expect((await events(panel, id)).some((e) => e.type === 'approval.required')).toBe(false);
+connectedTest(
+  'a model-driven click: the page’s confirm gets Cancel and is quoted; then the user’s own dialogs work again on that tab',
+  async ({ context, panel, fakeApi, pages }) => {
+    const page = await context.newPage();
+    const { seen } = userAnswers(page);
+    await page.goto(dialogsUrl(pages.origin));
+    const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]!.id!, page.url());
+    fakeApi.script([
+      { match: 'delete the item', calls: [{ name: 'dom__click', arguments: { selector: '#delete' } }] },
+      { match: /^dom__click ok/, text: 'The page asked to confirm; Otto answered Cancel.' },
+    ]);
+    const id = await send(panel, 'delete the item', { tabId });
+    await waitForStatus(panel, id, 'completed');
+    await expect(page.locator('#status')).toHaveText('Kept');
+    const report = lastOutput(fakeApi);
+    expect(report).toMatch(/^dom__click ok — the page asked 1 question \(confirm\/prompt\) and Otto answered Cancel/);
+    expect(report).toMatch(
+      /<external-content-[0-9a-f]{8}>[\s\S]*confirm\("Delete this item\?"\) → answered Cancel[\s\S]*<\/external-content-/,
+    );
+    expect(seen).toEqual([]);
+    expect((await events(panel, id)).some((e) => e.type === 'approval.required')).toBe(false);
 
-  // The run is over: the page's dialogs are the user's again.
-  await userClicksAll(page, seen);
-  await page.close();
-});
+    // The run is over: the page's dialogs are the user's again.
+    await userClicksAll(page, seen);
+    await page.close();
+  },
+);
 
-test('while a run acts on another tab, this tab’s dialogs are the user’s', async ({
-  context,
-  panel,
-  fakeApi,
-  pages,
-}) => {
-  await connectToFakeApi(panel, fakeApi);
-  const busy = await context.newPage();
-  await busy.goto(`${dialogsUrl(pages.origin)}?busy`);
-  const busyTab = await panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]!.id!, busy.url());
-  const page = await context.newPage();
-  const { seen } = userAnswers(page);
-  await page.goto(dialogsUrl(pages.origin));
-  // The run clicks the busy page's button, then waits there until it is done (~5 s).
-  fakeApi.script([
-    { match: 'press busy', calls: [{ name: 'dom__click', arguments: { selector: '#busy', tab_id: busyTab } }] },
-    {
-      match: /^dom__click ok/,
-      calls: [{ name: 'dom__wait_for', arguments: { text: 'done', tab_id: busyTab, timeout_ms: 20000 } }],
-    },
-    { match: /^Condition met/, text: 'Done.' },
-  ]);
-  const id = await send(panel, 'press busy', { tabId: busyTab });
-  await expect(busy.locator('#status')).toHaveText('busy');
-  await userClicksAll(page, seen);
-  // All of that happened while the run was still working on the other tab.
-  expect(await busy.locator('#status').textContent()).toBe('busy');
-  expect((await events(panel, id)).some((e) => e.type === 'run.status' && e.status === 'completed')).toBe(false);
-  await waitForStatus(panel, id, 'completed');
-  await expect(busy.locator('#status')).toHaveText('done');
-  await Promise.all([busy.close(), page.close()]);
-});
+connectedTest(
+  'while a run acts on another tab, this tab’s dialogs are the user’s',
+  async ({ context, panel, fakeApi, pages }) => {
+    const busy = await context.newPage();
+    await busy.goto(`${dialogsUrl(pages.origin)}?busy`);
+    const busyTab = await panel.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0]!.id!, busy.url());
+    const page = await context.newPage();
+    const { seen } = userAnswers(page);
+    await page.goto(dialogsUrl(pages.origin));
+    // The run clicks the busy page's button, then waits there until it is done (~5 s).
+    fakeApi.script([
+      { match: 'press busy', calls: [{ name: 'dom__click', arguments: { selector: '#busy', tab_id: busyTab } }] },
+      {
+        match: /^dom__click ok/,
+        calls: [{ name: 'dom__wait_for', arguments: { text: 'done', tab_id: busyTab, timeout_ms: 20000 } }],
+      },
+      { match: /^Condition met/, text: 'Done.' },
+    ]);
+    const id = await send(panel, 'press busy', { tabId: busyTab });
+    await expect(busy.locator('#status')).toHaveText('busy');
+    await userClicksAll(page, seen);
+    // All of that happened while the run was still working on the other tab.
+    expect(await busy.locator('#status').textContent()).toBe('busy');
+    expect((await events(panel, id)).some((e) => e.type === 'run.status' && e.status === 'completed')).toBe(false);
+    await waitForStatus(panel, id, 'completed');
+    await expect(busy.locator('#status')).toHaveText('done');
+    await Promise.all([busy.close(), page.close()]);
+  },
+);
 
 test('accepting the page’s question needs the model to name it and the user to approve a card quoting it', async ({
   context,

@@ -10,6 +10,7 @@ import { connectToFakeApi, events, send, waitForStatus } from './support/agent.t
 import { lastOutputs } from './support/modelTurns.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import type { ScriptedCall, Turn } from '../test/support/fake-api/turns.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
@@ -17,10 +18,6 @@ test.beforeEach(({ fakeApi }) => fakeApi.reset());
 function script(api: FakeApi, first: string, calls: ScriptedCall[]): void {
   const turns: Turn[] = calls.map((c, i) => (i === 0 ? { match: first, calls: [c] } : { calls: [c] }));
   api.script([...turns, { text: 'Done.' }]);
-}
-
-async function tabOf(panel: Page, page: Page): Promise<number> {
-  return panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, page.url());
 }
 
 async function clearFiles(panel: Page, ...names: string[]): Promise<void> {
@@ -47,7 +44,7 @@ test('a link and a button download a CSV and a PDF: name, size, type and path re
     { name: 'files__list', arguments: {} },
     { name: 'files__download_click', arguments: { selector: '#nothing', wait_start_ms: 1000 } },
   ]);
-  const id = await send(panel, 'get my statements', { tabId: await tabOf(panel, page) });
+  const id = await send(panel, 'get my statements', { tabId: await tabIdFor(panel, page.url()) });
   await waitForStatus(panel, id, 'completed', 60_000);
   const [csv, pdf, pdfText, csvText, list, nothing] = lastOutputs(fakeApi);
 
@@ -95,7 +92,7 @@ test('files.download of a URL, and web.fetch of a PDF and a tab showing it: the 
     { name: 'web__fetch', arguments: { url: pdfUrl } },
     { name: 'files__download', arguments: { url: pdfUrl } },
   ]);
-  const id = await send(panel, 'read the pdf', { tabId: await tabOf(panel, page) });
+  const id = await send(panel, 'read the pdf', { tabId: await tabIdFor(panel, page.url()) });
   await waitForStatus(panel, id, 'completed', 60_000);
   const [tab, fetched, downloaded] = lastOutputs(fakeApi);
   const pagesText =
@@ -149,7 +146,7 @@ test('a tab showing a PDF: snapshot and text name files.read; files.read(tab_id)
   const pdfUrl = `${pages.origin}/files/report.pdf?tab`;
   const page = await context.newPage();
   await page.goto(pdfUrl);
-  const tabId = await tabOf(panel, page);
+  const tabId = await tabIdFor(panel, page.url());
   script(fakeApi, 'what does this pdf say', [
     { name: 'dom__snapshot', arguments: {} },
     { name: 'dom__text', arguments: {} },
@@ -266,7 +263,7 @@ test('a portal’s download button: the attachment is fetched once, the page doe
     { name: 'files__download_click', arguments: { selector: '#get' } },
     { name: 'files__read', arguments: { name: 'report.pdf' } },
   ]);
-  const id = await send(panel, 'get the invoice', { tabId: await tabOf(panel, page) });
+  const id = await send(panel, 'get the invoice', { tabId: await tabIdFor(panel, page.url()) });
   await waitForStatus(panel, id, 'completed', 60_000);
   const [clicked, read] = lastOutputs(fakeApi);
   expect(pages.requests(file) - before.file).toBe(1);
@@ -299,7 +296,7 @@ test('download_click on a link to a web page: nothing downloaded, the tab goes o
   // Its own address: tabOf finds a tab by URL, and another test's portal tab may still be open.
   await page.goto(`${pages.origin}/files/portal.html?links`);
   script(fakeApi, 'get the statements', [{ name: 'files__download_click', arguments: { selector: '#details' } }]);
-  const id = await send(panel, 'get the statements', { tabId: await tabOf(panel, page) });
+  const id = await send(panel, 'get the statements', { tabId: await tabIdFor(panel, page.url()) });
   await waitForStatus(panel, id, 'completed', 60_000);
   const [out] = lastOutputs(fakeApi);
   expect(out).toMatch(
@@ -341,7 +338,7 @@ test('upload: a stored file reaches a React file input’s state (name and size 
     { name: 'files__upload', arguments: { file: 'receipt.csv', selector: '#receipt' } },
     { name: 'files__upload', arguments: { file: 'receipt.csv', selector: '#dropzone' } },
   ]);
-  const id = await send(panel, 'attach my receipt', { tabId: await tabOf(panel, page) });
+  const id = await send(panel, 'attach my receipt', { tabId: await tabIdFor(panel, page.url()) });
   await waitForStatus(panel, id, 'completed', 60_000);
   const [wrong, right, dropped] = lastOutputs(fakeApi);
   expect(wrong).toContain('set notes.txt (5 B) on');
@@ -382,7 +379,7 @@ test('uploading a file downloaded from one site to another asks first, naming th
   script(fakeApi, 'attach the expenses', [
     { name: 'files__upload', arguments: { file: 'expenses.csv', selector: '#receipt' } },
   ]);
-  const id = await send(panel, 'attach the expenses', { tabId: await tabOf(panel, page) });
+  const id = await send(panel, 'attach the expenses', { tabId: await tabIdFor(panel, page.url()) });
   const asked = await panel.waitForFunction(
     (cid) =>
       (

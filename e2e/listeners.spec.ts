@@ -10,6 +10,7 @@ import { test, expect } from './support/fixtures.ts';
 import { openTab, tool } from './page-tools.helpers.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 import { lastOutputs } from './support/modelTurns.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
@@ -93,7 +94,7 @@ test("in a run: listeners added after Otto came, then after a reload all of them
   const page = await context.newPage();
   await page.goto(url);
   const bystander = await context.newPage();
-  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
+  const tabId = await tabIdFor(panel, url);
   fakeApi.script([
     { match: 'like the post by Charles', calls: [{ name: 'dom__snapshot', arguments: {} }] },
     {

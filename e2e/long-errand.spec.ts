@@ -12,6 +12,7 @@ import { ERRAND, NOTES, pageText, readerAction } from '../test/support/pageReade
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import type { RecordedRequest, Turn } from '../test/support/fake-api/turns.ts';
 import { promptTokens } from '../test/support/fake-api/contextModel.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 /**
  * Every tool with every request, as when the issue measured the errand (a first request of ~27k characters): with
@@ -75,10 +76,7 @@ async function blankTab(
 ): Promise<{ page: Page; tabId: number }> {
   const page = await context.newPage();
   await page.goto(`${origin}/long/page-00.html`).catch(() => undefined);
-  const tabId = await panel.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-    page.url(),
-  );
+  const tabId = await tabIdFor(panel, page.url());
   return { page, tabId };
 }
 

@@ -5,24 +5,11 @@
  */
 import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { collectEvents, connectToFakeApi, conversation } from './support/agent.ts';
-import type { FakeApi } from '../test/support/fake-api/index.ts';
+import { conversation } from './support/agent.ts';
+import { readyPanel, sendText } from './support/panelChat.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
-
-async function ready(panel: Page, api: FakeApi): Promise<void> {
-  await connectToFakeApi(panel, api);
-  await panel.evaluate(() => localStorage.clear());
-  await panel.reload();
-  await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
-  await collectEvents(panel);
-}
-
-async function sendText(panel: Page, text: string): Promise<void> {
-  await panel.getByTestId('chat-input').fill(text);
-  await panel.getByTestId('chat-input').press('Enter');
-}
 
 const conversationId = (panel: Page) =>
   panel.evaluate(() => {
@@ -34,7 +21,7 @@ test('a 200 web page is named, with the base URL to check; not retried; the tran
   panel,
   fakeApi,
 }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi, { sidePanelSize: false });
   fakeApi.script([
     {
       match: 'first question',
@@ -67,7 +54,7 @@ test('a server that ignores stream: true and sends the whole response as JSON: i
   panel,
   fakeApi,
 }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi, { sidePanelSize: false });
   fakeApi.script([{ match: 'whole please', text: 'This answer arrived in one JSON body.', nonStream: true }]);
   await sendText(panel, 'whole please');
   await expect(panel.getByTestId('message-assistant')).toHaveText(['This answer arrived in one JSON body.']);
@@ -85,7 +72,7 @@ test('a proxy that changes item ids mid-stream: the answer is shown, stored and 
   panel,
   fakeApi,
 }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi, { sidePanelSize: false });
   fakeApi.script([
     { match: 'through the proxy', text: 'Shown once, whatever the proxy calls it.', rotateIds: true },
     { match: 'and again', text: 'Second answer.' },
@@ -110,7 +97,7 @@ test('a key with a zero-width character blames the key, sends nothing and never 
   fakeApi,
   serviceWorker,
 }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi, { sidePanelSize: false });
   // Stored as a paste from a web page would leave it (written straight to storage, past any check at saving).
   const key = 'sk-e2e-test\u200b-key-000000';
   await serviceWorker.evaluate((k) => chrome.storage.local.set({ secrets: `OPENAI_API_KEY: "${k}"\n` }), key);

@@ -6,34 +6,32 @@
  * (reach, pointer, files); this spec holds the count.
  */
 import { test, expect, panelRequest } from './support/fixtures.ts';
-import { connectToFakeApi } from './support/agent.ts';
+import { connectedTest } from './support/agent.ts';
 import { pageTasks } from './support/pageTasks.ts';
 import { runPageTask } from './support/runPageTask.ts';
 import { FIXED_INPUT_BUDGET } from '../test/support/fixedInput.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
 for (const task of pageTasks()) {
-  test(`${task.name}: finished in its minimal ${task.budget} model requests, no discovery request`, async ({
-    context,
-    panel,
-    fakeApi,
-    pages,
-  }) => {
-    await connectToFakeApi(panel, fakeApi);
-    await panelRequest(panel, { type: 'files.delete', name: 'report.pdf' });
-    const run = await runPageTask(task, {
-      context,
-      api: fakeApi,
-      pages,
-      request: (body) => panelRequest(panel, body),
-      tabId: (url) => panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url),
-    });
-    expect(run.status).toBe('completed');
-    expect(run.unfinished).toBeUndefined();
-    expect(run.called).toEqual(task.calls);
-    expect(run.requests).toBe(task.budget);
-    // Every request carried the default set's fixed input, within #43's budget.
-    expect(Math.max(...run.fixedInput)).toBeLessThanOrEqual(FIXED_INPUT_BUDGET);
-  });
+  connectedTest(
+    `${task.name}: finished in its minimal ${task.budget} model requests, no discovery request`,
+    async ({ context, panel, fakeApi, pages }) => {
+      await panelRequest(panel, { type: 'files.delete', name: 'report.pdf' });
+      const run = await runPageTask(task, {
+        context,
+        api: fakeApi,
+        pages,
+        request: (body) => panelRequest(panel, body),
+        tabId: (url) => tabIdFor(panel, url),
+      });
+      expect(run.status).toBe('completed');
+      expect(run.unfinished).toBeUndefined();
+      expect(run.called).toEqual(task.calls);
+      expect(run.requests).toBe(task.budget);
+      // Every request carried the default set's fixed input, within #43's budget.
+      expect(Math.max(...run.fixedInput)).toBeLessThanOrEqual(FIXED_INPUT_BUDGET);
+    },
+  );
 }

@@ -4,7 +4,8 @@
  * page-tool router (`globalThis.otto.page`, see src/page/index.ts) below the tools, through the real service
  * worker and content scripts.
  */
-import type { BrowserContext, Page, Worker } from '@playwright/test';
+import type { Page, Worker } from '@playwright/test';
+import { openTab, tabIdFor } from './support/tabs.ts';
 
 export type PageApiName =
   | 'snapshot'
@@ -90,23 +91,9 @@ export async function callError(
 }
 
 /** The Chrome tab id of a Playwright page. */
-export async function tabIdOf(sw: Worker, page: Page): Promise<number> {
-  const url = page.url();
-  const id = await sw.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
-  if (id === undefined) throw new Error(`no tab with url ${url}`);
-  return id;
-}
+export const tabIdOf = (sw: Worker, page: Page): Promise<number> => tabIdFor(sw, page.url());
 
-export async function openTab(
-  context: BrowserContext,
-  sw: Worker,
-  url: string,
-  timeout?: number,
-): Promise<{ page: Page; tabId: number }> {
-  const page = await context.newPage();
-  await page.goto(url, timeout ? { timeout } : undefined);
-  return { page, tabId: await tabIdOf(sw, page) };
-}
+export { openTab };
 
 /** The ref on the first outline line that contains `needle`. */
 export function refIn(outline: string, needle: string | RegExp): string {

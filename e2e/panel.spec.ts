@@ -8,27 +8,13 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, panelRequest, stopServiceWorker } from './support/fixtures.ts';
-import { collectEvents, connectToFakeApi, expectSchemaValidRequests } from './support/agent.ts';
-import { faults, type FakeApi } from '../test/support/fake-api/index.ts';
+import { expectSchemaValidRequests } from './support/agent.ts';
+import { faults } from '../test/support/fake-api/index.ts';
+import { readyPanel, sendText } from './support/panelChat.ts';
 
 const SHOTS = path.resolve('e2e-artifacts/screenshots');
 mkdirSync(SHOTS, { recursive: true });
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-
-/** Points Otto at the fake API, then reloads the panel into a fresh, empty conversation at side-panel size. */
-async function ready(panel: Page, api: FakeApi, opts: { key?: string; yaml?: string } = {}): Promise<void> {
-  await panel.setViewportSize({ width: 400, height: 640 });
-  await connectToFakeApi(panel, api, opts);
-  await panel.evaluate(() => localStorage.clear());
-  await panel.reload();
-  await panel.getByTestId('worker-status').and(panel.locator('[data-state="ready"]')).waitFor();
-  await collectEvents(panel);
-}
-
-async function sendText(panel: Page, text: string): Promise<void> {
-  await panel.getByTestId('chat-input').fill(text);
-  await panel.getByTestId('chat-input').press('Enter');
-}
 
 const runStatus = (panel: Page) => panel.getByTestId('run-status');
 const currentId = (panel: Page) => panel.evaluate(() => localStorage.getItem('otto.panel.current') ?? '');
@@ -76,7 +62,7 @@ test.beforeEach(async ({ fakeApi }) => {
 test.afterEach(({ fakeApi }) => expectSchemaValidRequests(fakeApi));
 
 test('send a message and see the reply stream in', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   await expect(panel.getByTestId('empty-state')).toBeVisible();
   await expect(runStatus(panel)).toHaveAttribute('data-status', 'idle');
   await shot(panel, 'empty');
@@ -112,7 +98,7 @@ test('send a message and see the reply stream in', async ({ panel, fakeApi }) =>
 });
 
 test('keyboard: Shift+Enter adds a line, Enter sends, Up recalls the last message', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   fakeApi.script([{ match: 'line two', text: 'Got both lines.', times: 2 }]);
   const input = panel.getByTestId('chat-input');
   await input.focus();
@@ -134,7 +120,7 @@ test('a tool card goes running → ok with a duration, then the answer follows',
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
   const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
   try {
-    await ready(panel, fakeApi);
+    await readyPanel(panel, fakeApi);
     fakeApi.script([
       { match: 'open the slow page', calls: [{ name: 'tabs__open', arguments: { url: slowUrl, active: false } }] },
       { match: /opened/, calls: [{ name: 'tabs__list', arguments: {} }] },
@@ -171,7 +157,7 @@ test('a tool card goes running → ok with a duration, then the answer follows',
 });
 
 test('a failing tool shows an error card and the loop goes on', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   fakeApi.script([
     {
       match: 'switch tabs',
@@ -207,7 +193,7 @@ async function fixtureTab(panel: Page, url: string): Promise<{ page: Page; tabId
 }
 
 test('approve and deny a destructive call inline', async ({ panel, fakeApi, pages }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   const victim = await fixtureTab(panel, `${pages.origin}/child.html?victim-ui`);
   fakeApi.script([
     { match: 'close it', calls: [{ name: 'tabs__close', arguments: { tab_id: victim.tabId } }] },
@@ -257,7 +243,7 @@ test('approve and deny a destructive call inline', async ({ panel, fakeApi, page
 });
 
 test('"Always on this site" allows the site from then on', async ({ panel, fakeApi, otherOrigin }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   const origin = otherOrigin.origin;
   try {
     // The page stays in front (as when the user looks at it with the panel open beside it).
@@ -306,7 +292,7 @@ test('"Always on this site" allows the site from then on', async ({ panel, fakeA
 });
 
 test('stop mid-run with the button and with Esc', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   const long = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
   fakeApi.script([{ match: 'long story', text: long, delayMs: 80, times: 2 }]);
   await sendText(panel, 'tell me a long story');
@@ -327,7 +313,7 @@ test('stop mid-run with the button and with Esc', async ({ panel, fakeApi }) => 
 });
 
 test('a rejected key shows the key banner; no key points to settings', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi, { key: 'sk-wrong-key-1234567890' });
+  await readyPanel(panel, fakeApi, { key: 'sk-wrong-key-1234567890' });
   fakeApi.setExpectedKey('sk-right-key-0987654321');
   await sendText(panel, 'hello?');
   const banner = panel.getByTestId('error-banner');
@@ -357,7 +343,7 @@ test('a rejected key shows the key banner; no key points to settings', async ({ 
 });
 
 test('a rate limit shows the countdown, a cut stream offers Retry', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   fakeApi.script([
     { ...faults.rateLimit(2), match: 'busy' },
     { match: 'busy', text: 'Made it.' },
@@ -381,7 +367,7 @@ test('a rate limit shows the countdown, a cut stream offers Retry', async ({ pan
 });
 
 test('a run interrupted by the worker dying offers Resume', async ({ context, panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   fakeApi.script([
     { match: 'slow task', calls: [{ name: 'tabs__list', arguments: {} }] },
     { match: /"tabs"/, text: Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '), delayMs: 150 },
@@ -399,7 +385,7 @@ test('a run interrupted by the worker dying offers Resume', async ({ context, pa
 });
 
 test('a conversation reopens identically after the panel reloads', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   // A reasoning model, so reasoning items carry encrypted_content and replay under store:false.
   await panelRequest(panel, { type: 'config.save', yaml: `agent:\n  base_url: ${fakeApi.url}\n  model: gpt-5-mini\n` });
   fakeApi.script([
@@ -444,7 +430,7 @@ test('a conversation reopens identically after the panel reloads', async ({ pane
 });
 
 test('hostile HTML in an assistant message renders inert', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   const hostile = [
     'Look: <img src=x onerror="window.__pwned = \'img\'">',
     '<script>window.__pwned = "script"</script>',
@@ -483,7 +469,7 @@ test('hostile HTML in an assistant message renders inert', async ({ panel, fakeA
 
 test('an exported conversation contains no secret', async ({ panel, fakeApi }) => {
   const key = 'sk-e2e-export-key-5555555555';
-  await ready(panel, fakeApi, { key });
+  await readyPanel(panel, fakeApi, { key });
   await panelRequest(panel, { type: 'secrets.update', set: { MY_TOKEN: 'tok-very-secret-98765' } });
   fakeApi.script([
     { match: 'remember', calls: [{ name: 'tabs__list', arguments: {} }] },
@@ -510,7 +496,7 @@ test('an exported conversation contains no secret', async ({ panel, fakeApi }) =
 });
 
 test('conversations: new, switch, rename, search, delete', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   fakeApi.script([{ text: 'ok.', times: Infinity }]);
   const stamp = Date.now().toString(36);
   await sendText(panel, `alpha ${stamp}`);
@@ -549,7 +535,7 @@ test('conversations: new, switch, rename, search, delete', async ({ panel, fakeA
 });
 
 test('light and dark themes, readable at 360 px', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   fakeApi.script([
     {
       match: 'tabs do I have',
@@ -584,7 +570,7 @@ test('light and dark themes, readable at 360 px', async ({ panel, fakeApi }) => 
 });
 
 test('every control has an accessible name', async ({ panel, fakeApi }) => {
-  await ready(panel, fakeApi);
+  await readyPanel(panel, fakeApi);
   fakeApi.script([
     { match: 'hi', calls: [{ name: 'tabs__list', arguments: {} }] },
     { match: /"tabs"/, text: 'Hi.' },

@@ -10,9 +10,10 @@
  * the model reads suggests loading the page again.
  */
 import { test, expect } from './support/fixtures.ts';
-import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
+import { send, waitForStatus, connectedTest } from './support/agent.ts';
 import { lastOutputs } from './support/modelTurns.ts';
 import { openTab, tool } from './page-tools.helpers.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
@@ -60,76 +61,72 @@ function holderRef(findOutput: string, n = 0): string {
   return all[n][1]!;
 }
 
-test("a page worked on before Otto came: hover-cursor items dragged by ref, feed spans clicked by ref, sign-less items, spans and text reached through dom.find and a text locator, and the user's counter kept", async ({
-  context,
-  panel,
-  fakeApi,
-  pages,
-}) => {
-  await connectToFakeApi(panel, fakeApi);
-  const url = `${pages.origin}/apps/reach.html`;
-  const page = await context.newPage();
-  await page.goto(url);
-  // The user's own work on the page before asking: loading it again would reset this.
-  for (let i = 0; i < 3; i++) await page.click('#inc');
-  await expect(page.locator('#count')).toHaveText('Count: 3');
-  let first = '';
-  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
-  fakeApi.script([
-    { match: 'put Dulci last', calls: [{ name: 'dom__snapshot', arguments: {} }] },
-    {
-      respond: (req) => {
-        first = req.lastInput;
-        return {
-          calls: [
-            {
-              name: 'dom__drag',
-              arguments: {
-                ref: refAfter(first, 'Steps', 'draggable "Dulci"'),
-                to_ref: refAfter(first, 'Steps', 'draggable "Charlie"'),
+connectedTest(
+  "a page worked on before Otto came: hover-cursor items dragged by ref, feed spans clicked by ref, sign-less items, spans and text reached through dom.find and a text locator, and the user's counter kept",
+  async ({ context, panel, fakeApi, pages }) => {
+    const url = `${pages.origin}/apps/reach.html`;
+    const page = await context.newPage();
+    await page.goto(url);
+    // The user's own work on the page before asking: loading it again would reset this.
+    for (let i = 0; i < 3; i++) await page.click('#inc');
+    await expect(page.locator('#count')).toHaveText('Count: 3');
+    let first = '';
+    const tabId = await tabIdFor(panel, url);
+    fakeApi.script([
+      { match: 'put Dulci last', calls: [{ name: 'dom__snapshot', arguments: {} }] },
+      {
+        respond: (req) => {
+          first = req.lastInput;
+          return {
+            calls: [
+              {
+                name: 'dom__drag',
+                arguments: {
+                  ref: refAfter(first, 'Steps', 'draggable "Dulci"'),
+                  to_ref: refAfter(first, 'Steps', 'draggable "Charlie"'),
+                },
               },
-            },
-          ],
-        };
+            ],
+          };
+        },
       },
-    },
-    // The model reads the ref of Charles's Like from the snapshot it got before the drag.
-    {
-      respond: () => ({
-        calls: [{ name: 'dom__click', arguments: { ref: refAfter(first, 'Charles', 'clickable "Like"') } }],
-      }),
-    },
-    { calls: [{ name: 'dom__find', arguments: { text: 'Share' } }] },
-    { respond: (req) => ({ calls: [{ name: 'dom__click', arguments: { ref: holderRef(req.lastInput, 1) } }] }) },
-    { calls: [{ name: 'dom__find', arguments: { text: 'brown fox' } }] },
-    {
-      respond: (req) => ({
-        calls: [{ name: 'dom__select_text', arguments: { ref: holderRef(req.lastInput), text: 'brown fox' } }],
-      }),
-    },
-    // Chores show no sign at all: dom.find gives each item's element a ref, and dom.drag takes those.
-    { calls: [{ name: 'dom__find', arguments: { role: 'listitem' } }] },
-    {
-      respond: (req) => ({
-        calls: [
-          { name: 'dom__drag', arguments: { ref: holderRef(req.lastInput, 0), to_ref: holderRef(req.lastInput, 2) } },
-        ],
-      }),
-    },
-    // A line with no ref is a locator as it reads: the Dismiss span by its text.
-    { calls: [{ name: 'dom__click', arguments: { text: 'Dismiss' } }] },
-    { calls: [{ name: 'dom__snapshot', arguments: {} }] },
-    { text: 'Done.' },
-  ]);
-  const id = await send(panel, 'put Dulci last, like and share the post by Charles, select "brown fox"', { tabId });
-  await waitForStatus(panel, id, 'completed', 90_000);
-  const all = lastOutputs(fakeApi);
-  expect(all.length, all.join('\n=====\n')).toBe(11);
-  const [before, drag, like, findShare, share, findFox, select, findItems, chores, dismiss, after] = all.map(
-    stable,
-  ) as [string, string, string, string, string, string, string, string, string, string, string];
-  // The facts line says what Otto cannot see and where to turn, never to load the page again.
-  expect(before).toBe(`Page snapshot — 8 refs; scrolled to 0 of 1024px, more below; ${LATE}.
+      // The model reads the ref of Charles's Like from the snapshot it got before the drag.
+      {
+        respond: () => ({
+          calls: [{ name: 'dom__click', arguments: { ref: refAfter(first, 'Charles', 'clickable "Like"') } }],
+        }),
+      },
+      { calls: [{ name: 'dom__find', arguments: { text: 'Share' } }] },
+      { respond: (req) => ({ calls: [{ name: 'dom__click', arguments: { ref: holderRef(req.lastInput, 1) } }] }) },
+      { calls: [{ name: 'dom__find', arguments: { text: 'brown fox' } }] },
+      {
+        respond: (req) => ({
+          calls: [{ name: 'dom__select_text', arguments: { ref: holderRef(req.lastInput), text: 'brown fox' } }],
+        }),
+      },
+      // Chores show no sign at all: dom.find gives each item's element a ref, and dom.drag takes those.
+      { calls: [{ name: 'dom__find', arguments: { role: 'listitem' } }] },
+      {
+        respond: (req) => ({
+          calls: [
+            { name: 'dom__drag', arguments: { ref: holderRef(req.lastInput, 0), to_ref: holderRef(req.lastInput, 2) } },
+          ],
+        }),
+      },
+      // A line with no ref is a locator as it reads: the Dismiss span by its text.
+      { calls: [{ name: 'dom__click', arguments: { text: 'Dismiss' } }] },
+      { calls: [{ name: 'dom__snapshot', arguments: {} }] },
+      { text: 'Done.' },
+    ]);
+    const id = await send(panel, 'put Dulci last, like and share the post by Charles, select "brown fox"', { tabId });
+    await waitForStatus(panel, id, 'completed', 90_000);
+    const all = lastOutputs(fakeApi);
+    expect(all.length, all.join('\n=====\n')).toBe(11);
+    const [before, drag, like, findShare, share, findFox, select, findItems, chores, dismiss, after] = all.map(
+      stable,
+    ) as [string, string, string, string, string, string, string, string, string, string, string];
+    // The facts line says what Otto cannot see and where to turn, never to load the page again.
+    expect(before).toBe(`Page snapshot — 8 refs; scrolled to 0 of 1024px, more below; ${LATE}.
 <external-content>
 title: Reach
 url: http://HOST/apps/reach.html
@@ -155,80 +152,81 @@ ${feed('Charles')}
 - text: The quick brown fox jumps over the lazy dog.
 - text: Selected: (none)
 </external-content>`);
-  expect(before).not.toMatch(/reload|navigate|same URL|open .* again/i);
+    expect(before).not.toMatch(/reload|navigate|same URL|open .* again/i);
 
-  // jQuery UI's sortable, bound at load, reordered by the refs its hover-only move cursor earned.
-  expect(drag).toMatch(/^dom__drag ok — /);
-  expect(drag).toContain('dragged draggable "Dulci" [ref=REF] onto draggable "Charlie" [ref=REF] (mouse drag,');
-  expect(drag).toContain(
-    'moved "Dulci" from position 1 to 3 in list "Steps" [ref=REF]\norder before: ["Dulci", "Bravo", "Charlie"]\norder after: ["Bravo", "Charlie", "Dulci"]\n',
-  );
-  expect(drag).toContain(
-    'changed: text of paragraph "Order: Bravo, Charlie, Dulci" <p#order>: "Order: Dulci, Bravo, Charlie" → "Order: Bravo, Charlie, Dulci"',
-  );
+    // jQuery UI's sortable, bound at load, reordered by the refs its hover-only move cursor earned.
+    expect(drag).toMatch(/^dom__drag ok — /);
+    expect(drag).toContain('dragged draggable "Dulci" [ref=REF] onto draggable "Charlie" [ref=REF] (mouse drag,');
+    expect(drag).toContain(
+      'moved "Dulci" from position 1 to 3 in list "Steps" [ref=REF]\norder before: ["Dulci", "Bravo", "Charlie"]\norder after: ["Bravo", "Charlie", "Dulci"]\n',
+    );
+    expect(drag).toContain(
+      'changed: text of paragraph "Order: Bravo, Charlie, Dulci" <p#order>: "Order: Dulci, Bravo, Charlie" → "Order: Bravo, Charlie, Dulci"',
+    );
 
-  // Like shows its pointer only on hover: it has a ref, and the click reaches the page's load-time listener.
-  expect(like).toMatch(/^dom__click ok — 1 changed\.\n<external-content>\nclicked clickable "Like" \[ref=REF\]\n/);
-  expect(like).toContain(
-    `changed: text of paragraph "Liked Charles's post" <p#status>: "Nothing yet" → "Liked Charles's post"`,
-  );
+    // Like shows its pointer only on hover: it has a ref, and the click reaches the page's load-time listener.
+    expect(like).toMatch(/^dom__click ok — 1 changed\.\n<external-content>\nclicked clickable "Like" \[ref=REF\]\n/);
+    expect(like).toContain(
+      `changed: text of paragraph "Liked Charles's post" <p#status>: "Nothing yet" → "Liked Charles's post"`,
+    );
 
-  // Share shows nothing but its listener: no ref in the snapshot, and dom.find gives its element one.
-  expect(findShare).toBe(`2 matches for text "Share". Refs: REF, REF.
+    // Share shows nothing but its listener: no ref in the snapshot, and dom.find gives its element one.
+    expect(findShare).toBe(`2 matches for text "Share". Refs: REF, REF.
 <external-content>
 - text: Share (its element: REF <span>; its row has: REF clickable "Like", REF clickable "Reply") — in article, under heading "Feed" [level=2]
 - text: Share (its element: REF <span>; its row has: REF clickable "Like", REF clickable "Reply") — in article, under heading "Feed" [level=2]
 </external-content>`);
-  expect(share).toMatch(/^dom__click ok — 1 changed\.\n<external-content>\nclicked span "Share" \[ref=REF\]\n/);
-  expect(share).toContain(
-    `changed: text of paragraph "Shared Charles's post" <p#status>: "Liked Charles's post" → "Shared Charles's post"`,
-  );
+    expect(share).toMatch(/^dom__click ok — 1 changed\.\n<external-content>\nclicked span "Share" \[ref=REF\]\n/);
+    expect(share).toContain(
+      `changed: text of paragraph "Shared Charles's post" <p#status>: "Liked Charles's post" → "Shared Charles's post"`,
+    );
 
-  // A paragraph's text comes with its element's ref, which dom.select_text takes.
-  expect(findFox).toBe(`1 match for text "brown fox". Refs: REF.
+    // A paragraph's text comes with its element's ref, which dom.select_text takes.
+    expect(findFox).toBe(`1 match for text "brown fox". Refs: REF.
 <external-content>
 - text: The quick brown fox jumps over the lazy dog. (its element: REF <p>) — under heading "Story" [level=2]
 </external-content>`);
-  expect(select).toMatch(
-    /^dom__select_text ok — 1 changed\.\n<external-content>\nselected "brown fox" in paragraph "The quick brown fox jumps over the lazy dog\." \[ref=REF\]\nchanged: text of paragraph "Selected: brown fox" <p#selected>: "Selected: \(none\)" → "Selected: brown fox"\n/,
-  );
+    expect(select).toMatch(
+      /^dom__select_text ok — 1 changed\.\n<external-content>\nselected "brown fox" in paragraph "The quick brown fox jumps over the lazy dog\." \[ref=REF\]\nchanged: text of paragraph "Selected: brown fox" <p#selected>: "Selected: \(none\)" → "Selected: brown fox"\n/,
+    );
 
-  // The chores show no sign at all (jQuery UI's own mousedown listener sits on the list): dom.find by role gives
-  // each item, with its text, its element's ref, and dom.drag by those refs reorders the list.
-  expect(findItems).toBe(`3 matches for role listitem. Refs: REF, REF, REF.
+    // The chores show no sign at all (jQuery UI's own mousedown listener sits on the list): dom.find by role gives
+    // each item, with its text, its element's ref, and dom.drag by those refs reorders the list.
+    expect(findItems).toBe(`3 matches for role listitem. Refs: REF, REF, REF.
 <external-content>
 - listitem: Wash (its element: REF <li>) — under heading "Steps" [level=2]
 - listitem: Dry (its element: REF <li>) — under heading "Steps" [level=2]
 - listitem: Fold (its element: REF <li>) — under heading "Steps" [level=2]
 </external-content>`);
-  expect(chores).toMatch(
-    /^dom__drag ok — 2 changed\.\n<external-content>\ndragged listitem "Wash" \[ref=REF\] onto listitem "Fold" \[ref=REF\] \(mouse drag, /,
-  );
-  // Where jQuery UI puts it depends on the drop point (the gestures' business); that it moved is this test's.
-  expect(chores).toContain('moved "Wash" from position 1 to ');
-  expect(chores).toContain('order before: ["Wash", "Dry", "Fold"]\n');
-  await expect(page.locator('#chores-order')).not.toHaveText('Chores: Wash, Dry, Fold');
+    expect(chores).toMatch(
+      /^dom__drag ok — 2 changed\.\n<external-content>\ndragged listitem "Wash" \[ref=REF\] onto listitem "Fold" \[ref=REF\] \(mouse drag, /,
+    );
+    // Where jQuery UI puts it depends on the drop point (the gestures' business); that it moved is this test's.
+    expect(chores).toContain('moved "Wash" from position 1 to ');
+    expect(chores).toContain('order before: ["Wash", "Dry", "Fold"]\n');
+    await expect(page.locator('#chores-order')).not.toHaveText('Chores: Wash, Dry, Fold');
 
-  // A line without a ref is a locator as it reads: text="Dismiss" names the span whose own text it is, the click
-  // reaches its load-time listener, and the step is recorded with that locator.
-  expect(dismiss).toMatch(
-    /^dom__click ok — 1 removed, 1 changed\.\n<external-content>\nclicked span "Dismiss" \[ref=REF\]\n/,
-  );
-  expect(dismiss).toContain('\nlocator: {"text":"Dismiss"}\n');
-  await expect(page.locator('#tip')).toHaveCount(0);
+    // A line without a ref is a locator as it reads: text="Dismiss" names the span whose own text it is, the click
+    // reaches its load-time listener, and the step is recorded with that locator.
+    expect(dismiss).toMatch(
+      /^dom__click ok — 1 removed, 1 changed\.\n<external-content>\nclicked span "Dismiss" \[ref=REF\]\n/,
+    );
+    expect(dismiss).toContain('\nlocator: {"text":"Dismiss"}\n');
+    await expect(page.locator('#tip')).toHaveCount(0);
 
-  // The user's counter survived the whole task, and the last snapshot still suggests no reload.
-  expect(after).toContain(`; ${LATE}.\n`);
-  expect(after).toContain('- text: Count: 3\n');
-  expect(after).toContain(
-    '- draggable "Bravo" [ref=REF]\n- draggable "Charlie" [ref=REF]\n- draggable "Dulci" [ref=REF]\n',
-  );
-  expect(after).not.toMatch(/reload|navigate|same URL/i);
-  expect(after).not.toContain('Dismiss');
-  await expect(page.locator('#count')).toHaveText('Count: 3');
-  expect(await page.evaluate(() => (window as unknown as { reach: { count: number } }).reach.count)).toBe(3);
-  await page.close();
-});
+    // The user's counter survived the whole task, and the last snapshot still suggests no reload.
+    expect(after).toContain(`; ${LATE}.\n`);
+    expect(after).toContain('- text: Count: 3\n');
+    expect(after).toContain(
+      '- draggable "Bravo" [ref=REF]\n- draggable "Charlie" [ref=REF]\n- draggable "Dulci" [ref=REF]\n',
+    );
+    expect(after).not.toMatch(/reload|navigate|same URL/i);
+    expect(after).not.toContain('Dismiss');
+    await expect(page.locator('#count')).toHaveText('Count: 3');
+    expect(await page.evaluate(() => (window as unknown as { reach: { count: number } }).reach.count)).toBe(3);
+    await page.close();
+  },
+);
 
 test('outside a run (no listener registry at all): the same refs from what the page shows, a note that points at dom.find, and a heading named by role and name', async ({
   context,

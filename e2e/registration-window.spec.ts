@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page, Worker } from '@playwright/test';
 import { test, expect, stopServiceWorker } from './support/fixtures.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
 
@@ -132,10 +133,7 @@ test('a tab loading the same path while a watched tab loads keeps none of Otto (
   const bystander = await context.newPage();
   try {
     await watched.goto(`${site.origin}/win/start.html`);
-    const tabId = await panel.evaluate(
-      async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-      watched.url(),
-    );
+    const tabId = await tabIdFor(panel, watched.url());
     const slow = `${site.origin}/win/page.html?slow`;
     fakeApi.script([
       // Working on the tab makes it watched; its next load during the run gets the page-start script.
@@ -169,10 +167,7 @@ test('a tab loading the same path while a watched tab loads keeps none of Otto (
     expect(watchedLog).toMatch(/>\npage: http:\/\/127\.0\.0\.1:\d+\/win\/page\.html\?slow\n/);
     expect(watchedLog).toContain('watched page: first script');
     // The bystander: nothing it logged was kept. Asking now installs a capture late, which says so.
-    const bystanderTab = await panel.evaluate(
-      async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-      bystander.url(),
-    );
+    const bystanderTab = await tabIdFor(panel, bystander.url());
     const bystanderLog = await tool(sw, 'dom.console', { tab_id: bystanderTab });
     expect(bystanderLog).toMatch(
       /^Console of the page named below: 0 messages \(0 errors or uncaught\)\. Capture began late/,
@@ -203,10 +198,7 @@ test('a worker stopped inside the window comes back still knowing it: a bystande
     );
   try {
     await watched.goto(`${site.origin}/win/start.html`);
-    const tabId = await panel.evaluate(
-      async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-      watched.url(),
-    );
+    const tabId = await tabIdFor(panel, watched.url());
     fakeApi.script([
       { match: 'open the page', calls: [{ name: 'dom__snapshot', arguments: {} }] },
       { calls: [{ name: 'tabs__navigate', arguments: { url: `${site.origin}/win/page.html?slow-long` } }] },

@@ -15,6 +15,7 @@ import { ROOT } from './support/browser.ts';
 import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 import { refIn } from './page-tools.helpers.ts';
 import { call, reading } from './support/modelTurns.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 const FIELD = 'What needs to be done?';
 const BODY = [
@@ -69,10 +70,7 @@ test('recorded on React TodoMVC, replayed with 0 model requests on the Vue, Lit 
   const app = (name: string) => `${pages.origin}/apps/todomvc-${name}.html`;
   const page = await context.newPage();
   await page.goto(app('react'));
-  const tabId = await panel.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-    app('react'),
-  );
+  const tabId = await tabIdFor(panel, app('react'));
 
   const stamp = `todos-${Date.now()}`;
   fakeApi.script([

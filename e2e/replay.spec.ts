@@ -10,6 +10,7 @@ import { connectToFakeApi, send, waitForStatus } from './support/agent.ts';
 import { refIn } from './page-tools.helpers.ts';
 import { call, reading } from './support/modelTurns.ts';
 import { shopTurns, shopUrl } from './support/shopOrder.ts';
+import { tabIdFor } from './support/tabs.ts';
 
 const CONFIRMATION = /Confirmation number: (ORD-\d{7})/;
 
@@ -36,7 +37,7 @@ test('a scripted run saved as a snippet replays with 0 model requests; a changed
   await page.goto(url);
   await page.evaluate(() => localStorage.removeItem('variant'));
   await page.reload();
-  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!, url);
+  const tabId = await tabIdFor(panel, url);
 
   const stamp = `order-${Date.now()}`;
   fakeApi.script([

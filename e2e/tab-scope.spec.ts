@@ -18,6 +18,7 @@ import {
 import { lastOutputs } from './support/modelTurns.ts';
 import type { FakeApi } from '../test/support/fake-api/index.ts';
 import type { RecordedRequest, Turn } from '../test/support/fake-api/turns.ts';
+import { tabIdFor, openTab } from './support/tabs.ts';
 
 const BANK_TITLE = 'Accounts — Example Bank';
 const BANK_SECRET = 'BANKSECRET-7731';
@@ -26,20 +27,6 @@ interface GroupView {
   groupId: number;
   title: string;
   color: string;
-}
-
-async function openTab(
-  panel: Page,
-  context: { newPage(): Promise<Page> },
-  url: string,
-): Promise<{ page: Page; tabId: number }> {
-  const page = await context.newPage();
-  await page.goto(url);
-  const tabId = await panel.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-    page.url(),
-  );
-  return { page, tabId };
 }
 
 /** The tab's group (title and colour), or null when it is in none. */
@@ -54,10 +41,7 @@ async function openPopup(
   await opener.evaluate((u) => void window.open(u, '_blank'), url);
   const page = await popup;
   await page.waitForLoadState();
-  const tabId = await panel.evaluate(
-    async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)!.id!,
-    page.url(),
-  );
+  const tabId = await tabIdFor(panel, page.url());
   return { page, tabId };
 }
 
@@ -109,8 +93,8 @@ test('another tab stays private: tabs.list shows a count, reading it asks naming
   otherOrigin,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
-  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
+  const blog = await openTab(context, panel, `${pages.origin}/blog.html`);
+  const bank = await openTab(context, panel, `${otherOrigin.origin}/bank.html`);
   const titles = await recordGroupTitles(panel);
   fakeApi.script([
     { match: 'Summarize this page', calls: [{ name: 'tabs__list', arguments: {} }] },
@@ -162,8 +146,8 @@ test('approved, the tab joins Otto’s group and is readable; tabs.list then sho
   otherOrigin,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
-  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
+  const blog = await openTab(context, panel, `${pages.origin}/blog.html`);
+  const bank = await openTab(context, panel, `${otherOrigin.origin}/bank.html`);
   fakeApi.script([
     { match: 'compare with my bank', calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
     { match: BANK_SECRET, calls: [{ name: 'tabs__list', arguments: {} }] },
@@ -198,8 +182,8 @@ test('a tab moved into the group becomes visible to tabs.list; moved out, it dis
   otherOrigin,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
-  const other = await openTab(panel, context, `${otherOrigin.origin}/child.html?moved`);
+  const blog = await openTab(context, panel, `${pages.origin}/blog.html`);
+  const other = await openTab(context, panel, `${otherOrigin.origin}/child.html?moved`);
   const openedAt = Date.now();
   const otherUrl = `${otherOrigin.origin}/child.html?moved`;
   fakeApi.script([
@@ -241,7 +225,7 @@ test('a one-tab task and a task on a tab the run opened need no approval; the op
   otherOrigin,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const blog = await openTab(context, panel, `${pages.origin}/blog.html`);
   const openedUrl = `${otherOrigin.origin}/child.html?opened`;
   let openedId = -1;
   // The third turn reads the tab the model just opened: its calls are computed from that output.
@@ -280,8 +264,8 @@ test('code mode and screenshots ask the same question; a tab id known only while
   otherOrigin,
 }) => {
   await connectToFakeApi(panel, fakeApi, { yaml: '  mode: both\n' });
-  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
-  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
+  const blog = await openTab(context, panel, `${pages.origin}/blog.html`);
+  const bank = await openTab(context, panel, `${otherOrigin.origin}/bank.html`);
   fakeApi.script([
     { match: 'peek', calls: [{ name: 'ot__run', arguments: { code: `dom.text(tab_id=${bank.tabId})` } }] },
     { match: /did not share/, calls: [{ name: 'tabs__screenshot', arguments: { tab_id: bank.tabId } }], times: 1 },
@@ -316,9 +300,9 @@ test('after a worker restart the group and the shared tabs are kept, and a pendi
   otherOrigin,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
-  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
-  const third = await openTab(panel, context, `${otherOrigin.origin}/child.html?third`);
+  const blog = await openTab(context, panel, `${pages.origin}/blog.html`);
+  const bank = await openTab(context, panel, `${otherOrigin.origin}/bank.html`);
+  const third = await openTab(context, panel, `${otherOrigin.origin}/child.html?third`);
   fakeApi.script([
     { match: 'first', calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
     { match: BANK_SECRET, text: 'Read the bank.' },
@@ -369,7 +353,7 @@ test('“Share this tab” in the panel puts the tab the user is looking at into
   await connectToFakeApi(panel, fakeApi);
   await panel.evaluate(() => localStorage.removeItem('otto.panel.current'));
   await panel.reload();
-  const shared = await openTab(panel, context, `${otherOrigin.origin}/child.html?shared`);
+  const shared = await openTab(context, panel, `${otherOrigin.origin}/child.html?shared`);
   await shared.page.bringToFront();
   await panel.getByTestId('share-tab').click();
   await expect(panel.getByTestId('share-tab-status')).toHaveText("Shared 'Child frame' with Otto.");
@@ -397,8 +381,8 @@ test('settings: a site shared “always” is listed and can be revoked; scope a
   extensionId,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
-  const bank = await openTab(panel, context, `${otherOrigin.origin}/bank.html`);
+  const blog = await openTab(context, panel, `${pages.origin}/blog.html`);
+  const bank = await openTab(context, panel, `${otherOrigin.origin}/bank.html`);
   fakeApi.script([
     { match: 'bank always', calls: [{ name: 'dom__text', arguments: { tab_id: bank.tabId } }] },
     { match: BANK_SECRET, text: 'Read.' },
@@ -444,7 +428,7 @@ test('a tab a page opens from Otto’s group is not shared by that: Chrome group
   otherOrigin,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const blog = await openTab(context, panel, `${pages.origin}/blog.html`);
   fakeApi.script([{ match: 'hello', text: 'Hi.' }]);
   const id = await send(panel, 'hello', { tabId: blog.tabId });
   await waitForStatus(panel, id, 'completed');
@@ -482,7 +466,7 @@ test('between runs, a stopped worker is still woken by a popup of Otto’s group
   otherOrigin,
 }) => {
   await connectToFakeApi(panel, fakeApi);
-  const blog = await openTab(panel, context, `${pages.origin}/blog.html`);
+  const blog = await openTab(context, panel, `${pages.origin}/blog.html`);
   fakeApi.script([{ match: 'hello', text: 'Hi.' }]);
   const id = await send(panel, 'hello', { tabId: blog.tabId });
   await waitForStatus(panel, id, 'completed');

@@ -3,7 +3,7 @@
  * collected in the panel page, so a test can wait for a run to reach a state and read what was streamed.
  */
 import type { Page } from '@playwright/test';
-import { expect, panelRequest } from './fixtures.ts';
+import { expect, panelRequest, test } from './fixtures.ts';
 import type { FakeApi } from '../../test/support/fake-api/index.ts';
 
 export interface AgentEventLike {
@@ -136,3 +136,15 @@ export function expectSchemaValidRequests(api: FakeApi): void {
   const invalid = api.responsesRequests().filter((r) => r.schemaErrors?.length);
   expect(invalid.map((r) => r.schemaErrors)).toEqual([]);
 }
+
+/**
+ * `test` whose panel has Otto pointed at the fake API (`connectToFakeApi` with its defaults) before the test body
+ * runs: the setup most agent tests open with. A test that needs other settings (a key, config text) uses `test` and
+ * calls `connectToFakeApi` itself.
+ */
+export const connectedTest = test.extend({
+  panel: async ({ panel, fakeApi }, use) => {
+    await connectToFakeApi(panel, fakeApi);
+    await use(panel);
+  },
+});

@@ -18,6 +18,7 @@ import type { ItemRecord } from '../storage/records.ts';
 import type { AnswerLink } from '../shared/answerLink.ts';
 import { answerUrls } from './answerUrls.ts';
 import { urlPieces } from './urlPieces.ts';
+import { showLabel, showLabels } from '../shared/labelText.ts';
 
 /** One tool output the model read, with the sites it came from. */
 export interface ReadOutput {
@@ -72,22 +73,6 @@ export function assistantText(item: Record<string, unknown>): string | undefined
 const MAX_VALUE = 60;
 const shorten = (s: string) => (s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE - 1)}…` : s);
 
-/** How a label reads: `bank.test`, `the MCP server "notes"`, `a data: URL`. */
-function siteName(label: string): string {
-  if (label.startsWith('mcp:')) return `the MCP server "${label.slice(4)}"`;
-  if (/^[a-z][a-z0-9+.-]*:$/i.test(label)) return `a ${label} URL`;
-  try {
-    return new URL(label).host || label;
-  } catch {
-    return label;
-  }
-}
-
-function listed(names: readonly string[]): string {
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
 interface Found {
   values: string[];
   from: Set<string>;
@@ -141,16 +126,18 @@ export function judgeLink(raw: string, corpus: LinkCorpus): AnswerLink | undefin
   const userText = corpus.user.join('\n').toLowerCase();
   const found = foreignValues(url, forms, corpus, userText);
   if (found.values.length) {
-    const from = [...found.from].sort().map(siteName);
+    const read = [...found.from].sort();
+    const from = read.map(showLabel);
     const values = found.values.map(shorten);
-    const sentence = `This link sends data read from ${listed(from)} (${values.join(', ')}) to ${url.host}. Open it?`;
+    const sentence = `This link sends data read from ${showLabels(read)} (${values.join(', ')}) to ${url.host}. Open it?`;
     return { ...plain, carries: true, from, values, sentence };
   }
   if (seenInOutput(forms, corpus)) return plain;
   const read = new Set(corpus.outputs.flatMap((o) => o.labels.filter((l) => l !== url.origin)));
   if (!read.size) return plain;
-  const from = [...read].sort().map(siteName);
-  const sentence = `This link was not in anything you wrote or a page showed, so it may carry data read from ${listed(from)} to ${url.host}. Open it?`;
+  const sites = [...read].sort();
+  const from = sites.map(showLabel);
+  const sentence = `This link was not in anything you wrote or a page showed, so it may carry data read from ${showLabels(sites)} to ${url.host}. Open it?`;
   return { ...plain, carries: true, from, values: [], sentence };
 }
 

@@ -4,9 +4,16 @@
  * on `completed` record the turn (usage, chain, the function calls to run) in one write.
  */
 import type { ModelErrorInfo, ModelEvent, ModelRequest, ResponseItem, Usage } from '../models/events.ts';
-import type { RunState } from '../storage/runRecords.ts';
+import type { PendingCall, RunError, RunState } from '../storage/runRecords.ts';
 import { isFunctionCall, note, type FunctionCallItem } from './transcript.ts';
-import { compact, learnFromUsage, prepareRequest, type RequestShape } from './context/prepare.ts';
+import {
+  compact,
+  learnFromUsage,
+  prepareRequest,
+  viewOf,
+  type PreparedRequest,
+  type RequestShape,
+} from './context/prepare.ts';
 import { isContextLengthError } from './context/contextError.ts';
 import { abortable } from './timing.ts';
 import { failRun } from './endings.ts';
@@ -15,29 +22,75 @@ import { round2 } from '../shared/round.ts';
 
 export type TurnOutcome = 'failed' | 'done' | 'tools';
 
+type Completed = Extract<ModelEvent, { type: 'completed' }>;
+type Streamed = { completed?: Completed; failure?: ModelErrorInfo };
+
+/**
+ * One request and its response. The input comes from the turn's one view of the transcript (`prepared.view`, see
+ * context/transcriptView.ts): what is measured is what is sent, and the response's first seq follows that view.
+ */
 export async function modelTurn(session: RunSession, cfg: AgentConfigView, retried = false): Promise<TurnOutcome> {
+  const instructions = await fixedInstructions(session, cfg);
+  const shape = requestShape(session, instructions);
+  // #23: superseded observations leave the request; past the budget, the older part is compacted first.
+  const prepared = await prepareRequest(session, cfg, shape);
+  const { input, previousResponseId } = prepared;
+  const inflight = beginResponse(session, prepared.view.nextSeq);
+  const request: ModelRequest = {
+    input,
+    tools: shape.tools,
+    signal: session.signal,
+    ...(instructions ? { instructions } : {}),
+    ...(previousResponseId ? { previousResponseId } : {}),
+  };
+  const t0 = session.deps.elapsed();
+  const { completed, failure } = await streamResponse(session, inflight, request);
+  session.checkAbort(); // a client may report the abort as `failed`
+  if (failure && !retried && !previousResponseId && isContextLengthError(failure)) {
+    if (await recoverFromContextError(session, cfg, shape, prepared, failure)) return modelTurn(session, cfg, true);
+  }
+  if (failure || !completed) {
+    await failRun(session, failure ? failureInfo(failure) : STREAM_CUT);
+    return 'failed';
+  }
+  const calls = await recordTurn(session, prepared, completed, t0);
+  return calls ? 'tools' : 'done';
+}
+
+/**
+ * The instructions, fixed for the drive (#23): they open every request, so a change (the system block names the
+ * tab, which moves on each navigation) would cost the whole prompt cache. Asked again at the next drive and after a
+ * compaction.
+ */
+async function fixedInstructions(session: RunSession, cfg: AgentConfigView): Promise<string | undefined> {
   const { deps } = session;
-  // Fixed for the drive (#23): they open every request, so a change (the system block names the tab, which moves on
-  // each navigation) would cost the whole prompt cache. Asked again at the next drive and after a compaction.
   if (!session.instructionsFixed) {
     session.instructions = deps.instructions
       ? await deps.instructions(session.conversationId, cfg)
       : cfg.agent.instructions || undefined;
     session.instructionsFixed = true;
   }
-  const instructions = session.instructions;
-  const forModel = deps.tools.forModel?.bind(deps.tools);
-  const shape: RequestShape = {
-    tools: deps.tools.definitions(),
+  return session.instructions;
+}
+
+/** The request's fixed part (tools, instructions) and how items and Otto's text read in the names the model calls. */
+function requestShape(session: RunSession, instructions: string | undefined): RequestShape {
+  const { tools } = session.deps;
+  const forModel = tools.forModel?.bind(tools);
+  return {
+    tools: tools.definitions(),
     instructions,
     forModel: forModel ? (item) => outputForModel(item, forModel) : (item) => item,
     ...(forModel ? { forText: forModel } : {}),
   };
-  // #23: superseded observations leave the request; past the budget, the older part is compacted first.
-  const prepared = await prepareRequest(session, cfg, shape);
-  const { input, previousResponseId } = prepared;
-  const records = await session.transcript();
-  const startSeq = records.length ? records[records.length - 1]!.seq + 1 : 0;
+}
+
+/**
+ * The response's bookkeeping, from `startSeq`. Staged, not written: the first write of this response (its first
+ * items, or its end) carries it. Until then nothing of the response is stored, so the state written last is as good
+ * a place to resume from.
+ */
+function beginResponse(session: RunSession, startSeq: number): Inflight {
   const inflight: Inflight = {
     startSeq,
     nextSeq: startSeq,
@@ -47,70 +100,68 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
     doneCalls: [],
   };
   session.inflight = inflight;
-  // Staged, not written: the first write of this response (its first items, or its end) carries it. Until then
-  // nothing of the response is stored, so the state written last is as good a place to resume from.
   session.stage((s) => {
     s.phase = 'model';
     s.status = 'running';
     s.responseStartSeq = startSeq;
   });
-  const request: ModelRequest = {
-    input,
-    tools: shape.tools,
-    signal: session.signal,
-    ...(instructions ? { instructions } : {}),
-    ...(previousResponseId ? { previousResponseId } : {}),
-  };
+  return inflight;
+}
 
-  const t0 = deps.elapsed();
-  let completed: Extract<ModelEvent, { type: 'completed' }> | undefined;
-  let failure: ModelErrorInfo | undefined;
-  for await (const ev of abortable(deps.model.stream(request), session.signal)) {
-    if (ev.type === 'completed') {
-      completed = ev;
-      break;
-    }
-    if (ev.type === 'failed') {
-      failure = ev.error;
-      break;
-    }
+/** Streams the response, persisting and announcing as it goes, until it completes or fails. */
+async function streamResponse(session: RunSession, inflight: Inflight, request: ModelRequest): Promise<Streamed> {
+  for await (const ev of abortable(session.deps.model.stream(request), session.signal)) {
+    if (ev.type === 'completed') return { completed: ev };
+    if (ev.type === 'failed') return { failure: ev.error };
     await onStreamEvent(session, inflight, ev);
   }
-  session.checkAbort(); // a client may report the abort as `failed`
-  if (failure && !retried && !previousResponseId && isContextLengthError(failure)) {
-    // Recover, never die: compact what the server found too long and ask once more (#23).
-    if (inflight.nextSeq > inflight.startSeq) await session.truncate(inflight.startSeq, 'retrying');
-    session.inflight = undefined;
-    // What the server refused is past its window: from now on this run stays under it.
-    session.budgetCap = Math.max(2000, Math.floor(Math.min(prepared.budget, prepared.tokens) * 0.9));
-    session.emit({
-      type: 'notice',
-      message: `The model refused the request as too long for its context (${failure.code ?? 'context length exceeded'}). Otto compacted the earlier turns and asked again.`,
-    });
-    const done = await compact(session, cfg, shape, 'context_error', session.budgetCap);
-    if (done.outcome === 'compacted') return modelTurn(session, cfg, true);
-  }
-  if (failure) {
-    await failRun(session, {
-      kind: failure.kind,
-      message: failure.message,
-      retryable: failure.retryable,
-      ...(failure.status !== undefined ? { status: failure.status } : {}),
-      ...(failure.code !== undefined ? { code: failure.code } : {}),
-    });
-    return 'failed';
-  }
-  if (!completed) {
-    await failRun(session, {
-      kind: 'stream_cut',
-      message: 'The response stream ended before the response was complete. Retry to continue.',
-      retryable: true,
-    });
-    return 'failed';
-  }
+  return {};
+}
 
-  // A call announced by function_call.done but never delivered as item.done is persisted from what was announced,
-  // with the response's end.
+/**
+ * Recover, never die: compact what the server found too long and ask once more (#23). True when a compaction was
+ * made (the caller asks again); what the server refused is past its window, so from now on this run stays under it.
+ */
+async function recoverFromContextError(
+  session: RunSession,
+  cfg: AgentConfigView,
+  shape: RequestShape,
+  prepared: PreparedRequest,
+  failure: ModelErrorInfo,
+): Promise<boolean> {
+  const inflight = session.inflight;
+  if (inflight && inflight.nextSeq > inflight.startSeq) await session.truncate(inflight.startSeq, 'retrying');
+  session.inflight = undefined;
+  session.budgetCap = Math.max(2000, Math.floor(Math.min(prepared.budget, prepared.tokens) * 0.9));
+  session.emit({
+    type: 'notice',
+    message: `The model refused the request as too long for its context (${failure.code ?? 'context length exceeded'}). Otto compacted the earlier turns and asked again.`,
+  });
+  const done = await compact(session, cfg, shape, 'context_error', session.budgetCap, await viewOf(session));
+  return done.outcome === 'compacted';
+}
+
+const STREAM_CUT: RunError = {
+  kind: 'stream_cut',
+  message: 'The response stream ended before the response was complete. Retry to continue.',
+  retryable: true,
+};
+
+function failureInfo(failure: ModelErrorInfo): RunError {
+  return {
+    kind: failure.kind,
+    message: failure.message,
+    retryable: failure.retryable,
+    ...(failure.status !== undefined ? { status: failure.status } : {}),
+    ...(failure.code !== undefined ? { code: failure.code } : {}),
+  };
+}
+
+/**
+ * Calls announced by function_call.done but never delivered as item.done: persisted from what was announced, with
+ * the response's end (and counted among the response's calls).
+ */
+function announcedOnly(inflight: Inflight): FunctionCallItem[] {
   const missing: FunctionCallItem[] = [];
   for (const [callId, a] of inflight.announced) {
     if (!inflight.doneCalls.some((c) => c.call_id === callId)) {
@@ -126,13 +177,26 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
       inflight.doneCalls.push(call);
     }
   }
+  return missing;
+}
 
-  const done = completed;
+/**
+ * The completed response in one write: usage, the chain, the context figures, the calls to run (or the run's end
+ * when there are none), then `turn.completed`. Returns how many calls the model made.
+ */
+async function recordTurn(
+  session: RunSession,
+  prepared: PreparedRequest,
+  done: Completed,
+  t0: number,
+): Promise<number> {
+  const inflight = session.inflight!;
+  const missing = announcedOnly(inflight);
   const calls = inflight.doneCalls;
   const notes = done.incompleteReason
     ? [note('incomplete', `The API ended this response early (${done.incompleteReason}); the answer may be cut short.`)]
     : [];
-  const latencyMs = round2(Number.isFinite(done.latencyMs) ? done.latencyMs : deps.elapsed() - t0);
+  const latencyMs = round2(Number.isFinite(done.latencyMs) ? done.latencyMs : session.deps.elapsed() - t0);
   learnFromUsage(session, prepared.size, done.usage?.inputTokens);
   await session.commit(
     (s) => {
@@ -154,16 +218,7 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
         s.status = 'completed';
         s.stopReason = 'completed';
       }
-      s.pendingCalls = calls.map((c) => {
-        const info = session.lookup(c.name);
-        return {
-          callId: c.call_id,
-          name: c.name,
-          ...(info ? { qualifiedName: info.qualifiedName } : {}),
-          arguments: typeof c.arguments === 'string' ? c.arguments : '',
-          status: 'pending',
-        };
-      });
+      s.pendingCalls = calls.map((c) => pendingCall(session, c));
     },
     [...missing, ...notes],
   );
@@ -180,7 +235,18 @@ export async function modelTurn(session: RunSession, cfg: AgentConfigView, retri
     totals: { ...session.state.usage },
     ...(session.state.context ? { context: { ...session.state.context } } : {}),
   });
-  return calls.length ? 'tools' : 'done';
+  return calls.length;
+}
+
+function pendingCall(session: RunSession, c: FunctionCallItem): PendingCall {
+  const info = session.lookup(c.name);
+  return {
+    callId: c.call_id,
+    name: c.name,
+    ...(info ? { qualifiedName: info.qualifiedName } : {}),
+    arguments: typeof c.arguments === 'string' ? c.arguments : '',
+    status: 'pending',
+  };
 }
 
 async function onStreamEvent(session: RunSession, inflight: Inflight, ev: ModelEvent): Promise<void> {

@@ -5,7 +5,8 @@
 import type { AgentToolHost, FlowBlock, NestedFlowCheck, RunFlowFacts } from '../agent/toolHost.ts';
 import { blockedFlowOf, FlowGuard, flowSentence } from '../tools/guard/guard.ts';
 import type { Blocked } from '../tools/guard/rule.ts';
-import { showLabel, union, type Labels } from '../tools/guard/labels.ts';
+import { union, type Labels } from '../tools/guard/labels.ts';
+import { showLabel } from '../shared/labelText.ts';
 import {
   type AnyTool,
   type CallFlow,

@@ -10,14 +10,16 @@
  * are added by the worker (page/dialogs.ts), which guards them from the page's world. Given the element the action
  * works on (`subject`), attribute changes a person would see in and around it are told too (attributeChanges.ts).
  */
-import { deepActiveElement, knownRoots, parentOf } from './flatTree.ts';
+import { deepActiveElement, parentOf } from './flatTree.ts';
 import { describeElement } from './describe.ts';
 import { buildSnapshot, type OutlineNode } from './contentSnapshot.ts';
 import type { PageDialog } from '../shared/contentMessages.ts';
 import { accessibleName, normalize, textOf, truncate } from './names.ts';
 import { hiddenReason, styleOf, withStyleCache } from './visibility.ts';
 import { DIALOG_SELECTOR, isHidden, readAfter, readBefore } from './changeCapture.ts';
-import { neighbourhood, readLooks, SEEN_ATTRS, seenChangeLines, type SeenChanges } from './attributeChanges.ts';
+import { neighbourhood, readLooks, seenChangeLines } from './attributeChanges.ts';
+import { emptyMutationLog, watchMutations, type MutationLog } from './mutationLog.ts';
+import { watchLeaving, type PageLeaving } from './pageLeaving.ts';
 
 export interface Changes {
   /** Same-document URL change (history API or hash). */
@@ -47,26 +49,6 @@ export interface Changes {
 /** Shortest watch after an action: late updates (a timer, a resolved fetch, an animation frame) land inside it. */
 export const MIN_WINDOW_MS = 300;
 const LIST_MAX = 8;
-/** Attributes whose changes count as activity (settling waits for them); state itself is compared before/after. */
-const ATTRS = [
-  'open',
-  'hidden',
-  'aria-hidden',
-  'aria-modal',
-  'style',
-  'class',
-  'aria-expanded',
-  'aria-selected',
-  'aria-checked',
-  'aria-pressed',
-  'value',
-  'checked',
-  'disabled',
-  ...SEEN_ATTRS.filter((a) => a !== 'style' && a !== 'class' && a !== 'hidden' && a !== 'aria-hidden'),
-];
-
-/** Nodes tracked one by one; past this a change is only counted (a page that adds 200,000 rows). */
-const MAX_TRACKED = 20_000;
 /** Added elements whose visibility is checked (each check reads styles and a box). */
 const MAX_CHECKED = 500;
 /** Ancestor steps when deciding whether an added node sits inside another added node. */
@@ -126,250 +108,187 @@ export async function observeChanges<T>(
   action: () => T | Promise<T>,
   opts: ObserveOptions = {},
 ): Promise<{ result: T; changes: Changes }> {
-  const settleMs = opts.settleMs ?? 150;
-  const maxMs = opts.maxMs ?? 2000;
   // Whole-page comparisons (every control's state, every hidden subtree) only where the page is small enough; read
   // in slices before the action is performed. What the page adds meanwhile is not the action's doing.
   const unsettled = new Set<Node>();
   const before = await readBefore(unsettled);
-  const big = before.big;
   const urlBefore = location.href;
   const focusBefore = deepActiveElement();
-  const changed = new Set<Node>();
   const near = opts.subject?.isConnected ? neighbourhood([opts.subject]) : undefined;
-  const seen: SeenChanges = { old: new Map(), looks: near ? readLooks(near) : new Map() };
-
-  const added = new Set<Node>();
-  const removed = new Set<Node>();
-  let moreAdded = 0;
-  let moreRemoved = 0;
-  /** Text nodes' first old value (characterData), removed text per parent, and text nodes added (childList). */
-  const oldText = new Map<Node, string>();
-  const removedText = new Map<Node, string[]>();
-  const addedText = new Set<Node>();
-  const textParents = new Set<Element>();
-  let last = performance.now();
-  let unloading = false;
-  const mo = new MutationObserver((records) => {
-    last = performance.now();
-    for (const r of records) {
-      if (r.type === 'attributes') {
-        if (changed.size < MAX_TRACKED) changed.add(r.target);
-        if (near?.has(r.target as Element) && r.attributeName) {
-          const olds = seen.old.get(r.target as Element) ?? new Map<string, string | null>();
-          if (!olds.has(r.attributeName)) olds.set(r.attributeName, r.oldValue);
-          seen.old.set(r.target as Element, olds);
-        }
-        continue;
-      }
-      if (r.type === 'characterData') {
-        if (oldText.size >= MAX_TRACKED) continue;
-        if (!oldText.has(r.target) && !addedText.has(r.target)) oldText.set(r.target, r.oldValue ?? '');
-        const parent = r.target.parentElement;
-        if (parent) textParents.add(parent);
-        continue;
-      }
-      if (r.type !== 'childList') continue;
-      // Small inline elements swapped in a line (`<strong>2</strong> items left` re-rendered) change its text.
-      const smallSwap = (n: Node): boolean =>
-        n.nodeType === 1 && r.target.nodeType === 1 && (n.textContent ?? '').length <= 120;
-      r.addedNodes.forEach((n) => {
-        if (n.nodeType === 1) {
-          if (removed.has(n)) removed.delete(n);
-          else if (added.size < MAX_TRACKED) added.add(n);
-          else moreAdded++;
-          if (smallSwap(n) && textParents.size < MAX_TRACKED) textParents.add(r.target as Element);
-        } else if (n.nodeType === 3 && addedText.size < MAX_TRACKED) {
-          addedText.add(n);
-          if (r.target.nodeType === 1 && textParents.size < MAX_TRACKED) textParents.add(r.target as Element);
-        }
-      });
-      r.removedNodes.forEach((n) => {
-        if (n.nodeType === 1) {
-          if (added.has(n)) added.delete(n);
-          else if (removed.size < MAX_TRACKED) {
-            removed.add(n);
-            if (smallSwap(n) && textParents.size < MAX_TRACKED) {
-              const list = removedText.get(r.target) ?? [];
-              list.push(n.textContent ?? '');
-              removedText.set(r.target, list);
-              textParents.add(r.target as Element);
-            }
-          } else moreRemoved++;
-        } else if (n.nodeType === 3 && !addedText.delete(n) && textParents.size < MAX_TRACKED) {
-          const list = removedText.get(r.target) ?? [];
-          list.push(oldText.get(n) ?? n.nodeValue ?? '');
-          removedText.set(r.target, list);
-          if (r.target.nodeType === 1) textParents.add(r.target as Element);
-        }
-      });
-    }
-  });
-  const options: MutationObserverInit = {
-    childList: true,
-    subtree: true,
-    characterData: true,
-    characterDataOldValue: true,
-    attributes: true,
-    attributeOldValue: true,
-    attributeFilter: ATTRS,
-  };
-  mo.observe(document, options);
-  for (const root of knownRoots) if (root.host.isConnected) mo.observe(root, options);
-  let leaveAsked = false;
-  const onUnload = (e: Event): void => {
-    // Only the browser's own event counts: a page cannot fake a navigation report.
-    if (e.isTrusted) unloading = true;
-  };
-  // Added after the page's own beforeunload listeners, so it sees whether they asked Chrome to confirm leaving.
-  // Otto never answers that question: Chrome shows it to the user (when the page has had a user gesture).
-  const onBeforeUnload = (e: Event): void => {
-    if (!e.isTrusted) return;
-    const rv = (e as BeforeUnloadEvent).returnValue as unknown;
-    if (e.defaultPrevented || (typeof rv === 'string' && rv !== '') || rv === false) leaveAsked = true;
-  };
-  window.addEventListener('beforeunload', onUnload, true);
-  window.addEventListener('beforeunload', onBeforeUnload);
-  window.addEventListener('pagehide', onUnload, true);
-
+  const log = emptyMutationLog(near, { old: new Map(), looks: near ? readLooks(near) : new Map() });
+  const mo = watchMutations(log);
+  const leaving = watchLeaving();
   let result: T;
   let observedMs = 0;
   try {
     result = await action();
     const start = performance.now();
-    await new Promise<void>((resolve) => {
-      // The minimum window ends with one timer set now, not with the 30 ms poll: Chrome queues deeply nested timers
-      // (the poll, after five ticks) apart from a page's plain ones, and the poll's tick at 300 ms ran before a
-      // page's 300 ms timer set during the action in 13 of 40 tries (a false "no DOM change within 304 ms").
-      // A plain timer set after the page's, with the same delay, runs after it.
-      let minDone = false;
-      let done = false;
-      const check = (): void => {
-        const t = performance.now();
-        if (done) return;
-        if (unloading || (minDone && t - last >= settleMs) || t - start >= maxMs) {
-          done = true;
-          resolve();
-        }
-      };
-      const tick = (): void => {
-        check();
-        if (!done) setTimeout(tick, 30);
-      };
-      setTimeout(tick, 30);
-      setTimeout(() => {
-        minDone = true;
-        check();
-      }, MIN_WINDOW_MS);
-    });
+    await settled(start, log, leaving, opts.settleMs ?? 150, opts.maxMs ?? 2000);
     observedMs = Math.round(performance.now() - start);
   } finally {
     mo.takeRecords();
     mo.disconnect();
-    window.removeEventListener('beforeunload', onUnload, true);
-    window.removeEventListener('beforeunload', onBeforeUnload);
-    window.removeEventListener('pagehide', onUnload, true);
+    leaving.stop();
   }
-
   const after = await readAfter(before, unsettled);
-  const changes: Changes = withStyleCache(() => {
-    const tops = [...added].filter((n) => n.isConnected && !hasAddedAncestor(n, added)) as Element[];
-    // Visibility is checked for the first MAX_CHECKED; the rest are counted as they are.
-    const visibleTops = tops.slice(0, MAX_CHECKED).filter((el) => !hiddenReason(el));
-    const unchecked = tops.length - Math.min(tops.length, MAX_CHECKED) + moreAdded;
-    const removedTops = [...removed].filter((n) => !n.isConnected);
-    let dialogsOpened: string[];
-    let dialogsClosed: string[];
-    if (big) {
-      // What changed decides: dialogs in added or changed nodes that show now opened; changed ones that do not show,
-      // and removed ones, closed.
-      const touched = dialogsIn([...tops, ...changed]);
-      const toggled = dialogsIn(changed);
-      const gone = dialogsIn(removedTops);
-      dialogsOpened = [...touched].filter((d) => d.isConnected && !hiddenReason(d)).map(dialogLabel);
-      dialogsClosed = [...[...toggled].filter((d) => !d.isConnected || hiddenReason(d)), ...gone].map((d) =>
-        d.isConnected ? dialogLabel(d) : 'dialog (removed)',
-      );
-    } else {
-      dialogsOpened = after.dialogs.filter((d) => !before.dialogs.includes(d)).map(dialogLabel);
-      dialogsClosed = before.dialogs
-        .filter((d) => !after.dialogs.includes(d))
-        .map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)'));
-    }
-    const isNewHere = (el: Element): boolean => el !== document.body && hasAddedAncestor(el, added, true);
-    const c: Changes = {
-      added: visibleTops.slice(0, LIST_MAX).map((el) => summarize(el, true)),
-      addedCount: visibleTops.length + unchecked,
-      removedCount: removedTops.length + moreRemoved,
-      dialogsOpened,
-      dialogsClosed,
-      pageDialogs: leaveAsked ? [{ type: 'beforeunload', message: '', at: Date.now(), url: urlBefore }] : [],
-      changed: [],
-      shown: [],
-      hidden: [],
-      observedMs,
-    };
-    if (unchecked)
-      c.note = `a large change: ${unchecked.toLocaleString('en-US')} of the added elements were counted without checking that they are visible`;
-    if (big) {
-      // Comparing every control's state and every hidden subtree means walking the whole page before and after each
-      // action; on a page this large that is what froze it (#24). Text changes still come from the mutation records.
-      const skip = 'state and visibility of existing elements were not compared on a page this large';
-      c.note = c.note ? `${c.note}; ${skip}` : skip;
-    }
-    // State of controls that existed before (properties change without mutations).
-    for (const [el, was] of before.states) {
-      if (c.changed.length >= LIST_MAX) break;
-      const now = after.states.get(el);
-      if (now === undefined || now === was || !el.isConnected || hiddenReason(el)) continue;
-      c.changed.push(`${describeElement(el)}: ${diffState(was, now)}`);
-    }
-    // Visibility: hidden subtrees before vs after (what the page added while they were read is not reported).
-    const hiddenBefore = before.hidden;
-    const hiddenAfter = after.hidden;
-    for (const el of hiddenBefore) {
-      if (c.shown.length >= LIST_MAX) break;
-      if (el.isConnected && !hiddenAfter.has(el) && !isHidden(el) && !hasHiddenAncestor(el, hiddenAfter))
-        c.shown.push(summarize(el, true));
-    }
-    for (const el of hiddenAfter) {
-      if (c.hidden.length >= LIST_MAX) break;
-      if (
-        !hiddenBefore.has(el) &&
-        !isNewHere(el) &&
-        !hasHiddenAncestor(el, hiddenBefore) &&
-        !hasAddedAncestor(el, unsettled, true)
-      )
-        c.hidden.push(summarize(el, false));
-    }
-    // Text of elements that existed and stay visible.
-    const seenText = new Set<Element>();
-    for (const parent of textParents) {
-      if (c.changed.length >= LIST_MAX * 2) break;
-      if (!parent.isConnected || isNewHere(parent) || hiddenReason(parent)) continue;
-      if (textLongerThan(parent, TEXT_BOX_MAX)) {
-        const line = regionTextChange(parent, oldText, removedText, addedText);
-        if (line) c.changed.push(line);
-        continue;
-      }
-      const box = textBox(parent);
-      if (seenText.has(box)) continue;
-      seenText.add(box);
-      const now = normalize(box.textContent ?? '');
-      const before = normalize(textBefore(box, oldText, removedText, addedText, added));
-      if (now === before) continue;
-      c.changed.push(`text of ${describeElement(box)}: ${textDiff(before, now)}`);
-    }
+  const changes = withStyleCache(() => {
+    const c = addedAndDialogs(log, before, after, observedMs);
+    if (leaving.leaveAsked) c.pageDialogs.push({ type: 'beforeunload', message: '', at: Date.now(), url: urlBefore });
+    stateAndVisibility(c, log, before, after, unsettled);
+    textChanges(c, log);
     // Attributes a person would see change in and around the element acted on (shown/hidden are told above).
-    if (near) c.changed.push(...seenChangeLines(seen, (el, name) => name === 'hidden' && toldShownOrHidden(el, c)));
+    if (near) c.changed.push(...seenChangeLines(log.seen, (el, name) => name === 'hidden' && toldShownOrHidden(el, c)));
     if (location.href !== urlBefore) c.navigated = { from: urlBefore, to: location.href };
-    if (unloading) c.unloading = true;
+    if (leaving.unloading) c.unloading = true;
     const focusAfter = deepActiveElement();
     if (focusAfter && focusAfter !== focusBefore && focusAfter !== document.body) c.focus = describeElement(focusAfter);
     return c;
   });
   return { result, changes };
 }
+
+/**
+ * Waits until the page settles: at least MIN_WINDOW_MS, then until the DOM was quiet for `settleMs`, at most `maxMs`,
+ * or at once when the page starts unloading.
+ */
+function settled(start: number, log: MutationLog, leaving: PageLeaving, settleMs: number, maxMs: number) {
+  return new Promise<void>((resolve) => {
+    // The minimum window ends with one timer set now, not with the 30 ms poll: Chrome queues deeply nested timers
+    // (the poll, after five ticks) apart from a page's plain ones, and the poll's tick at 300 ms ran before a
+    // page's 300 ms timer set during the action in 13 of 40 tries (a false "no DOM change within 304 ms").
+    // A plain timer set after the page's, with the same delay, runs after it.
+    let minDone = false;
+    let done = false;
+    const check = (): void => {
+      const t = performance.now();
+      if (done) return;
+      if (leaving.unloading || (minDone && t - log.last >= settleMs) || t - start >= maxMs) {
+        done = true;
+        resolve();
+      }
+    };
+    const tick = (): void => {
+      check();
+      if (!done) setTimeout(tick, 30);
+    };
+    setTimeout(tick, 30);
+    setTimeout(() => {
+      minDone = true;
+      check();
+    }, MIN_WINDOW_MS);
+  });
+}
+
+type Before = Awaited<ReturnType<typeof readBefore>>;
+type After = Awaited<ReturnType<typeof readAfter>>;
+
+/** The report's start: what appeared (visible, with refs) and went away, and the dialogs that opened or closed. */
+function addedAndDialogs(log: MutationLog, before: Before, after: After, observedMs: number): Changes {
+  const tops = [...log.added].filter((n) => n.isConnected && !hasAddedAncestor(n, log.added)) as Element[];
+  // Visibility is checked for the first MAX_CHECKED; the rest are counted as they are.
+  const visibleTops = tops.slice(0, MAX_CHECKED).filter((el) => !hiddenReason(el));
+  const unchecked = tops.length - Math.min(tops.length, MAX_CHECKED) + log.moreAdded;
+  const removedTops = [...log.removed].filter((n) => !n.isConnected);
+  const c: Changes = {
+    added: visibleTops.slice(0, LIST_MAX).map((el) => summarize(el, true)),
+    addedCount: visibleTops.length + unchecked,
+    removedCount: removedTops.length + log.moreRemoved,
+    ...dialogChanges(log, tops, removedTops, before, after),
+    pageDialogs: [],
+    changed: [],
+    shown: [],
+    hidden: [],
+    observedMs,
+  };
+  if (unchecked)
+    c.note = `a large change: ${unchecked.toLocaleString('en-US')} of the added elements were counted without checking that they are visible`;
+  if (before.big) {
+    // Comparing every control's state and every hidden subtree means walking the whole page before and after each
+    // action; on a page this large that is what froze it (#24). Text changes still come from the mutation records.
+    const skip = 'state and visibility of existing elements were not compared on a page this large';
+    c.note = c.note ? `${c.note}; ${skip}` : skip;
+  }
+  return c;
+}
+
+function dialogChanges(
+  log: MutationLog,
+  tops: Element[],
+  removedTops: Node[],
+  before: Before,
+  after: After,
+): Pick<Changes, 'dialogsOpened' | 'dialogsClosed'> {
+  if (!before.big)
+    return {
+      dialogsOpened: after.dialogs.filter((d) => !before.dialogs.includes(d)).map(dialogLabel),
+      dialogsClosed: before.dialogs
+        .filter((d) => !after.dialogs.includes(d))
+        .map((d) => (d.isConnected ? dialogLabel(d) : 'dialog (removed)')),
+    };
+  // What changed decides: dialogs in added or changed nodes that show now opened; changed ones that do not show,
+  // and removed ones, closed.
+  const touched = dialogsIn([...tops, ...log.changed]);
+  const toggled = dialogsIn(log.changed);
+  const gone = dialogsIn(removedTops);
+  return {
+    dialogsOpened: [...touched].filter((d) => d.isConnected && !hiddenReason(d)).map(dialogLabel),
+    dialogsClosed: [...[...toggled].filter((d) => !d.isConnected || hiddenReason(d)), ...gone].map((d) =>
+      d.isConnected ? dialogLabel(d) : 'dialog (removed)',
+    ),
+  };
+}
+
+/** Controls whose state changed (properties change without mutations), and subtrees shown or hidden. */
+function stateAndVisibility(c: Changes, log: MutationLog, before: Before, after: After, unsettled: Set<Node>): void {
+  for (const [el, was] of before.states) {
+    if (c.changed.length >= LIST_MAX) break;
+    const now = after.states.get(el);
+    if (now === undefined || now === was || !el.isConnected || hiddenReason(el)) continue;
+    c.changed.push(`${describeElement(el)}: ${diffState(was, now)}`);
+  }
+  // Visibility: hidden subtrees before vs after (what the page added while they were read is not reported).
+  const hiddenBefore = before.hidden;
+  const hiddenAfter = after.hidden;
+  for (const el of hiddenBefore) {
+    if (c.shown.length >= LIST_MAX) break;
+    if (el.isConnected && !hiddenAfter.has(el) && !isHidden(el) && !hasHiddenAncestor(el, hiddenAfter))
+      c.shown.push(summarize(el, true));
+  }
+  for (const el of hiddenAfter) {
+    if (c.hidden.length >= LIST_MAX) break;
+    if (
+      !hiddenBefore.has(el) &&
+      !isNewHere(el, log.added) &&
+      !hasHiddenAncestor(el, hiddenBefore) &&
+      !hasAddedAncestor(el, unsettled, true)
+    )
+      c.hidden.push(summarize(el, false));
+  }
+}
+
+/** Text of elements that existed and stay visible: a line's before and after, or a big region's changed nodes. */
+function textChanges(c: Changes, log: MutationLog): void {
+  const { oldText, removedText, addedText, added } = log;
+  const seenText = new Set<Element>();
+  for (const parent of log.textParents) {
+    if (c.changed.length >= LIST_MAX * 2) break;
+    if (!parent.isConnected || isNewHere(parent, added) || hiddenReason(parent)) continue;
+    if (textLongerThan(parent, TEXT_BOX_MAX)) {
+      const line = regionTextChange(parent, oldText, removedText, addedText);
+      if (line) c.changed.push(line);
+      continue;
+    }
+    const box = textBox(parent);
+    if (seenText.has(box)) continue;
+    seenText.add(box);
+    const now = normalize(box.textContent ?? '');
+    const before = normalize(textBefore(box, oldText, removedText, addedText, added));
+    if (now === before) continue;
+    c.changed.push(`text of ${describeElement(box)}: ${textDiff(before, now)}`);
+  }
+}
+
+const isNewHere = (el: Element, added: Set<Node>): boolean => el !== document.body && hasAddedAncestor(el, added, true);
 
 /** `checked → not checked`, `value "" → "2026-12-01"`: only the parts that differ. */
 function diffState(before: string, after: string): string {

@@ -139,171 +139,177 @@ function subjectOf(req: ContentRequest): Element | undefined {
 }
 
 async function act(req: ContentRequest): Promise<ActionReply> {
-  let target: string | undefined;
-  let summary = '';
-  let details: Record<string, unknown> = {};
   if (req.type === 'dom.hover') catchUp();
   const subject = subjectOf(req);
+  let done: Performed = { summary: '' };
   const { changes } = await observeChanges(
     async () => {
-      switch (req.type) {
-        case 'dom.click': {
-          const opts = { button: req.button, clickCount: req.clickCount, modifiers: req.modifiers };
-          const point = req.x !== undefined || req.y !== undefined;
-          let where = '';
-          if (point) {
-            const r = clickAt(maybeTarget(req), req.x, req.y, opts);
-            target = r.target;
-            where = r.summary;
-          } else {
-            const el = resolveTarget(req);
-            target = describeElement(el);
-            clickElement(el, opts);
-          }
-          const kind =
-            req.button === 'right'
-              ? 'right-clicked'
-              : req.clickCount === 2
-                ? 'double-clicked'
-                : req.clickCount === 3
-                  ? 'triple-clicked'
-                  : 'clicked';
-          summary = `${kind} ${where || target}`;
-          break;
-        }
-        case 'dom.drag': {
-          const r = await drag(req);
-          target = r.target;
-          details = r.details;
-          summary = r.summary;
-          break;
-        }
-        case 'dom.select_text': {
-          const el = resolveTarget(req);
-          target = describeElement(el);
-          const r = selectText(el, req.text, req.occurrence);
-          details = { selected: r.selected };
-          summary = r.summary;
-          break;
-        }
-        case 'dom.hover': {
-          const el = maybeTarget(req);
-          if (el) target = describeElement(el);
-          summary = (await pointerStep(hoverStep(req, el))).summary;
-          break;
-        }
-        case 'dom.type': {
-          const el = resolveEditable(resolveTarget(req));
-          target = describeElement(el);
-          const r = typeText(el, req.text, { clear: req.clear, submit: req.submit });
-          details = { ...r };
-          summary = typeSummary(el, req.text, r);
-          break;
-        }
-        case 'dom.fill_form': {
-          const results: string[] = [];
-          let failed = 0;
-          let last: Element | undefined;
-          const deadline = performance.now() + WALK_TIME_MS;
-          // The page renders the last field's change before this one's visibility and click checks read geometry
-          // (fieldSettle: not after a checkbox or radio click that changed nothing else).
-          const settle = fieldSettle();
-          let checked = false;
-          for (const [i, f] of req.fields.entries()) {
-            if (i > 0) await settle.next(checked);
-            checked = false;
-            try {
-              const el = resolveTarget(f);
-              last = el;
-              if (typeof f.value === 'boolean') {
-                results.push(setChecked(el, f.value).summary);
-                checked = true;
-              } else if (
-                Array.isArray(f.value) ||
-                el.localName === 'select' ||
-                (el.localName !== 'input' && el.getAttribute('role') === 'listbox')
-              ) {
-                const values = Array.isArray(f.value) ? f.value : [f.value];
-                results.push((await selectOptions(el, values, deadline)).summary);
-              } else {
-                const editable = resolveEditable(el);
-                if (
-                  editable.localName === 'input' &&
-                  ['checkbox', 'radio'].includes((editable as HTMLInputElement).type)
-                ) {
-                  results.push(setChecked(editable, f.value === 'true' || f.value === 'on').summary);
-                  checked = true;
-                } else results.push(typeSummary(editable, f.value, typeText(editable, f.value, { clear: true })));
-              }
-            } catch (e) {
-              failed++;
-              results.push(`${f.selector ?? f.ref}: FAILED — ${errorMessage(e)}`);
-            }
-          }
-          settle.stop();
-          if (req.submit && last && !failed) {
-            const s = pressEnterToSubmit(last);
-            results.push(s.submitted ? 'submitted the form' : `not submitted: ${s.submitNote}`);
-          }
-          details = { fields: results, failed };
-          summary = `filled ${req.fields.length - failed} of ${req.fields.length} fields${failed ? ` (${failed} failed)` : ''}`;
-          break;
-        }
-        case 'dom.select': {
-          const el = resolveTarget(req);
-          target = describeElement(el);
-          const r = await selectOptions(el, req.values, performance.now() + WALK_TIME_MS);
-          details = { selected: r.selected };
-          summary = r.summary;
-          break;
-        }
-        case 'dom.check': {
-          const el = resolveTarget(req);
-          target = describeElement(el);
-          const r = setChecked(el, req.checked ?? true);
-          details = { checked: r.checked, changed: r.changed };
-          summary = r.summary;
-          break;
-        }
-        case 'dom.press': {
-          const el = maybeTarget(req);
-          // One time limit for all the presses (Tab's search for the next stop yields to the page in slices).
-          const opts = {
-            deadline: performance.now() + WALK_TIME_MS,
-            ...(req.clipboard ? { clipboard: req.clipboard } : {}),
-          };
-          let last = await pressKey(el, req.key, opts);
-          for (let i = 1; i < (req.count ?? 1); i++) last = await pressKey(undefined, req.key, opts);
-          target = last.target;
-          details = { ...last };
-          summary = `pressed ${req.key}${(req.count ?? 1) > 1 ? ` ×${req.count}` : ''} on ${last.target}${last.cancelled ? ' (the page cancelled its default action)' : ''}${last.effect ? `: ${last.effect}` : ''}`;
-          break;
-        }
-        case 'dom.scroll': {
-          const el = maybeTarget(req);
-          if (el) target = describeElement(el);
-          const r = scrollPage({ target: el, to: req.to, direction: req.direction, pages: req.pages });
-          details = { ...r };
-          summary = r.summary;
-          break;
-        }
-        case 'dom.upload': {
-          const el = resolveTarget(req);
-          target = describeElement(el);
-          const r = uploadFiles(el, req.files, { drop: req.drop });
-          details = { ...r };
-          summary = r.summary;
-          break;
-        }
-        default:
-          throw new ActionError(`Not an action: ${req.type}`);
-      }
+      done = await perform(req);
     },
     subject ? { subject } : {},
   );
-  const reply: ActionReply = { action: req.type, summary, details, changes };
-  if (target) reply.target = target;
+  const reply: ActionReply = { action: req.type, summary: done.summary, details: done.details ?? {}, changes };
+  if (done.target) reply.target = done.target;
   return reply;
+}
+
+/** What an action did: the element it worked on, its one-line summary, and the facts behind it. */
+interface Performed {
+  target?: string;
+  summary: string;
+  details?: Record<string, unknown>;
+}
+
+type Req<T extends ContentRequest['type']> = Extract<ContentRequest, { type: T }>;
+
+/** Performs one action (inside the change window `act` opens around it). */
+async function perform(req: ContentRequest): Promise<Performed> {
+  switch (req.type) {
+    case 'dom.click':
+      return click(req);
+    case 'dom.drag':
+      return drag(req);
+    case 'dom.select_text': {
+      const el = resolveTarget(req);
+      const r = selectText(el, req.text, req.occurrence);
+      return { target: describeElement(el), details: { selected: r.selected }, summary: r.summary };
+    }
+    case 'dom.hover': {
+      const el = maybeTarget(req);
+      const { summary } = await pointerStep(hoverStep(req, el));
+      return { ...(el ? { target: describeElement(el) } : {}), summary };
+    }
+    case 'dom.type': {
+      const el = resolveEditable(resolveTarget(req));
+      const r = typeText(el, req.text, { clear: req.clear, submit: req.submit });
+      return { target: describeElement(el), details: { ...r }, summary: typeSummary(el, req.text, r) };
+    }
+    case 'dom.fill_form':
+      return fillForm(req);
+    case 'dom.select': {
+      const el = resolveTarget(req);
+      const r = await selectOptions(el, req.values, performance.now() + WALK_TIME_MS);
+      return { target: describeElement(el), details: { selected: r.selected }, summary: r.summary };
+    }
+    case 'dom.check': {
+      const el = resolveTarget(req);
+      const r = setChecked(el, req.checked ?? true);
+      return { target: describeElement(el), details: { checked: r.checked, changed: r.changed }, summary: r.summary };
+    }
+    case 'dom.press':
+      return press(req);
+    case 'dom.scroll': {
+      const el = maybeTarget(req);
+      const r = scrollPage({ target: el, to: req.to, direction: req.direction, pages: req.pages });
+      return { ...(el ? { target: describeElement(el) } : {}), details: { ...r }, summary: r.summary };
+    }
+    case 'dom.upload': {
+      const el = resolveTarget(req);
+      const r = uploadFiles(el, req.files, { drop: req.drop });
+      return { target: describeElement(el), details: { ...r }, summary: r.summary };
+    }
+    default:
+      throw new ActionError(`Not an action: ${req.type}`);
+  }
+}
+
+/** A click on an element, or at a point (in an element, or in the page). */
+function click(req: Req<'dom.click'>): Performed {
+  const opts = { button: req.button, clickCount: req.clickCount, modifiers: req.modifiers };
+  let target: string;
+  let where = '';
+  if (req.x !== undefined || req.y !== undefined) {
+    const r = clickAt(maybeTarget(req), req.x, req.y, opts);
+    target = r.target;
+    where = r.summary;
+  } else {
+    const el = resolveTarget(req);
+    target = describeElement(el);
+    clickElement(el, opts);
+  }
+  const kind =
+    req.button === 'right'
+      ? 'right-clicked'
+      : req.clickCount === 2
+        ? 'double-clicked'
+        : req.clickCount === 3
+          ? 'triple-clicked'
+          : 'clicked';
+  return { target, summary: `${kind} ${where || target}` };
+}
+
+/** A key pressed `count` times (after the first, on whatever has the focus then), under one time limit. */
+async function press(req: Req<'dom.press'>): Promise<Performed> {
+  const el = maybeTarget(req);
+  // One time limit for all the presses (Tab's search for the next stop yields to the page in slices).
+  const opts = {
+    deadline: performance.now() + WALK_TIME_MS,
+    ...(req.clipboard ? { clipboard: req.clipboard } : {}),
+  };
+  let last = await pressKey(el, req.key, opts);
+  for (let i = 1; i < (req.count ?? 1); i++) last = await pressKey(undefined, req.key, opts);
+  return {
+    target: last.target,
+    details: { ...last },
+    summary: `pressed ${req.key}${(req.count ?? 1) > 1 ? ` ×${req.count}` : ''} on ${last.target}${last.cancelled ? ' (the page cancelled its default action)' : ''}${last.effect ? `: ${last.effect}` : ''}`,
+  };
+}
+
+/** Each field in turn (a failure is told and the rest go on), then Enter on the last one when asked to submit. */
+async function fillForm(req: Req<'dom.fill_form'>): Promise<Performed> {
+  const results: string[] = [];
+  let failed = 0;
+  let last: Element | undefined;
+  const deadline = performance.now() + WALK_TIME_MS;
+  // The page renders the last field's change before this one's visibility and click checks read geometry
+  // (fieldSettle: not after a checkbox or radio click that changed nothing else).
+  const settle = fieldSettle();
+  let checked = false;
+  for (const [i, f] of req.fields.entries()) {
+    if (i > 0) await settle.next(checked);
+    checked = false;
+    try {
+      const el = resolveTarget(f);
+      last = el;
+      const r = await fillField(el, f.value, deadline);
+      results.push(r.summary);
+      checked = r.checked;
+    } catch (e) {
+      failed++;
+      results.push(`${f.selector ?? f.ref}: FAILED — ${errorMessage(e)}`);
+    }
+  }
+  settle.stop();
+  if (req.submit && last && !failed) {
+    const s = pressEnterToSubmit(last);
+    results.push(s.submitted ? 'submitted the form' : `not submitted: ${s.submitNote}`);
+  }
+  const n = req.fields.length;
+  return {
+    details: { fields: results, failed },
+    summary: `filled ${n - failed} of ${n} fields${failed ? ` (${failed} failed)` : ''}`,
+  };
+}
+
+/** One form field: a checkbox or radio set, options chosen in a select or listbox, or text typed (cleared first). */
+async function fillField(
+  el: Element,
+  value: Req<'dom.fill_form'>['fields'][number]['value'],
+  deadline: number,
+): Promise<{ summary: string; checked: boolean }> {
+  if (typeof value === 'boolean') return { summary: setChecked(el, value).summary, checked: true };
+  if (
+    Array.isArray(value) ||
+    el.localName === 'select' ||
+    (el.localName !== 'input' && el.getAttribute('role') === 'listbox')
+  ) {
+    const values = Array.isArray(value) ? value : [value];
+    return { summary: (await selectOptions(el, values, deadline)).summary, checked: false };
+  }
+  const editable = resolveEditable(el);
+  if (editable.localName === 'input' && ['checkbox', 'radio'].includes((editable as HTMLInputElement).type))
+    return { summary: setChecked(editable, value === 'true' || value === 'on').summary, checked: true };
+  return { summary: typeSummary(editable, value, typeText(editable, value, { clear: true })), checked: false };
 }
 
 const isRef = (s: string) => REF_RE.test(s);

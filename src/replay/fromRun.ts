@@ -202,97 +202,112 @@ function flowThrough(args: Item, byValue: Map<string, string>, mark: (p: string)
  */
 export function snippetFromRun(items: Item[], opts: { description?: string; prior?: PriorSteps } = {}): BuiltSnippet {
   const { task, calls } = lastRun(items);
+  const { steps, dropped, startUrl } = keptSteps(calls);
+  const { params, marks, secrets } = parameterise(steps, task, opts.prior);
+  const { lines, ordered } = snippetLines(steps, params, marks, startUrl, opts.prior);
+  // The task as the description, without what was typed into password fields.
+  let said = task;
+  for (const v of secrets) if (v) said = said.split(v).join('[password]');
+  const description =
+    opts.description ?? (said ? `Replays: ${said.replace(/\s+/g, ' ').slice(0, 100)}` : 'Saved from a run');
+  return { definition: { description, params: ordered, body: `${lines.join('\n')}\n` }, kept: steps.length, dropped };
+}
+
+type RunCall = ReturnType<typeof lastRun>['calls'][number];
+/** A call kept as a step; `secret` names the argument typed into a password field. */
+type Step = { name: string; args: Item; secret?: string };
+
+/** The calls worth replaying, each with the locators it was read with; the others with why they were left out. */
+function keptSteps(calls: RunCall[]): { steps: Step[]; dropped: DroppedCall[]; startUrl?: string } {
+  const steps: Step[] = [];
   const dropped: DroppedCall[] = [];
-  const steps: { name: string; args: Item; secret?: string }[] = [];
   let startUrl: string | undefined;
   for (const c of calls) {
-    const shown = (() => {
-      try {
-        return short(formatCall(c.name, c.args));
-      } catch {
-        return c.name;
-      }
-    })();
-    if (c.args.__invalid) {
-      dropped.push({ call: c.name, reason: 'its arguments were not valid JSON' });
-      continue;
+    const kept = keepCall(c);
+    if (!startUrl && kept.url) startUrl = kept.url;
+    if (kept.dropped) dropped.push(kept.dropped);
+    else if (kept.step) steps.push(kept.step);
+  }
+  return { steps, dropped, ...(startUrl ? { startUrl } : {}) };
+}
+
+/** One call as a step, or why it cannot be one; `url` is the page a targeted call worked on. */
+function keepCall(c: RunCall): { step?: Step; dropped?: DroppedCall; url?: string } {
+  const shown = (() => {
+    try {
+      return short(formatCall(c.name, c.args));
+    } catch {
+      return c.name;
     }
-    if (/^Error:/.test(c.output)) {
-      dropped.push({
-        call: shown,
-        reason: `failed: ${c.output
-          .split('\n')[0]!
-          .replace(/^Error:\s*/, '')
-          .slice(0, 160)}`,
-      });
-      continue;
-    }
-    if (EXPLORATORY.has(c.name)) {
-      dropped.push({
+  })();
+  if (c.args.__invalid) return { dropped: { call: c.name, reason: 'its arguments were not valid JSON' } };
+  if (/^Error:/.test(c.output)) {
+    const first = c.output.split('\n')[0]!.replace(/^Error:\s*/, '');
+    return { dropped: { call: shown, reason: `failed: ${first.slice(0, 160)}` } };
+  }
+  if (EXPLORATORY.has(c.name))
+    return {
+      dropped: {
         call: shown,
         reason: 'exploratory: it only looked at the page or at Otto; the kept steps do the work',
-      });
-      continue;
-    }
-    const args: Item = { ...c.args };
-    delete args.tab_id; // the replay acts on its own tab
-    const found = readLocators(c.output);
-    if (!startUrl && found.url && (TARGETED.has(c.name) || c.name === 'dom.fill_form')) startUrl = found.url;
-    if (TARGETED.has(c.name) && (args.ref || args.selector)) {
-      // Only dom.click takes `text` as a locator (dom.type's `text` is what it types).
-      const textOnly = found.locator?.text !== undefined && c.name !== 'dom.click';
-      if (!found.locator || textOnly) {
-        if (textOnly && args.ref) {
-          dropped.push({
-            call: shown,
-            reason: `its element (ref ${String(args.ref)}) is named only by its text, which ${c.name} does not take as a locator`,
-          });
-          continue;
-        }
-        if (args.ref) {
-          dropped.push({
-            call: shown,
-            reason: `its element (ref ${String(args.ref)}) has no readable locator to replay with`,
-          });
-          continue;
-        }
-      } else {
-        // The locator first: it reads as "where", then "what".
-        const { ref: _r, selector: _s, ...rest } = args;
-        for (const k of Object.keys(args)) delete args[k];
-        Object.assign(args, locatorArgs(found.locator), rest);
-      }
-    }
-    if (c.name === 'dom.fill_form' && Array.isArray(args.fields)) {
-      const fields = args.fields as Item[];
-      if (fields.some((f, i) => f.ref && !found.fields?.[i])) {
-        dropped.push({ call: shown, reason: 'a field it filled has no readable locator to replay with' });
-        continue;
-      }
-      args.fields = fields.map((f, i) => {
-        const l = found.fields?.[i];
-        if (!l) return f;
-        const { ref: _r, selector: _s, ...rest } = f;
-        return { ...locatorArgs(l), ...rest };
-      });
-    }
-    if (!TARGETED.has(c.name) && c.name !== 'dom.fill_form' && typeof args.ref === 'string') {
-      dropped.push({
-        call: shown,
-        reason: `it reads an element by ref (${args.ref}), which does not survive a reload`,
-      });
-      continue;
-    }
-    // A password typed (the output masks it as "typed N characters"): a parameter the user gives at run time.
-    const secret = c.name === 'dom.type' && /^typed \d+ characters into /m.test(c.output) ? 'text' : undefined;
-    steps.push({ name: c.name, args, ...(secret ? { secret } : {}) });
-  }
+      },
+    };
+  const args: Item = { ...c.args };
+  delete args.tab_id; // the replay acts on its own tab
+  const found = readLocators(c.output);
+  const url = found.url && (TARGETED.has(c.name) || c.name === 'dom.fill_form') ? found.url : undefined;
+  const at = url ? { url } : {};
+  const why = relocate(c.name, args, found);
+  if (why) return { dropped: { call: shown, reason: why }, ...at };
+  // A password typed (the output masks it as "typed N characters"): a parameter the user gives at run time.
+  const secret = c.name === 'dom.type' && /^typed \d+ characters into /m.test(c.output) ? 'text' : undefined;
+  return { step: { name: c.name, args, ...(secret ? { secret } : {}) }, ...at };
+}
 
-  // Parameters: string values the user wrote in the task, named after where they go.
-  const params: Record<string, SnippetParam> = { ...(opts.prior?.params ?? {}) };
+/**
+ * Puts the readable locators the call's output gave in place of its refs and selectors (in `args`); says why when it
+ * cannot (a ref without a locator does not survive a reload).
+ */
+function relocate(name: string, args: Item, found: ReturnType<typeof readLocators>): string | undefined {
+  if (TARGETED.has(name) && (args.ref || args.selector)) {
+    // Only dom.click takes `text` as a locator (dom.type's `text` is what it types).
+    const textOnly = found.locator?.text !== undefined && name !== 'dom.click';
+    if (!found.locator || textOnly) {
+      if (textOnly && args.ref)
+        return `its element (ref ${String(args.ref)}) is named only by its text, which ${name} does not take as a locator`;
+      if (args.ref) return `its element (ref ${String(args.ref)}) has no readable locator to replay with`;
+    } else {
+      // The locator first: it reads as "where", then "what".
+      const { ref: _r, selector: _s, ...rest } = args;
+      for (const k of Object.keys(args)) delete args[k];
+      Object.assign(args, locatorArgs(found.locator), rest);
+    }
+  }
+  if (name === 'dom.fill_form' && Array.isArray(args.fields)) {
+    const fields = args.fields as Item[];
+    if (fields.some((f, i) => f.ref && !found.fields?.[i]))
+      return 'a field it filled has no readable locator to replay with';
+    args.fields = fields.map((f, i) => {
+      const l = found.fields?.[i];
+      if (!l) return f;
+      const { ref: _r, selector: _s, ...rest } = f;
+      return { ...locatorArgs(l), ...rest };
+    });
+  }
+  if (!TARGETED.has(name) && name !== 'dom.fill_form' && typeof args.ref === 'string')
+    return `it reads an element by ref (${args.ref}), which does not survive a reload`;
+  return undefined;
+}
+
+/**
+ * Parameters: string values the user wrote in the task (and a password typed), named after where they go, marked in
+ * the steps' arguments; the values flow through to later locators and texts that hold them.
+ */
+function parameterise(steps: Step[], task: string, prior: PriorSteps | undefined) {
+  const params: Record<string, SnippetParam> = { ...(prior?.params ?? {}) };
   const byValue = new Map<string, string>();
-  for (const [p, v] of Object.entries(opts.prior?.values ?? {})) if (v.trim().length >= 2) byValue.set(v, p);
-  for (const [p, d] of Object.entries(opts.prior?.params ?? {}))
+  for (const [p, v] of Object.entries(prior?.values ?? {})) if (v.trim().length >= 2) byValue.set(v, p);
+  for (const [p, d] of Object.entries(prior?.params ?? {}))
     if (typeof d.default === 'string' && d.default.trim().length >= 2 && !byValue.has(d.default))
       byValue.set(d.default, p);
   const take = (base: string, value: string | undefined, secret: boolean): string => {
@@ -332,10 +347,24 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
   }
   // The values flow through: later locators and texts that hold a parameter's value hold its placeholder.
   for (const s of steps) flowThrough(s.args, byValue, mark, s.secret);
+  return { params, marks, secrets };
+}
+
+/**
+ * The snippet's lines: the prior steps (or a navigation to where the run started, as an optional `url` parameter,
+ * when the run did not navigate itself), then each step with its marks as `{{ param }}` placeholders.
+ */
+function snippetLines(
+  steps: Step[],
+  params: Record<string, SnippetParam>,
+  marks: Map<string, string>,
+  startUrl: string | undefined,
+  prior: PriorSteps | undefined,
+): { lines: string[]; ordered: Record<string, SnippetParam> } {
   const lines: string[] = [];
   let ordered = params;
   const navigated = steps.some((s) => s.name === 'tabs.navigate' || s.name === 'tabs.open');
-  if (opts.prior?.body) lines.push(opts.prior.body.replace(/\n+$/, ''));
+  if (prior?.body) lines.push(prior.body.replace(/\n+$/, ''));
   else if (startUrl && !navigated && !('url' in params)) {
     ordered = {
       url: {
@@ -351,10 +380,5 @@ export function snippetFromRun(items: Item[], opts: { description?: string; prio
     for (const [m, p] of marks) line = line.split(formatString(m).slice(1, -1)).join(`{{ ${p} }}`);
     lines.push(line);
   }
-  // The task as the description, without what was typed into password fields.
-  let said = task;
-  for (const v of secrets) if (v) said = said.split(v).join('[password]');
-  const description =
-    opts.description ?? (said ? `Replays: ${said.replace(/\s+/g, ' ').slice(0, 100)}` : 'Saved from a run');
-  return { definition: { description, params: ordered, body: `${lines.join('\n')}\n` }, kept: steps.length, dropped };
+  return { lines, ordered };
 }

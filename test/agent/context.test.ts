@@ -12,8 +12,10 @@ import { contextBudget, knownWindow } from '../../src/agent/context/contextBudge
 import { isContextLengthError } from '../../src/agent/context/contextError.ts';
 import { splitPoints } from '../../src/agent/context/compaction.ts';
 import { contextView } from '../../src/agent/context/contextView.ts';
+import { transcriptView } from '../../src/agent/context/transcriptView.ts';
 import { keptHandles, keptTtl } from '../../src/agent/context/kept.ts';
-import type { ResponseItem } from '../../src/models/events.ts';
+import type { ModelRequest, ResponseItem } from '../../src/models/events.ts';
+import { SUMMARY_REQUEST } from '../../src/agent/context/compaction.ts';
 
 const ORIGIN = 'https://pages.example';
 
@@ -51,9 +53,35 @@ function withPageTools(h: Harness): Map<string, string> {
   return kept;
 }
 
+/**
+ * Before each turn's request (not the summary request a compaction makes), the input the model receives is compared
+ * with the view of the transcript as stored at that moment: `contextView(transcriptView(records))`.
+ */
+function checkedAgainstView(model: ReaderModel, h: Harness): { checked: number; mismatches: string[] } {
+  const seen = { checked: 0, mismatches: [] as string[] };
+  const stream = model.stream.bind(model);
+  model.stream = async function* (request: ModelRequest) {
+    const last = JSON.stringify(request.input.at(-1));
+    if (!last.includes(SUMMARY_REQUEST)) {
+      const view = transcriptView(await h.store.transcript(h.conversationId));
+      const expected = JSON.stringify(contextView(view, { usePreviousResponseId: false }).input);
+      seen.checked++;
+      if (JSON.stringify(request.input) !== expected) seen.mismatches.push(`request ${seen.checked}`);
+    }
+    yield* stream(request);
+  };
+  return seen;
+}
+
 async function errand(
   pages: number,
-  opts: { window?: number; serverCompaction?: boolean; budget?: number; instructions?: string } = {},
+  opts: {
+    window?: number;
+    serverCompaction?: boolean;
+    budget?: number;
+    instructions?: string;
+    check?: (model: ReaderModel, h: Harness) => void;
+  } = {},
 ) {
   const model = new ReaderModel(pages, ORIGIN, opts);
   const h = await setup({
@@ -65,6 +93,7 @@ async function errand(
       },
     }),
   });
+  opts.check?.(model, h);
   h.model = model as never;
   h.runner = h.newRunner({ model });
   const kept = withPageTools(h);
@@ -244,11 +273,29 @@ describe('a context budget, compaction and recovery', () => {
     expect(JSON.stringify(items.at(-1))).toContain('Page 1 says: Page 01 marker');
   });
 
+  it('every request sent is the view of the transcript as it stood: across elisions, digests, compactions, a recovery', async () => {
+    let seen: ReturnType<typeof checkedAgainstView> | undefined;
+    const { h, model, state } = await errand(30, {
+      budget: 6000,
+      window: 9000,
+      check: (m, harness) => (seen = checkedAgainstView(m, harness)),
+    });
+    expect(state.stopReason).toBe('completed');
+    const items = await h.items();
+    // The errand went through every step that writes to the transcript before a request.
+    expect(items.some((i) => i.type === 'otto.elision')).toBe(true);
+    expect(items.some((i) => i.type === 'otto.compaction')).toBe(true);
+    expect(seen!.checked).toBe(model.requests.filter((r) => !r.summary).length);
+    expect(seen!.mismatches).toEqual([]);
+  });
+
   it('a fresh worker builds the same request across a compaction (resume)', async () => {
     const { h } = await errand(30, { budget: 6000 });
     const records = await h.store.transcript(h.conversationId);
-    const a = contextView(records, { usePreviousResponseId: false });
-    const again = contextView(await h.store.transcript(h.conversationId), { usePreviousResponseId: false });
+    const a = contextView(transcriptView(records), { usePreviousResponseId: false });
+    const again = contextView(transcriptView(await h.store.transcript(h.conversationId)), {
+      usePreviousResponseId: false,
+    });
     expect(JSON.stringify(again.input)).toBe(JSON.stringify(a.input));
     expect(a.compaction).toBeDefined();
   });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentRunner } from '../../src/agent/runner.ts';
 import { cloneState } from '../../src/agent/session.ts';
 import { contextView } from '../../src/agent/context/contextView.ts';
+import { transcriptView } from '../../src/agent/context/transcriptView.ts';
 import type { ModelClient, ModelEvent, ModelRequest } from '../../src/models/events.ts';
 import { ConversationStore, type AppendOptions } from '../../src/storage/conversations.ts';
 import type { ItemRecord } from '../../src/storage/records.ts';
@@ -51,7 +52,7 @@ class CheckingModel implements ModelClient {
   stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     const check = async () => {
       const stored = await this.store.transcript(this.conversationId());
-      const expected = contextView(stored, { usePreviousResponseId: false }).input;
+      const expected = contextView(transcriptView(stored), { usePreviousResponseId: false }).input;
       if (JSON.stringify(request.input) !== JSON.stringify(expected)) {
         this.mismatches.push(
           `request #${this.mismatches.length + 1}: ${JSON.stringify(request.input)} ≠ ${JSON.stringify(expected)}`,

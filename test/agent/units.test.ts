@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { errorOutput, isLocalItem, note, openCalls, toOutput } from '../../src/agent/transcript.ts';
 import { contextView } from '../../src/agent/context/contextView.ts';
+import { transcriptView } from '../../src/agent/context/transcriptView.ts';
 import { parseArguments, unknownToolMessage } from '../../src/agent/calls.ts';
 import { originAllowed, originMatches } from '../../src/agent/approvals.ts';
 import { originOf } from '../../src/shared/origin.ts';
@@ -15,6 +16,31 @@ const rec = (seq: number, item: Record<string, unknown>): ItemRecord => ({
   item,
 });
 
+describe('the transcript view', () => {
+  it('holds the latest compaction, the elisions, the records sent after the window and their items with stubs', () => {
+    const window = [{ type: 'message', role: 'user', content: 'notes' }];
+    const records = [
+      rec(0, { type: 'message', role: 'user', content: 'old' }),
+      rec(1, { type: 'otto.compaction', throughSeq: 0, method: 'summary', reason: 'budget', items: window }),
+      rec(2, { type: 'function_call', call_id: 'a', name: 'x', arguments: '{}' }),
+      rec(3, { type: 'function_call_output', call_id: 'a', output: 'long page text' }),
+      rec(4, {
+        type: 'otto.elision',
+        entries: [{ callId: 'a', tool: 'dom.snapshot', tab: "the run's tab", at: 0, chars: 14, handle: 'h1' }],
+      }),
+      rec(5, note('aborted', 'Stopped by the user.')),
+    ];
+    const view = transcriptView(records);
+    expect(view.compaction?.throughSeq).toBe(0);
+    expect([...view.elided.keys()]).toEqual(['a']);
+    expect(view.sent.map((r) => r.seq)).toEqual([2, 3]);
+    expect(view.items[1]!.output).toMatch(/^\[Otto: this output was replaced by a newer one .*handle='h1'/);
+    expect(view.nextSeq).toBe(6);
+    expect(contextView(view, { usePreviousResponseId: false }).input).toEqual([...window, ...view.items]);
+    expect(transcriptView([]).nextSeq).toBe(0);
+  });
+});
+
 describe('transcript helpers', () => {
   const records = [
     rec(0, { type: 'message', role: 'user', content: 'hi' }),
@@ -25,19 +51,23 @@ describe('transcript helpers', () => {
   ];
 
   it('replays everything but local notes; with a chain only what came after it', () => {
-    expect(contextView(records, { usePreviousResponseId: false }).input.map((i) => i.type)).toEqual([
+    expect(contextView(transcriptView(records), { usePreviousResponseId: false }).input.map((i) => i.type)).toEqual([
       'message',
       'function_call',
       'function_call_output',
       'function_call',
     ]);
-    const chained = contextView(records, { usePreviousResponseId: true, chain: { responseId: 'r', seq: 2 } });
+    const chained = contextView(transcriptView(records), {
+      usePreviousResponseId: true,
+      chain: { responseId: 'r', seq: 2 },
+    });
     expect(chained).toEqual({ input: [records[2]!.item, records[4]!.item], previousResponseId: 'r' });
     // Chain configured but absent (first turn, after an abort): full replay.
-    expect(contextView(records, { usePreviousResponseId: true }).previousResponseId).toBeUndefined();
+    expect(contextView(transcriptView(records), { usePreviousResponseId: true }).previousResponseId).toBeUndefined();
     // A chain is ignored when the mode is off.
     expect(
-      contextView(records, { usePreviousResponseId: false, chain: { responseId: 'r', seq: 2 } }).previousResponseId,
+      contextView(transcriptView(records), { usePreviousResponseId: false, chain: { responseId: 'r', seq: 2 } })
+        .previousResponseId,
     ).toBeUndefined();
     expect(isLocalItem({ type: 'otto.note' })).toBe(true);
     expect(isLocalItem({ type: 'message' })).toBe(false);

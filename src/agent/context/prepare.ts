@@ -9,21 +9,12 @@ import type { AgentConfigView, RunSession } from '../session.ts';
 import { isFunctionCallOutput, userMessage } from '../transcript.ts';
 import { abortable } from '../timing.ts';
 import { calibrate, contextBudget, estimateTokens, extraChars, requestSize } from './contextBudget.ts';
-import {
-  applyElisions,
-  elisionCandidates,
-  MIN_ELIDE_CHARS,
-  outputText,
-  recordedElisions,
-  type ElisionItem,
-} from './elide.ts';
+import { elisionCandidates, MIN_ELIDE_CHARS, outputText, type ElisionItem } from './elide.ts';
 import {
   contextNote,
   handleNote,
   indexText,
   userMessages,
-  latestCompaction,
-  sentItems,
   serverWindow,
   splitPoints,
   SUMMARY_INSTRUCTIONS,
@@ -33,6 +24,7 @@ import {
   type HandleNote,
 } from './compaction.ts';
 import { contextView } from './contextView.ts';
+import { transcriptView, type TranscriptView } from './transcriptView.ts';
 import { DIGEST_HEAD, DIGEST_TOKENS, digestibleRun, digestWindow } from './digest.ts';
 import { tabOf, urlIn } from './observations.ts';
 
@@ -58,6 +50,8 @@ export interface PreparedRequest {
   budget: number;
   /** Tokens of the instructions and tool definitions (see `fixedTokens`). */
   fixed?: number;
+  /** The transcript the input was read from, as it stands when the request goes. */
+  view: TranscriptView;
 }
 
 /** The budget in force: the configured or automatic one, lowered for this run once the server refused a request. */
@@ -66,21 +60,33 @@ export function budgetOf(session: RunSession, cfg: AgentConfigView): number {
   return session.budgetCap !== undefined ? Math.min(budget, session.budgetCap) : budget;
 }
 
+/** The transcript as it stands now, read once into the view every step below works from. */
+export async function viewOf(session: RunSession): Promise<TranscriptView> {
+  return transcriptView(await session.transcript());
+}
+
+/**
+ * The request's input, from one view of the transcript: built after the new elisions are recorded, and built again
+ * only when a step writes to the transcript (a digest, a compaction).
+ */
 export async function prepareRequest(
   session: RunSession,
   cfg: AgentConfigView,
   shape: RequestShape,
 ): Promise<PreparedRequest> {
   await elideSuperseded(session);
+  let view = await viewOf(session);
   // With a server-side chain the server holds the context: only the new items are sent, and nothing is condensed.
-  if (!(cfg.agent.previous_response_id && session.state.chain)) await digestSettled(session, shape);
+  if (!(cfg.agent.previous_response_id && session.state.chain) && (await digestSettled(session, shape, view)))
+    view = await viewOf(session);
   const budget = budgetOf(session, cfg);
   // The instructions and tool definitions (~12,000 characters of JSON) are measured once per request, not per use.
   const fixedChars = extraChars([shape.instructions ?? '', shape.tools]);
-  let prepared = await measure(session, cfg, shape, budget, fixedChars);
+  let prepared = measure(session, cfg, shape, view, budget, fixedChars);
   if (prepared.tokens > budget && !prepared.previousResponseId) {
-    const done = await compact(session, cfg, shape, 'budget', budget);
-    if (done.outcome === 'compacted') prepared = await measure(session, cfg, shape, budget, fixedChars);
+    const done = await compact(session, cfg, shape, 'budget', budget, view);
+    if (done.outcome === 'compacted')
+      prepared = measure(session, cfg, shape, await viewOf(session), budget, fixedChars);
     else if (done.outcome === 'futile') await noteOverBudget(session, prepared, done);
   }
   return { ...prepared, fixed: estimateTokens(requestSize([], fixedChars), session.charsPerToken) };
@@ -100,26 +106,27 @@ async function noteOverBudget(
   await session.commit(undefined, [contextNote(prepared.tokens, prepared.budget, futile.fixed, futile.after)]);
 }
 
-async function measure(
+function measure(
   session: RunSession,
   cfg: AgentConfigView,
   shape: RequestShape,
+  view: TranscriptView,
   budget: number,
   fixedChars: number,
-): Promise<PreparedRequest> {
-  const records = await session.transcript();
-  const view = contextView(records, {
+): PreparedRequest {
+  const context = contextView(view, {
     usePreviousResponseId: cfg.agent.previous_response_id,
     ...(session.state.chain ? { chain: session.state.chain } : {}),
   });
-  const input = view.input.map(shape.forModel);
+  const input = context.input.map(shape.forModel);
   const size = requestSize(input, fixedChars);
   return {
     input,
-    ...(view.previousResponseId ? { previousResponseId: view.previousResponseId } : {}),
+    ...(context.previousResponseId ? { previousResponseId: context.previousResponseId } : {}),
     size,
     tokens: estimateTokens(size, session.charsPerToken),
     budget,
+    view,
   };
 }
 
@@ -138,15 +145,9 @@ export function learnFromUsage(
  * Condenses the settled steps into a digest (digest.ts) once they weigh DIGEST_TOKENS, recorded as a compaction
  * (`method: 'digest'`) with the handles and origin labels of what it stands for, like any other.
  */
-export async function digestSettled(session: RunSession, shape: RequestShape): Promise<boolean> {
-  const records = await session.transcript();
-  const prev = latestCompaction(records);
-  const sent = sentItems(records, prev?.throughSeq ?? -1);
-  const elided = recordedElisions(records);
-  const items = applyElisions(
-    sent.map((r) => r.item as ResponseItem),
-    elided,
-  ).map(shape.forModel);
+export async function digestSettled(session: RunSession, shape: RequestShape, view: TranscriptView): Promise<boolean> {
+  const { compaction: prev, sent, elided } = view;
+  const items = view.items.map(shape.forModel);
   const run = digestibleRun(items, elided);
   // The last split point inside the run: calls stay with their outputs, and the latest item is never digested.
   const split = splitPoints(items)
@@ -254,15 +255,10 @@ export async function compact(
   shape: RequestShape,
   reason: CompactionItem['reason'],
   budget: number,
+  view: TranscriptView,
 ): Promise<CompactOutcome> {
-  const records = await session.transcript();
-  const prev = latestCompaction(records);
-  const sent = sentItems(records, prev?.throughSeq ?? -1);
-  const elided = recordedElisions(records);
-  const items = applyElisions(
-    sent.map((r) => r.item as ResponseItem),
-    elided,
-  ).map(shape.forModel);
+  const { compaction: prev, sent, elided, records } = view;
+  const items = view.items.map(shape.forModel);
   const points = splitPoints(items);
   if (!points.length) return { outcome: 'nothing' };
   const charsPerToken = session.charsPerToken;

@@ -8,6 +8,7 @@
  * whole: nothing is cut off. A call outside the task the user asked for (#42) gets a card that says so (Allow once /
  * Allow for this task / Deny, never "always"); every action card shows what it would send or change.
  */
+import type { ComponentChildren } from 'preact';
 import type { PendingApproval, TabShareRequest } from '../../storage/runRecords.ts';
 import type { CallTarget } from '../../shared/callTarget.ts';
 import { isShareApproval, shareQuestion } from '../../agent/tabAccess.ts';
@@ -31,6 +32,50 @@ function acceptedQuestion(name: string, args: string): { question: string; text?
   }
 }
 
+/** The card's answers: approve once, the card's own wider answer (`children`), deny. */
+function Answers(props: { actions: ApprovalActions; approve?: string; deny?: string; children: ComponentChildren }) {
+  const { actions, approve = 'Allow once', deny = 'Deny', children } = props;
+  return (
+    <div class="actions">
+      <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
+        {approve}
+      </button>
+      {children}
+      <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
+        {deny}
+      </button>
+    </div>
+  );
+}
+
+/** `dom.click on https://shop.example (a step of its program)`: the call, the site it acts on, whether a program ran it. */
+function CallAndSite({ approval }: { approval: PendingApproval }) {
+  const site = approval.origin;
+  return (
+    <>
+      <code>{approval.name}</code>
+      {site ? (
+        <>
+          {' '}
+          on <strong>{site}</strong>
+        </>
+      ) : (
+        ''
+      )}
+      {approval.parentCallId ? ' (a step of its program)' : ''}
+    </>
+  );
+}
+
+/** The call's arguments, whole (nothing cut off), in the Tab order so a keyboard can scroll them. */
+function Arguments({ approval }: { approval: PendingApproval }) {
+  return (
+    <pre class="approval-args" tabIndex={0}>
+      {prettyJson(approval.arguments || '{}')}
+    </pre>
+  );
+}
+
 /** A call wants a tab outside Otto's group (#27): share it once, always for its site, or not at all. */
 function ShareCard({
   approval,
@@ -47,10 +92,7 @@ function ShareCard({
         Otto wants to use this tab (<code>{approval.name}</code>), which is not in Otto's tab group. Shared, it joins
         the group and Otto can read it and act on it.
       </p>
-      <div class="actions">
-        <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
-          Share
-        </button>
+      <Answers actions={actions} approve="Share" deny="Don't share">
         <button
           type="button"
           data-testid="approval-always"
@@ -60,10 +102,7 @@ function ShareCard({
         >
           Always for this site
         </button>
-        <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
-          Don't share
-        </button>
-      </div>
+      </Answers>
     </section>
   );
 }
@@ -97,16 +136,7 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
       )}
       {action && (
         <p class="approval-title" data-testid="approval-action">
-          And it is an action: Otto wants to run <code>{approval.name}</code>
-          {site ? (
-            <>
-              {' '}
-              on <strong>{site}</strong>
-            </>
-          ) : (
-            ''
-          )}
-          {approval.parentCallId ? ' (a step of its program)' : ''}, which can change things.
+          And it is an action: Otto wants to run <CallAndSite approval={approval} />, which can change things.
         </p>
       )}
       <p class="approval-hint" data-testid="approval-sends">
@@ -119,10 +149,7 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
       {action && <WhatChanges approval={approval} />}
       {approval.target && <TargetFacts target={approval.target} />}
       <p class="approval-hint">{action ? 'Allow this action, and this data to leave?' : 'Allow this data to leave?'}</p>
-      <div class="actions">
-        <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
-          Allow once
-        </button>
+      <Answers actions={actions}>
         {scope ? (
           <button type="button" data-testid="approval-task" onClick={() => actions.approve('task')}>
             Allow for this task
@@ -141,10 +168,7 @@ function FlowApproval({ approval, actions }: { approval: PendingApproval; action
             Always for these sites
           </button>
         )}
-        <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
-          Deny
-        </button>
-      </div>
+      </Answers>
     </section>
   );
 }
@@ -180,11 +204,8 @@ function ScopeApproval({ approval, actions }: { approval: PendingApproval; actio
       )}
       <WhatChanges approval={approval} />
       {approval.target && <TargetFacts target={approval.target} />}
-      <pre class="approval-args">{prettyJson(approval.arguments || '{}')}</pre>
-      <div class="actions">
-        <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
-          Allow once
-        </button>
+      <Arguments approval={approval} />
+      <Answers actions={actions}>
         <button
           type="button"
           data-testid="approval-task"
@@ -193,10 +214,7 @@ function ScopeApproval({ approval, actions }: { approval: PendingApproval; actio
         >
           Allow for this task
         </button>
-        <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
-          Deny
-        </button>
-      </div>
+      </Answers>
     </section>
   );
 }
@@ -300,16 +318,7 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
   return (
     <section class="approval" role="group" aria-label={`Approve ${approval.name}?`} data-testid="approval">
       <p class="approval-title">
-        Otto wants to run <code>{approval.name}</code>
-        {site ? (
-          <>
-            {' '}
-            on <strong>{site}</strong>
-          </>
-        ) : (
-          ''
-        )}
-        {approval.parentCallId ? ' (a step of its program)' : ''}.
+        Otto wants to run <CallAndSite approval={approval} />.
       </p>
       <WhatChanges approval={approval} />
       {approval.target && <TargetFacts target={approval.target} />}
@@ -321,14 +330,9 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
       ) : (
         ''
       )}
-      <pre class="approval-args" tabIndex={0}>
-        {prettyJson(approval.arguments || '{}')}
-      </pre>
+      <Arguments approval={approval} />
       <p class="approval-hint">This action can change things. Allow it?</p>
-      <div class="actions">
-        <button type="button" class="primary" data-testid="approval-approve" onClick={() => actions.approve('once')}>
-          Allow once
-        </button>
+      <Answers actions={actions}>
         <button
           type="button"
           data-testid="approval-always"
@@ -340,10 +344,7 @@ export function ApprovalCard({ approval, actions }: { approval: PendingApproval;
         >
           Always on this site
         </button>
-        <button type="button" class="danger" data-testid="approval-deny" onClick={() => actions.deny()}>
-          Deny
-        </button>
-      </div>
+      </Answers>
     </section>
   );
 }

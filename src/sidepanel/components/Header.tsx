@@ -3,7 +3,7 @@
  * settings, and the worker link. The view buttons toggle: pressed again, they go back to the chat.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Link } from '../state/store.ts';
+import type { Link } from '../state/useWorkerLink.ts';
 import { Icon, type IconName } from './Icon.tsx';
 
 export type PanelView = 'chat' | 'settings' | 'help' | 'data';

@@ -12,7 +12,8 @@
  */
 import { readsOnly, type AnyTool, type CallFlow, type ToolContext } from '../Tool.ts';
 import { flowOf } from './flow.ts';
-import { labelsOf, NO_LABELS, showLabel, showLabels, union, type Labels } from './labels.ts';
+import { labelsOf, NO_LABELS, union, type Labels } from './labels.ts';
+import { showLabel, showLabels } from '../../shared/labelText.ts';
 import type { OriginResolver } from './resolver.ts';
 import { judge, type Blocked, type FlowFacts, type FlowPair, type Verdict } from './rule.ts';
 import { ANYWHERE, sinksOf, sourcesOf } from './sinks.ts';

@@ -52,21 +52,3 @@ export function labelsOf(values: Iterable<string | undefined>): Labels {
   for (const v of values) if (v) set.add(v);
   return set.size ? [...set].sort() : NO_LABELS;
 }
-
-/** How a label reads to the user: `bank.example`, `127.0.0.1:4001`, `the MCP server "notes"`, `a data: URL`. */
-export function showLabel(label: string): string {
-  if (label.startsWith('mcp:')) return `the MCP server "${label.slice(4)}"`;
-  if (/^[a-z][a-z0-9+.-]*:$/i.test(label)) return `a ${label} URL`;
-  try {
-    return new URL(label).host || label;
-  } catch {
-    return label;
-  }
-}
-
-/** `a, b and c` */
-export function showLabels(labels: Labels): string {
-  const shown = labels.map(showLabel);
-  if (shown.length <= 1) return shown.join('');
-  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
-}

@@ -24,7 +24,6 @@ export function ConnectionForm({ client, config, hasKey, onSaved }: ConnectionFo
   const [baseUrl, setBaseUrl] = useState(config.agent.base_url);
   const [model, setModel] = useState(config.agent.model);
   const [api, setApi] = useState<AgentApi>(config.agent.api);
-  const keySaver = useSaver();
   const saver = useSaver();
   const tester = useSaver();
   useEffect(() => {
@@ -33,21 +32,6 @@ export function ConnectionForm({ client, config, hasKey, onSaved }: ConnectionFo
     setApi(config.agent.api);
   }, [config.agent.base_url, config.agent.model, config.agent.api]);
 
-  const preset = BASE_URL_PRESETS.find((p) => p.url === baseUrl)?.url ?? '';
-
-  const saveKey = () =>
-    keySaver.run(async () => {
-      await updateSecrets(client, { OPENAI_API_KEY: key.trim() });
-      setKey('');
-      onSaved();
-      return 'API key saved.';
-    });
-  const removeKey = () =>
-    keySaver.run(async () => {
-      await updateSecrets(client, {}, ['OPENAI_API_KEY']);
-      onSaved();
-      return 'API key removed.';
-    });
   const save = () =>
     saver.run(async () => {
       await saveConfigEdits(client, [
@@ -73,76 +57,21 @@ export function ConnectionForm({ client, config, hasKey, onSaved }: ConnectionFo
   return (
     <section class="card" aria-labelledby="conn-title">
       <h2 id="conn-title">Model connection</h2>
-      <form
-        class="field"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (key.trim()) void saveKey();
-        }}
-      >
-        <label for="api-key">OpenAI API key</label>
-        <div class="row wrap">
-          <input
-            id="api-key"
-            type="password"
-            autocomplete="off"
-            data-testid="settings-api-key"
-            placeholder={hasKey ? '•••••••••••• (saved; type to replace)' : 'sk-…'}
-            value={key}
-            onInput={(e) => setKey((e.target as HTMLInputElement).value)}
-          />
-          <button type="submit" class="primary" data-testid="settings-save-key" disabled={!key.trim() || keySaver.busy}>
-            Save key
-          </button>
-          {hasKey && (
-            <button type="button" onClick={() => void removeKey()} disabled={keySaver.busy}>
-              Remove key
-            </button>
-          )}
-        </div>
-        <p class="hint">
-          {hasKey
-            ? 'A key is saved. It is never shown again, never exported, and redacted from every error.'
-            : 'No key saved. Local servers usually need none.'}
-        </p>
-        <OutcomeLine outcome={keySaver.outcome} testId="settings-key-result" />
-      </form>
+      <KeyForm client={client} hasKey={hasKey} value={key} onInput={setKey} onSaved={onSaved} />
       <form
         onSubmit={(e) => {
           e.preventDefault();
           void save();
         }}
       >
-        <div class="field">
-          <label for="base-url">Base URL</label>
-          <div class="row wrap">
-            <input
-              id="base-url"
-              type="url"
-              data-testid="settings-base-url"
-              value={baseUrl}
-              onInput={(e) => setBaseUrl((e.target as HTMLInputElement).value)}
-            />
-            <select
-              aria-label="Base URL preset"
-              value={preset}
-              data-testid="settings-base-url-preset"
-              onChange={(e) => {
-                const chosen = BASE_URL_PRESETS.find((p) => p.url === (e.target as HTMLSelectElement).value);
-                if (!chosen) return;
-                setBaseUrl(chosen.url);
-                setApi(chosen.api);
-              }}
-            >
-              <option value="">Preset…</option>
-              {BASE_URL_PRESETS.map((p) => (
-                <option key={p.url} value={p.url}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
+        <BaseUrlField
+          baseUrl={baseUrl}
+          onInput={setBaseUrl}
+          onPreset={(chosen) => {
+            setBaseUrl(chosen.url);
+            setApi(chosen.api);
+          }}
+        />
         <div class="field">
           <label for="agent-api">API</label>
           <select
@@ -183,5 +112,104 @@ export function ConnectionForm({ client, config, hasKey, onSaved }: ConnectionFo
         <OutcomeLine outcome={tester.outcome} testId="settings-test-result" />
       </form>
     </section>
+  );
+}
+
+/** The API key: saved to the secrets (never shown again), replaced or removed. */
+function KeyForm(props: {
+  client: PortClient;
+  hasKey: boolean;
+  value: string;
+  onInput(value: string): void;
+  onSaved(): void;
+}) {
+  const { client, hasKey, value, onInput, onSaved } = props;
+  const keySaver = useSaver();
+  const saveKey = () =>
+    keySaver.run(async () => {
+      await updateSecrets(client, { OPENAI_API_KEY: value.trim() });
+      onInput('');
+      onSaved();
+      return 'API key saved.';
+    });
+  const removeKey = () =>
+    keySaver.run(async () => {
+      await updateSecrets(client, {}, ['OPENAI_API_KEY']);
+      onSaved();
+      return 'API key removed.';
+    });
+  return (
+    <form
+      class="field"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (value.trim()) void saveKey();
+      }}
+    >
+      <label for="api-key">OpenAI API key</label>
+      <div class="row wrap">
+        <input
+          id="api-key"
+          type="password"
+          autocomplete="off"
+          data-testid="settings-api-key"
+          placeholder={hasKey ? '•••••••••••• (saved; type to replace)' : 'sk-…'}
+          value={value}
+          onInput={(e) => onInput((e.target as HTMLInputElement).value)}
+        />
+        <button type="submit" class="primary" data-testid="settings-save-key" disabled={!value.trim() || keySaver.busy}>
+          Save key
+        </button>
+        {hasKey && (
+          <button type="button" onClick={() => void removeKey()} disabled={keySaver.busy}>
+            Remove key
+          </button>
+        )}
+      </div>
+      <p class="hint">
+        {hasKey
+          ? 'A key is saved. It is never shown again, never exported, and redacted from every error.'
+          : 'No key saved. Local servers usually need none.'}
+      </p>
+      <OutcomeLine outcome={keySaver.outcome} testId="settings-key-result" />
+    </form>
+  );
+}
+
+type Preset = (typeof BASE_URL_PRESETS)[number];
+
+/** The base URL, typed or chosen from the presets (a preset also sets the API it speaks). */
+function BaseUrlField(props: { baseUrl: string; onInput(url: string): void; onPreset(preset: Preset): void }) {
+  const { baseUrl, onInput, onPreset } = props;
+  const preset = BASE_URL_PRESETS.find((p) => p.url === baseUrl)?.url ?? '';
+  return (
+    <div class="field">
+      <label for="base-url">Base URL</label>
+      <div class="row wrap">
+        <input
+          id="base-url"
+          type="url"
+          data-testid="settings-base-url"
+          value={baseUrl}
+          onInput={(e) => onInput((e.target as HTMLInputElement).value)}
+        />
+        <select
+          aria-label="Base URL preset"
+          value={preset}
+          data-testid="settings-base-url-preset"
+          onChange={(e) => {
+            const chosen = BASE_URL_PRESETS.find((p) => p.url === (e.target as HTMLSelectElement).value);
+            if (chosen) onPreset(chosen);
+          }}
+        >
+          <option value="">Preset…</option>
+          {BASE_URL_PRESETS.map((p) => (
+            <option key={p.url} value={p.url}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
   );
 }
