@@ -1,17 +1,16 @@
 /**
- * The gesture tools of the `dom` pack (issue 21): dom.drag (drag and drop, sliders, resize grips) and
- * dom.select_text, plus the parameters other tools gain for gestures (dom.click's point, Otto's clipboard behind
- * dom.press). The work happens in the content script (src/content/gestures/); these only shape the request.
+ * The pointer tools of the `dom` pack (issues 21, 43, 45): dom.hover (a pointer path, a hold, a press or release),
+ * dom.drag (drag and drop, sliders, resize grips) and dom.select_text, plus the parameters other tools gain for
+ * gestures (dom.click's point, Otto's clipboard behind dom.press). The work happens in the content script (src/content/gestures/); these only shape the request.
  */
 import { z } from '../../../shared/zod.ts';
-import { REF_RE, type ActionRequest, type ClipboardEntry } from '../../../shared/contentMessages.ts';
+import { REF_RE, type ClipboardEntry } from '../../../shared/contentMessages.ts';
 import type { ActionResult } from '../../../page/actions.ts';
 import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
-import type { ToolContext } from '../../context.ts';
 import type { AnyTool } from '../../Tool.ts';
-import type { PageApi } from '../../../page/api.ts';
 import { ottoClipboard } from './ottoClipboard.ts';
+import { locatorArgs, locatorParams, needTarget, ref, selector, tabId, target, type DomKit } from './domToolKit.ts';
 
 const px = z.number().min(-10_000).max(10_000);
 
@@ -27,18 +26,58 @@ export function rememberCopy(result: ActionResult): void {
   if (copied && typeof copied.text === 'string' && typeof copied.origin === 'string') ottoClipboard.set(copied);
 }
 
-interface Deps {
-  page: () => PageApi;
-  tab: (args: { tab_id?: number | undefined }, ctx: ToolContext) => Promise<number>;
-  act: (args: { tab_id?: number | undefined }, ctx: ToolContext, request: ActionRequest) => Promise<string>;
-  tabIdParam: z.ZodOptional<z.ZodNumber>;
-  ref: z.ZodOptional<z.ZodString>;
-  selector: z.ZodOptional<z.ZodString>;
-}
-
 const frameOf = (ref: string): string => /^f\d+/.exec(ref)?.[0] ?? '';
 
-export function createGestureTools(d: Deps): AnyTool[] {
+/** dom.hover: the pointer moved like a mouse, held still, pressed or released (#43). */
+export function createHoverTools({ act }: DomKit): AnyTool[] {
+  const hover = defineTool({
+    pack: 'dom',
+    name: 'hover',
+    description:
+      'Move the pointer like a mouse (a path from where it was) over an element or to x/y (from its top-left, or in the viewport); hold_ms: stay still. ' +
+      'press=down/up: left button down/up there (moves between keep it held: drag via points, long press; no click). ' +
+      'Reports changes incl. attributes (fill, class, aria-*). CSS-only :hover menus do not open: click instead.',
+    parameters: z.object({
+      ref,
+      selector,
+      ...locatorParams,
+      ...pointArgs,
+      hold_ms: z.number().int().min(0).max(10_000).optional(),
+      press: z.enum(['down', 'up']).optional(),
+      tab_id: tabId,
+    }),
+    effect: 'changes',
+    // A point, a press and a release tell the page what the model chose, as a click or a drag does (#43).
+    flow: FLOW.actsOnPage,
+    examples: [
+      "dom.hover(ref='e10')",
+      'dom.hover(x=320, y=180, hold_ms=1500)',
+      "dom.hover(ref='e4', press='down'); dom.hover(x=400, y=200); dom.hover(x=480, y=200, press='up')",
+    ],
+    returns:
+      'What was hovered, pressed or released and what changed (page text inside an <external-content-…> boundary).',
+    async execute(args, ctx) {
+      const t = locatorArgs(args, false);
+      const point = args.x !== undefined || args.y !== undefined;
+      const hasTarget = !!(t.ref || t.selector || t.locator);
+      if (point && !hasTarget && (args.x === undefined || args.y === undefined))
+        throw new Error('dom.hover at a viewport point needs both x and y (or a ref/selector to aim inside).');
+      if (!point && !hasTarget && !args.press && args.hold_ms === undefined) needTarget(t, 'dom.hover');
+      return act(args, ctx, {
+        type: 'dom.hover',
+        ...target(t),
+        ...(args.x !== undefined ? { x: args.x } : {}),
+        ...(args.y !== undefined ? { y: args.y } : {}),
+        ...(args.hold_ms ? { holdMs: args.hold_ms } : {}),
+        ...(args.press ? { press: args.press } : {}),
+      });
+    },
+  });
+
+  return [hover] as AnyTool[];
+}
+
+export function createGestureTools(d: DomKit): AnyTool[] {
   const toRef = z.string().regex(REF_RE, 'a ref looks like e12 (or f3e12 inside a frame)').optional();
 
   const drag = defineTool({
@@ -49,8 +88,8 @@ export function createGestureTools(d: Deps): AnyTool[] {
       'Reorders lists, moves cards between columns, moves slider thumbs and map markers; resize=True grabs the bottom-right resize corner. ' +
       'Uses HTML5 drag and drop where the page does (draggable elements), else a mouse drag with intermediate moves. Reports what moved: the order before and after, the container it ended in.',
     parameters: z.object({
-      ref: d.ref,
-      selector: d.selector,
+      ref,
+      selector,
       to_ref: toRef.describe('Drop onto this element (ref)'),
       to_selector: z.string().min(1).max(2000).optional().describe('Drop onto this element (CSS), when no to_ref'),
       to_x: px.optional().describe('Drop point inside the destination: px from its left edge (default its centre)'),
@@ -65,7 +104,7 @@ export function createGestureTools(d: Deps): AnyTool[] {
         .enum(['auto', 'html5', 'mouse'])
         .default('auto')
         .describe('auto: as the browser would; html5 or mouse force one kind of events'),
-      tab_id: d.tabIdParam,
+      tab_id: tabId,
     }),
     effect: 'changes',
     flow: FLOW.actsOnPage,
@@ -117,8 +156,8 @@ export function createGestureTools(d: Deps): AnyTool[] {
       'Select text as a mouse selection would (the page’s selectionchange/mouseup handlers run): a phrase inside an element (text, the n-th occurrence), or all of its text. ' +
       'Then press Control+C to copy it, or use the page’s own buttons (Bold, Highlight, Comment) on it. Reports the selected text.',
     parameters: z.object({
-      ref: d.ref,
-      selector: d.selector,
+      ref,
+      selector,
       text: z
         .string()
         .min(1)
@@ -126,7 +165,7 @@ export function createGestureTools(d: Deps): AnyTool[] {
         .optional()
         .describe('The text to select inside the element; default all of it'),
       occurrence: z.number().int().min(1).max(1000).default(1).describe('Which occurrence of text (1 = first)'),
-      tab_id: d.tabIdParam,
+      tab_id: tabId,
     }),
     effect: 'changes',
     flow: FLOW.actsOnPage,
