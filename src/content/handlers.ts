@@ -27,6 +27,7 @@ import { buildSnapshotSliced, FRAME_BUDGET_MAX, indexInParent } from './contentS
 import {
   ActionError,
   maybeTarget,
+  dropTarget,
   resolveLocator,
   resolveSelectorTarget,
   resolveTarget,
@@ -325,6 +326,7 @@ async function resolveSelectors(req: ContentRequest): Promise<void> {
   // dom.locator's own resolve request answers LocatorError as it is; describing a target needs the element itself.
   const own = req.type !== 'dom.locator';
   if (own) await resolveLocator(t, deadline);
+  if (req.type === 'dom.drag' && req.toLocator) req.toRef = await dropTarget(req.toLocator, deadline);
   if (t.selector && !t.ref) {
     t.ref = await selectorToRef(t.selector, deadline);
     delete t.selector;

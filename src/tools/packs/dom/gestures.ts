@@ -10,7 +10,17 @@ import { defineTool } from '../../defineTool.ts';
 import { FLOW } from '../../guard/flow.ts';
 import type { AnyTool } from '../../Tool.ts';
 import { ottoClipboard } from './ottoClipboard.ts';
-import { locatorArgs, locatorParams, needTarget, ref, selector, tabId, target, type DomKit } from './domToolKit.ts';
+import {
+  locatorArgs,
+  locatorParams,
+  needTarget,
+  ref,
+  selector,
+  tabId,
+  target,
+  textLocator,
+  type DomKit,
+} from './domToolKit.ts';
 
 const px = z.number().min(-10_000).max(10_000);
 
@@ -41,6 +51,7 @@ export function createHoverTools({ act }: DomKit): AnyTool[] {
       ref,
       selector,
       ...locatorParams,
+      text: textLocator,
       ...pointArgs,
       hold_ms: z.number().int().min(0).max(10_000).optional(),
       press: z.enum(['down', 'up']).optional(),
@@ -57,7 +68,7 @@ export function createHoverTools({ act }: DomKit): AnyTool[] {
     returns:
       'What was hovered, pressed or released and what changed (page text inside an <external-content-…> boundary).',
     async execute(args, ctx) {
-      const t = locatorArgs(args, false);
+      const t = locatorArgs(args, true);
       const point = args.x !== undefined || args.y !== undefined;
       const hasTarget = !!(t.ref || t.selector || t.locator);
       if (point && !hasTarget && (args.x === undefined || args.y === undefined))
@@ -85,13 +96,16 @@ export function createGestureTools(d: DomKit): AnyTool[] {
     name: 'drag',
     description:
       'Drag an element like a person: onto another element (to_ref, or to_x/to_y inside it) or by an offset (dx/dy px). ' +
+      'An element without a ref is named by its visible text: text (what to drag), to_text (where to drop), each matching exactly one element. ' +
       'Reorders lists, moves cards between columns, moves slider thumbs and map markers; resize=True grabs the bottom-right resize corner. ' +
       'Uses HTML5 drag and drop where the page does (draggable elements), else a mouse drag with intermediate moves. Reports what moved: the order before and after, the container it ended in.',
     parameters: z.object({
       ref,
       selector,
+      text: textLocator.describe('What to drag, by its visible text (one element), when it has no ref'),
       to_ref: toRef.describe('Drop onto this element (ref)'),
       to_selector: z.string().min(1).max(2000).optional().describe('Drop onto this element (CSS), when no to_ref'),
+      to_text: z.string().min(1).max(500).optional().describe('Drop onto the one element showing this text'),
       to_x: px.optional().describe('Drop point inside the destination: px from its left edge (default its centre)'),
       to_y: px.optional().describe('Drop point inside the destination: px from its top edge (default its centre)'),
       dx: px.optional().describe('Drag by this many px to the right (negative: left), instead of onto an element'),
@@ -110,20 +124,25 @@ export function createGestureTools(d: DomKit): AnyTool[] {
     flow: FLOW.actsOnPage,
     examples: [
       "dom.drag(ref='e4', to_ref='e9')",
+      "dom.drag(text='Wash', to_text='Fold')",
       "dom.drag(ref='e12', dx=80, dy=0)",
       "dom.drag(ref='e5', resize=True, dx=120, dy=60)",
     ],
     returns: 'How it dragged, where it dropped, what moved (list order before/after) and what changed on the page.',
     async execute(args, ctx) {
-      if (!args.ref && !args.selector)
-        throw new Error('dom.drag needs the element to drag: ref (from dom.snapshot or dom.find) or selector.');
-      const hasTo = !!(args.to_ref || args.to_selector);
-      const hasOffset = args.dx !== undefined || args.dy !== undefined;
-      if (hasTo && hasOffset)
-        throw new Error('dom.drag: give a destination element (to_ref/to_selector) or an offset (dx/dy), not both.');
-      if (!hasTo && !hasOffset)
+      const from = locatorArgs(args, true);
+      if (!from.ref && !from.selector && !from.locator)
         throw new Error(
-          'dom.drag needs where to: to_ref (or to_selector) for another element, or dx/dy for an offset in pixels.',
+          'dom.drag needs the element to drag: ref (from dom.snapshot or dom.find), its text, or selector.',
+        );
+      const tos = [args.to_ref, args.to_selector, args.to_text].filter((v) => v !== undefined).length;
+      const hasOffset = args.dx !== undefined || args.dy !== undefined;
+      if (tos > 1) throw new Error('dom.drag: give one destination: to_ref, to_text or to_selector.');
+      if (tos && hasOffset)
+        throw new Error('dom.drag: give a destination element (to_ref/to_text) or an offset (dx/dy), not both.');
+      if (!tos && !hasOffset)
+        throw new Error(
+          'dom.drag needs where to: to_ref (or to_text, to_selector) for another element, or dx/dy for an offset in pixels.',
         );
       if (args.resize && !hasOffset)
         throw new Error('dom.drag(resize=True) drags the corner by dx/dy: give dx and/or dy.');
@@ -137,8 +156,14 @@ export function createGestureTools(d: DomKit): AnyTool[] {
         throw new Error('dom.drag: with a to_ref inside a frame, give the dragged element by ref too.');
       return d.act(args, ctx, {
         type: 'dom.drag',
-        ...(args.ref ? { ref: args.ref } : { selector: args.selector! }),
-        ...(args.to_ref ? { toRef: args.to_ref } : args.to_selector ? { toSelector: args.to_selector } : {}),
+        ...target(from),
+        ...(args.to_ref
+          ? { toRef: args.to_ref }
+          : args.to_selector
+            ? { toSelector: args.to_selector }
+            : args.to_text
+              ? { toLocator: { text: args.to_text } }
+              : {}),
         ...(args.dx !== undefined ? { dx: args.dx } : {}),
         ...(args.dy !== undefined ? { dy: args.dy } : {}),
         ...(args.to_x !== undefined ? { toX: args.to_x } : {}),
@@ -154,6 +179,7 @@ export function createGestureTools(d: DomKit): AnyTool[] {
     name: 'select_text',
     description:
       'Select text as a mouse selection would (the page’s selectionchange/mouseup handlers run): a phrase inside an element (text, the n-th occurrence), or all of its text. ' +
+      'Without ref or selector, text alone names the one element that shows it (as a text locator) and selects it there. ' +
       'Then press Control+C to copy it, or use the page’s own buttons (Bold, Highlight, Comment) on it. Reports the selected text.',
     parameters: z.object({
       ref,
@@ -163,7 +189,7 @@ export function createGestureTools(d: DomKit): AnyTool[] {
         .min(1)
         .max(10_000)
         .optional()
-        .describe('The text to select inside the element; default all of it'),
+        .describe('The text to select inside the element; default all of it. Alone: finds its element too'),
       occurrence: z.number().int().min(1).max(1000).default(1).describe('Which occurrence of text (1 = first)'),
       tab_id: tabId,
     }),
@@ -171,16 +197,23 @@ export function createGestureTools(d: DomKit): AnyTool[] {
     flow: FLOW.actsOnPage,
     examples: [
       "dom.select_text(ref='e8', text='quick brown')",
+      "dom.select_text(text='quick brown')",
       "dom.select_text(ref='e8', text='the', occurrence=2)",
       "dom.select_text(ref='e3')",
     ],
     returns: 'The text now selected (inside an <external-content-…> boundary) and what changed on the page.',
     async execute(args, ctx) {
-      if (!args.ref && !args.selector)
-        throw new Error('dom.select_text needs the element holding the text: ref or selector.');
+      if (!args.ref && !args.selector && args.text === undefined)
+        throw new Error('dom.select_text needs the text to select, or the element holding it: ref or selector.');
+      // Text alone is a locator as well (#43): the one element whose own text holds it, by Playwright's rules.
+      const at = args.ref
+        ? { ref: args.ref }
+        : args.selector
+          ? { selector: args.selector }
+          : { locator: { text: args.text! } };
       return d.act(args, ctx, {
         type: 'dom.select_text',
-        ...(args.ref ? { ref: args.ref } : { selector: args.selector! }),
+        ...at,
         ...(args.text !== undefined ? { text: args.text } : {}),
         ...(args.occurrence > 1 ? { occurrence: args.occurrence } : {}),
       });
