@@ -179,6 +179,30 @@ test.describe('a pointer like a person’s (#43)', () => {
     );
   });
 
+  test('the snapshot gives the SVG target a ref (a pointer cursor on a circle), and hovering by it turns it red', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
+    const url = app(pages.origin);
+    const { page, tabId } = await openTab(context, sw, url);
+    const snap = unwrap(await tool(sw, 'dom.snapshot', { tab_id: tabId }));
+    const target = refIn(snap, 'clickable "Target"');
+    // The board's circle is the only thing on it that acts: it gets a line and a ref, and the board adds nothing else.
+    expect(snap).toContain(
+      `- heading "Catch the target" [level=2]\n- clickable "Target" [ref=${target}]\n- heading "Draw" [level=2]\n`,
+    );
+    await justMoved(page);
+    const out = unwrap(await tool(sw, 'dom.hover', { ref: target, tab_id: tabId }));
+    expect(out).toMatch(
+      new RegExp(
+        `^dom\\.hover ok — 1 shown, 1 changed\\.\\n<external-content-X>\\nhovered clickable "Target" \\[ref=${target}\\]`,
+      ),
+    );
+    expect(out).toContain(`\nchanged: clickable "Target" [ref=${target}]: ${RED_FILL}\n`);
+    expect((await pageState(page)).log).toEqual(['enter']);
+  });
+
   test('a long press: press with hold_ms keeps the button down until the page confirms', async ({
     context,
     serviceWorker: sw,

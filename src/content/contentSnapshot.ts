@@ -361,6 +361,15 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       estLeft += Math.round(((kids.length - i) * Math.max(1, visited - before)) / Math.max(1, i - from));
   };
 
+  /**
+   * What acts inside an SVG (#43 part 3): shapes with a pointer cursor, a handler, a role or a tabindex — a game's
+   * target, a chart's bar, a map's region — each a control with a ref. The drawing and its text stay out (as before,
+   * the outline does not read a picture's labels as lines), so an SVG with nothing to act on adds nothing.
+   */
+  const svgControls = function* (svg: Element, p: Parent, ctx: Ctx): Generator<void, void, void> {
+    yield* walkChildren(svg, p, { ...ctx, muteText: true });
+  };
+
   const visit = function* (node: Node, p: Parent, ctx: Ctx): Generator<void, void, void> {
     if (slicer.due()) yield;
     if (!open(node)) return;
@@ -526,6 +535,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
           own(img, el);
           append(p, img);
         }
+        if (tag === 'svg') yield* svgControls(el, p, child);
         return;
       }
       const structural = STRUCTURAL_ROLES.has(role)
@@ -561,7 +571,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       if (ctx.nameBuf && !hidden) {
         const label = el.getAttribute('aria-label') || el.querySelector('title')?.textContent;
         if (label) ctx.nameBuf.push(' ', label, ' ');
-      }
+      } else if (!hidden) yield* svgControls(el, p, child);
       return;
     }
     if (tag === 'img' || tag === 'area') {
