@@ -144,3 +144,32 @@ connectedTest(
     await page.close();
   },
 );
+
+connectedTest(
+  'an error long after the capture began late reads the time it happened, not when the capture began',
+  async ({ context, panel, fakeApi, pages }) => {
+    const url = `${pages.origin}/files/timed-late.html`;
+    const { page, tabId } = await openTab(context, panel, url);
+    fakeApi.script([
+      // The first look installs the capture late (the page was open before the run); then the click makes the page
+      // fail 1.5 s later, and the model waits for what the page shows, not for a time.
+      { match: 'why do the totals fail', calls: [{ name: 'ot__call', arguments: { tool: 'dom.console', args: {} } }] },
+      { calls: [{ name: 'dom__click', arguments: { text: 'Refresh totals' } }] },
+      { calls: [{ name: 'dom__wait_for', arguments: { text: 'Totals unavailable' } }] },
+      { calls: [{ name: 'ot__call', arguments: { tool: 'dom.console', args: {} } }] },
+      { text: 'The refresh fails.' },
+    ]);
+    const id = await send(panel, 'why do the totals fail', { tabId });
+    await waitForStatus(panel, id, 'completed', 60_000);
+    const [, , , consoleOut] = lastOutputs(fakeApi);
+    const began = Number(/Capture began late: (\d+\.\d) s after this page started/.exec(consoleOut!)?.[1]);
+    const entry = /\[error\] (\d+\.\d) s \((\d+\.\d) s ago\) totals refresh failed/.exec(consoleOut!);
+    expect(entry, consoleOut).not.toBeNull();
+    // The page's own clock at the moment it logged: the entry reads that (to the tenth), at least 1.5 s after the
+    // capture began — not the capture's start.
+    const loggedAt = (await page.evaluate(() => (window as unknown as { loggedAt: number }).loggedAt)) / 1000;
+    expect(Math.abs(Number(entry![1]) - loggedAt)).toBeLessThanOrEqual(0.1);
+    expect(Number(entry![1]) - began).toBeGreaterThanOrEqual(1.5);
+    await page.close();
+  },
+);

@@ -179,6 +179,30 @@ test.describe('a pointer like a person’s (#43)', () => {
     );
   });
 
+  test('the snapshot gives the SVG target a ref (a pointer cursor on a circle), and hovering by it turns it red', async ({
+    context,
+    serviceWorker: sw,
+    pages,
+  }) => {
+    const url = app(pages.origin);
+    const { page, tabId } = await openTab(context, sw, url);
+    const snap = unwrap(await tool(sw, 'dom.snapshot', { tab_id: tabId }));
+    const target = refIn(snap, 'clickable "Target"');
+    // The board's circle is the only thing on it that acts: it gets a line and a ref, and the board adds nothing else.
+    expect(snap).toContain(
+      `- heading "Catch the target" [level=2]\n- clickable "Target" [ref=${target}]\n- heading "Draw" [level=2]\n`,
+    );
+    await justMoved(page);
+    const out = unwrap(await tool(sw, 'dom.hover', { ref: target, tab_id: tabId }));
+    expect(out).toMatch(
+      new RegExp(
+        `^dom\\.hover ok — 1 shown, 1 changed\\.\\n<external-content-X>\\nhovered clickable "Target" \\[ref=${target}\\]`,
+      ),
+    );
+    expect(out).toContain(`\nchanged: clickable "Target" [ref=${target}]: ${RED_FILL}\n`);
+    expect((await pageState(page)).log).toEqual(['enter']);
+  });
+
   test('a long press: press with hold_ms keeps the button down until the page confirms', async ({
     context,
     serviceWorker: sw,
@@ -251,4 +275,43 @@ test('through the agent: the model follows the jumping target by ref and reads i
   expect((await pageState(page)).log).toEqual(['enter']);
   // Same site: the data-flow guard lets the hover (page → page) through without asking.
   expect((await events(panel, id)).some((e) => e.type === 'approval.required')).toBe(false);
+});
+
+test('a click by ref tells the attributes it changed around its element: a tab made current, a star lit (#43)', async ({
+  context,
+  serviceWorker: sw,
+  pages,
+}) => {
+  const { page, tabId } = await openTab(context, sw, `${pages.origin}/apps/toggles.html`);
+  const snap = await tool(sw, 'dom.snapshot', { tab_id: tabId });
+  const overview = refIn(snap, 'link "Overview"');
+  const details = refIn(snap, 'link "Details"');
+  const star = refIn(snap, 'button "Star"');
+  const out = (o: string) => unwrap(o).replace(/at "[^"]+"/, 'at URL');
+  expect(out(await tool(sw, 'dom.click', { ref: details, tab_id: tabId }))).toBe(
+    [
+      'dom.click ok — 2 changed.',
+      '<external-content-X>',
+      `clicked link "Details" [ref=${details}]`,
+      `changed: link "Overview" [ref=${overview}]: class -on; aria-current "page" (removed); computed color rgb(0, 0, 0) → rgb(85, 85, 85)`,
+      `changed: link "Details" [ref=${details}]: class +on; aria-current "page" (added); computed color rgb(85, 85, 85) → rgb(0, 0, 0)`,
+      `focus: link "Details" [ref=${details}]`,
+      'locator: {"role":"link","name":"Details"} at URL',
+      '</external-content-X>',
+    ].join('\n'),
+  );
+  expect(out(await tool(sw, 'dom.click', { ref: star, tab_id: tabId }))).toBe(
+    [
+      'dom.click ok — 2 changed.',
+      '<external-content-X>',
+      `clicked button "Star" [ref=${star}]`,
+      'changed: div "Release notes Star": data-state "plain" → "starred"',
+      `changed: button "Star" [ref=${star}]: class +lit; computed color rgb(153, 153, 153) → rgb(228, 160, 0)`,
+      `focus: button "Star" [ref=${star}]`,
+      'locator: {"role":"button","name":"Star"} at URL',
+      '</external-content-X>',
+    ].join('\n'),
+  );
+  await expect(page.locator('.star')).toHaveClass('star lit');
+  await page.close();
 });

@@ -251,3 +251,57 @@ locator: {"role":"heading","name":"Story"}
   await expect(page.locator('#count')).toHaveText('Count: 1');
   await page.close();
 });
+
+test('lines without a ref named by their text in every target-taking tool: a SortableJS item dragged onto another by text, a phrase selected by its text alone, a shared word refused with refs to narrow it', async ({
+  context,
+  serviceWorker: sw,
+  pages,
+}) => {
+  const { page, tabId } = await openTab(context, sw, `${pages.origin}/apps/text-targets.html`);
+  // The snapshot shows the items and paragraphs as lines without refs: SortableJS listens on the list, and nothing
+  // on an item shows it can be dragged.
+  const snap = stable(await tool(sw, 'dom.snapshot', { tab_id: tabId }));
+  expect(snap.split('\n').slice(4).join('\n')).toBe(`- heading "Text targets" [level=1]
+- listitem: Kiwi
+- listitem: Lemon
+- listitem: Mango
+- text: The quick brown fox jumps over the lazy dog.
+- text: A lazy afternoon.
+- text: Selected: (none)
+</external-content>`);
+  // Each line is a target as it reads: what to drag and where to drop it, by text.
+  const drag = stable(await tool(sw, 'dom.drag', { text: 'Kiwi', to_text: 'Mango', tab_id: tabId }));
+  expect(drag).toMatch(
+    /^dom\.drag ok — 1 changed\.\n<external-content>\ndragged listitem "Kiwi" \[ref=REF\] onto listitem "Mango" \[ref=REF\] \(HTML5 drag and drop, /,
+  );
+  expect(drag).toContain(
+    'moved "Kiwi" from position 1 to 3 in <div#root> [ref=REF] headed "Text targets"\norder before: ["Kiwi", "Lemon", "Mango"]\norder after: ["Lemon", "Mango", "Kiwi"]\n',
+  );
+  expect(drag).toContain('\nlocator: {"text":"Kiwi"}\n</external-content>');
+  expect(
+    await page.evaluate(() => (window as unknown as { textTargets: { order: string[] } }).textTargets.order),
+  ).toEqual(['Lemon', 'Mango', 'Kiwi']);
+  // A word two paragraphs share names neither: the answer gives both refs and says how to narrow it.
+  const many = stable(await tool(sw, 'dom.select_text', { text: 'lazy', tab_id: tabId }));
+  expect(many)
+    .toBe(`Error: 2 elements match text="lazy": REF, REF. A locator must name exactly one: give more of the text (a phrase only that element shows), or act by one of these refs.
+<external-content>
+- paragraph "The quick brown fox jumps over the lazy dog." [ref=REF]
+- paragraph "A lazy afternoon." [ref=REF]
+</external-content>`);
+  const select = stable(await tool(sw, 'dom.select_text', { text: 'lazy dog', tab_id: tabId }));
+  expect(select).toBe(`dom.select_text ok — 1 changed.
+<external-content>
+selected "lazy dog" in paragraph "The quick brown fox jumps over the lazy dog." [ref=REF]
+changed: text of paragraph "Selected: lazy dog" <p#selected>: "Selected: (none)" → "Selected: lazy dog"
+locator: {"text":"lazy dog"}
+</external-content>`);
+  await expect(page.locator('#selected')).toHaveText('Selected: lazy dog');
+  const hover = stable(await tool(sw, 'dom.hover', { text: 'Lemon', tab_id: tabId }));
+  expect(hover.replace(/in \d+ steps/, 'in N steps')).toBe(`dom.hover ok — no DOM change within N ms.
+<external-content>
+hovered listitem "Lemon" [ref=REF]; moved there in N steps
+locator: {"text":"Lemon"}
+</external-content>`);
+  await page.close();
+});

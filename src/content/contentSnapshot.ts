@@ -223,72 +223,173 @@ export async function buildSnapshotSliced(options: SlicedOptions = {}): Promise<
 
 function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, SnapshotResult, void> {
   const t0 = performance.now();
-  const reg = options.registry ?? defaultRegistry;
-  const doc = document;
-  const focused = deepActiveElement(doc);
-  const shown: Node[] = [];
-  const frames: FrameSlot[] = [];
-  let refs = 0;
-  let newRefs = 0;
-  const windowFrames = collectWindowFrames();
+  const walk = new SnapshotWalk(options, slicer);
+  yield* walk.walk();
+  return walk.result(t0);
+}
 
-  const top = new WalkNode({ kind: 'element' });
-  const notes: string[] = [];
+/** What `visit` found out about an element, for the kind of line it becomes. */
+interface Visit {
+  el: Element;
+  tag: string;
+  style: CSSStyleDeclaration | undefined;
+  visible: boolean;
+  ariaHidden: boolean;
+  inert: boolean;
+  block: boolean;
+  cell: boolean;
+  child: Ctx;
+}
 
+/**
+ * One walk of the page into an outline (#45: the walk was one 430-line closure): its budget, its counts and what it
+ * has shown, and a method per step — `visit` one node, which hands an element to `visitControl`, `visitStructure` or
+ * `visitRest`.
+ */
+class SnapshotWalk {
+  readonly reg: RefRegistry;
+  readonly focused: Element | null;
+  readonly shown: Node[] = [];
+  readonly frames: FrameSlot[] = [];
+  refs = 0;
+  newRefs = 0;
+  readonly windowFrames: Window[];
+  readonly top = new WalkNode({ kind: 'element' });
+  readonly notes: string[] = [];
   // Budget: characters the rendered lines will take (text lines counted as the worker will shorten them).
-  const maxChars = options.maxChars ?? Infinity;
-  const enough = options.enough;
-  let used = 0;
-  let usedNonText = 0;
-  let full = false;
-  let stopped: 'budget' | 'time' | 'enough' | undefined;
-  let stopAt: Node | null = null;
-  let visited = 0;
-  const charge = (n: OutlineNode, depth: number, parent: OutlineNode): void => {
+  readonly maxChars: number;
+  readonly enough: SnapshotOptions['enough'];
+  used = 0;
+  usedNonText = 0;
+  full = false;
+  stopped: 'budget' | 'time' | 'enough' | undefined;
+  stopAt: Node | null = null;
+  visited = 0;
+  readonly viewportFirst: boolean;
+  /** Elements left unwalked, estimated per level from the siblings walked there (cheap: no count of the rest). */
+  estLeft = 0;
+  skippedAbove = 0;
+  skippedIn = '';
+  readonly keep: boolean;
+
+  constructor(
+    readonly options: SnapshotOptions,
+    readonly slicer: Slicer,
+  ) {
+    this.reg = options.registry ?? defaultRegistry;
+    this.focused = deepActiveElement(document);
+    this.windowFrames = collectWindowFrames();
+    this.maxChars = options.maxChars ?? Infinity;
+    this.enough = options.enough;
+    // No element count of the page here: counting 500,000 elements takes the browser ~100-200 ms in one piece.
+    this.viewportFirst =
+      options.viewportFirst !== false &&
+      this.maxChars !== Infinity &&
+      !options.root &&
+      layoutAvailable() &&
+      scrollY > innerHeight / 2;
+    this.keep = options.keepPieces === true;
+  }
+
+  /** Walks the page, or the part `root` names. */
+  *walk(): Generator<void, void, void> {
+    const { options } = this;
+    const start = options.root ?? document.body ?? document.documentElement;
+    const rootParent: Parent = { node: this.top, pending: [], pendingOwner: null, depth: 0 };
+    // A part of the page starts with its parent's cursor: inside a clickable card, a child is not where the pointer starts.
+    const parentCursor = options.root?.parentElement ? styleOf(options.root.parentElement)?.cursor : undefined;
+    const ctx: Ctx = {
+      visible: true,
+      ariaHidden: false,
+      inert: false,
+      nameBuf: null,
+      muteText: false,
+      cursor: parentCursor,
+      inRow: false,
+    };
+    if (start) {
+      if (options.root) yield* this.visit(start, rootParent, ctx);
+      else yield* this.walkChildren(start, rootParent, ctx);
+    }
+    this.flush(rootParent);
+  }
+
+  /** The outline, its counts and its notes; commits what was shown as seen unless told not to. */
+  result(t0: number): SnapshotResult {
+    const { options, notes, reg, top } = this;
+    if (this.skippedAbove)
+      notes.push(
+        `The page is larger than the budget and is scrolled, so long lists start near the viewport: ${this.skippedAbove.toLocaleString('en-US')} items above it were left out (first in ${this.skippedIn}); scroll up or snapshot with root=<ref or selector> to see them.`,
+      );
+    if (this.stopped && this.stopped !== 'enough')
+      notes.push(
+        stopNote(
+          this.stopped,
+          this.stopAt,
+          this.estLeft,
+          this.visited,
+          this.refs,
+          performance.now() - t0,
+          this.maxChars,
+        ) +
+          ' ' +
+          (options.hint ?? SNAPSHOT_HINT),
+      );
+    if (options.commit !== false) {
+      reg.commitSnapshot(this.shown);
+      reg.prune();
+    }
+    const lines = options.render !== false ? renderOutline(top.children) : [];
+    let text = linesText(lines);
+    if (text.length > FRAME_OUTLINE_CAP)
+      text =
+        text.slice(0, text.lastIndexOf('\n', FRAME_OUTLINE_CAP)) +
+        '\n- text: [frame outline cut at 1,000,000 characters]';
+    const result: SnapshotResult = {
+      root: top,
+      text,
+      refs: this.refs,
+      newRefs: this.newRefs,
+      lines: lines.length,
+      frames: this.frames,
+      notes,
+    };
+    if (this.stopped) result.stopped = this.stopped;
+    if (this.stopAt) result.stopAt = this.stopAt;
+    return result;
+  }
+
+  charge(n: OutlineNode, depth: number, parent: OutlineNode): void {
     const head = headOf(n);
     const size = 2 * depth + 4 + (n.kind === 'text' ? 6 + Math.min(head.length, 121) : head.length);
-    used += size;
-    if (n.kind !== 'text') usedNonText += size;
-    if (!full && (usedNonText > maxChars || used > GATHER_FACTOR * maxChars)) {
-      full = true;
-      stopped = 'budget';
+    this.used += size;
+    if (n.kind !== 'text') this.usedNonText += size;
+    if (!this.full && (this.usedNonText > this.maxChars || this.used > GATHER_FACTOR * this.maxChars)) {
+      this.full = true;
+      this.stopped = 'budget';
     }
-    if (!full && enough?.(n, used, parent)) {
-      full = true;
-      stopped = 'enough';
+    if (!this.full && this.enough?.(n, this.used, parent)) {
+      this.full = true;
+      this.stopped = 'enough';
     }
-  };
+  }
   /** Called where a node would be walked: false once the budget is full or time is up (the first such node is kept). */
-  const open = (node: Node): boolean => {
-    if (!full && slicer.overtime) {
-      full = true;
-      stopped = 'time';
+  open(node: Node): boolean {
+    if (!this.full && this.slicer.overtime) {
+      this.full = true;
+      this.stopped = 'time';
     }
-    if (!full) return true;
-    if (!stopAt && (node.nodeType === 1 || /\S/.test(node.nodeValue ?? ''))) stopAt = node;
+    if (!this.full) return true;
+    if (!this.stopAt && (node.nodeType === 1 || /\S/.test(node.nodeValue ?? ''))) this.stopAt = node;
     return false;
-  };
+  }
 
-  const start = options.root ?? doc.body ?? doc.documentElement;
-  // No element count of the page here: counting 500,000 elements takes the browser ~100-200 ms in one piece.
-  const viewportFirst =
-    options.viewportFirst !== false &&
-    maxChars !== Infinity &&
-    !options.root &&
-    layoutAvailable() &&
-    scrollY > innerHeight / 2;
-  /** Elements left unwalked, estimated per level from the siblings walked there (cheap: no count of the rest). */
-  let estLeft = 0;
-  let skippedAbove = 0;
-  let skippedIn = '';
-
-  const keep = options.keepPieces === true;
   /** Remembers a structure line's element for a search (`keepPieces`). */
-  const own = (node: OutlineNode, el: Element): void => {
-    if (keep) pieces.set(node, el);
-  };
+  own(node: OutlineNode, el: Element): void {
+    if (this.keep) pieces.set(node, el);
+  }
 
-  const flush = (p: Parent): void => {
+  flush(p: Parent): void {
     if (!p.pending.length) return;
     const text = normalize(p.pending.join(''));
     const owner = p.pendingOwner;
@@ -303,18 +404,18 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       if (p.pieces) p.pieces = [];
       return;
     }
-    const isNew = !!owner && reg.isNew(owner);
-    if (owner) shown.push(owner);
+    const isNew = !!owner && this.reg.isNew(owner);
+    if (owner) this.shown.push(owner);
     const node = new WalkNode({ kind: 'text', text: truncate(defuseRefTokens(cleaned), TEXT_LINE_MAX) }, isNew);
     if (p.pieces) {
       pieces.set(node, p.pieces);
       p.pieces = [];
     }
     p.node.children.push(node);
-    charge(node, p.depth, p.node);
-  };
+    this.charge(node, p.depth, p.node);
+  }
 
-  const pushText = (p: Parent, ctx: Ctx, text: string, owner: Node | null): void => {
+  pushText(p: Parent, ctx: Ctx, text: string, owner: Node | null): void {
     if (!ctx.visible || ctx.ariaHidden || ctx.muteText) return;
     if (ctx.nameBuf) {
       ctx.nameBuf.push(text);
@@ -322,25 +423,25 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     }
     if (!p.pendingOwner && owner && /\S/.test(text)) p.pendingOwner = owner;
     p.pending.push(text);
-    if (keep && owner && owner.nodeType === 1) (p.pieces ??= []).push({ text, el: owner as Element });
-  };
+    if (this.keep && owner && owner.nodeType === 1) (p.pieces ??= []).push({ text, el: owner as Element });
+  }
 
-  const append = (p: Parent, child: OutlineNode): void => {
-    flush(p);
+  append(p: Parent, child: OutlineNode): void {
+    this.flush(p);
     p.node.children.push(child);
-    charge(child, p.depth, p.node);
-  };
+    this.charge(child, p.depth, p.node);
+  }
 
-  const walkChildren = function* (node: Node, p: Parent, ctx: Ctx): Generator<void, void, void> {
+  *walkChildren(node: Node, p: Parent, ctx: Ctx): Generator<void, void, void> {
     const kids = flatChildren(node);
     let i = 0;
-    if (viewportFirst && kids.length >= LONG_LIST && !ctx.nameBuf) {
-      i = firstNearViewport(kids, maxChars);
+    if (this.viewportFirst && kids.length >= LONG_LIST && !ctx.nameBuf) {
+      i = firstNearViewport(kids, this.maxChars);
       if (i > 0) {
-        skippedAbove += i;
-        skippedIn ||= node.nodeType === 1 ? (node as Element).localName : 'the page';
+        this.skippedAbove += i;
+        this.skippedIn ||= node.nodeType === 1 ? (node as Element).localName : 'the page';
         // Otto's marker, not page text: a note, which the budget truncation keeps with the structure.
-        append(
+        this.append(
           p,
           new WalkNode({
             kind: 'note',
@@ -350,31 +451,40 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       }
     }
     const from = i;
-    const before = visited;
+    const before = this.visited;
     for (; i < kids.length; i++) {
       const k = kids[i];
-      if (!k || !open(k)) break;
-      yield* visit(k, p, ctx);
+      if (!k || !this.open(k)) break;
+      yield* this.visit(k, p, ctx);
     }
     // Stopped early: the siblings not walked are estimated like the ones walked at this level.
     if (i < kids.length)
-      estLeft += Math.round(((kids.length - i) * Math.max(1, visited - before)) / Math.max(1, i - from));
-  };
+      this.estLeft += Math.round(((kids.length - i) * Math.max(1, this.visited - before)) / Math.max(1, i - from));
+  }
 
-  const visit = function* (node: Node, p: Parent, ctx: Ctx): Generator<void, void, void> {
-    if (slicer.due()) yield;
-    if (!open(node)) return;
+  /**
+   * What acts inside an SVG (#43 part 3): shapes with a pointer cursor, a handler, a role or a tabindex — a game's
+   * target, a chart's bar, a map's region — each a control with a ref. The drawing and its text stay out (as before,
+   * the outline does not read a picture's labels as lines), so an SVG with nothing to act on adds nothing.
+   */
+  *svgControls(svg: Element, p: Parent, ctx: Ctx): Generator<void, void, void> {
+    yield* this.walkChildren(svg, p, { ...ctx, muteText: true });
+  }
+
+  *visit(node: Node, p: Parent, ctx: Ctx): Generator<void, void, void> {
+    if (this.slicer.due()) yield;
+    if (!this.open(node)) return;
     if (node.nodeType === 3) {
       const t = node.nodeValue;
-      if (t) pushText(p, ctx, t, node.parentElement ?? node.parentNode);
+      if (t) this.pushText(p, ctx, t, node.parentElement ?? node.parentNode);
       return;
     }
     if (node.nodeType === 11) {
-      yield* walkChildren(node, p, ctx);
+      yield* this.walkChildren(node, p, ctx);
       return;
     }
     if (node.nodeType !== 1) return;
-    visited++;
+    this.visited++;
     const el = node as Element;
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) return;
@@ -390,40 +500,48 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     const cell = ctx.inRow && (display === 'table-cell' || tag === 'td' || tag === 'th');
     const child: Ctx = { ...ctx, visible, ariaHidden, inert, cursor: style?.cursor };
 
-    if (cell) pushText(p, ctx, ' | ', null);
+    if (cell) this.pushText(p, ctx, ' | ', null);
     else if (block) {
-      if (!ctx.nameBuf) flush(p);
+      if (!ctx.nameBuf) this.flush(p);
       else ctx.nameBuf.push(' ');
     }
     if (tag === 'br') return;
 
+    const v: Visit = { el, tag, style, visible, ariaHidden, inert, block, cell, child };
     // Frames: a node the worker fills with the child frame's own outline.
     if (tag === 'iframe' || tag === 'frame') {
       if (visible && hasVisibleBox(el)) {
-        const slot = frames.length;
+        const slot = this.frames.length;
         const win = (el as HTMLIFrameElement).contentWindow;
-        frames.push({
-          index: win ? windowFrames.indexOf(win) : -1,
+        this.frames.push({
+          index: win ? this.windowFrames.indexOf(win) : -1,
           src: (el as HTMLIFrameElement).src || '',
           name: el.getAttribute('name') ?? '',
         });
         const title = el.getAttribute('title') || el.getAttribute('aria-label') || '';
         // The frame element itself gets a ref too (to scroll it into view, or click an empty or unreadable frame).
-        const ref = reg.refFor(el);
-        const isNew = reg.isNew(el);
-        refs++;
-        if (isNew) newRefs++;
-        shown.push(el);
+        const ref = this.reg.refFor(el);
+        const isNew = this.reg.isNew(el);
+        this.refs++;
+        if (isNew) this.newRefs++;
+        this.shown.push(el);
         const frame = new WalkNode({ kind: 'frame', role: 'iframe', ref, frame: slot }, isNew);
         if (title) frame.name = normalize(title);
-        append(p, frame);
+        this.append(p, frame);
       }
       return;
     }
 
     let role = roleOf(el);
     if (role === 'none' || role === 'presentation') role = undefined;
+    if (yield* this.visitControl(v, p, ctx, role)) return;
+    if (yield* this.visitStructure(v, p, ctx, role)) return;
+    yield* this.visitRest(v, p, ctx);
+  }
 
+  /** A control: a line with a ref, named from its content or its label (true when the node was one). */
+  *visitControl(v: Visit, p: Parent, ctx: Ctx, role: string | undefined): Generator<void, boolean, void> {
+    const { el, tag, visible, inert, block, child } = v;
     // A label whose control is not rendered (custom checkboxes) stands in for the control.
     let control: Element = el;
     let iRole: string | undefined;
@@ -439,11 +557,11 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     }
 
     if (iRole && hasVisibleBox(el)) {
-      const ref = reg.refFor(el);
-      const isNew = reg.isNew(el);
-      refs++;
-      if (isNew) newRefs++;
-      shown.push(el);
+      const ref = this.reg.refFor(el);
+      const isNew = this.reg.isNew(el);
+      this.refs++;
+      if (isNew) this.newRefs++;
+      this.shown.push(el);
       const heuristic = iRole === 'clickable';
       const explicitName = accessibleName(el, iRole, false);
       const out = new WalkNode({ kind: 'element', role: iRole, ref }, isNew);
@@ -453,11 +571,23 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       if (!leafControl) {
         if (NAME_FROM_CONTENT.has(iRole) && !heuristic) {
           const buf: string[] = [];
-          yield* walkChildren(el, me, { ...child, nameBuf: buf, muteText: false, ariaHidden: false, inRow: false });
+          yield* this.walkChildren(el, me, {
+            ...child,
+            nameBuf: buf,
+            muteText: false,
+            ariaHidden: false,
+            inRow: false,
+          });
           if (!name) name = truncate(dedupeRepeat(normalize(buf.join(''))), DISPLAY_NAME_MAX);
         } else {
-          yield* walkChildren(el, me, { ...child, nameBuf: null, muteText: false, ariaHidden: false, inRow: false });
-          flush(me);
+          yield* this.walkChildren(el, me, {
+            ...child,
+            nameBuf: null,
+            muteText: false,
+            ariaHidden: false,
+            inRow: false,
+          });
+          this.flush(me);
           // A clickable whose content is a short text reads better as a named leaf.
           if (out.children.every((c) => c.kind === 'text')) {
             const joined = normalize(out.children.map((c) => c.text).join(' '));
@@ -467,7 +597,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
             }
           }
         }
-        flush(me);
+        this.flush(me);
       }
       if (control !== el && !name) name = accessibleName(control, iRole);
       // No accessible name: borrow the text of its row (a todo's checkbox and its sibling label), said to be
@@ -485,7 +615,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       }
       out.name = name;
       if (inferred) out.nameInferred = true;
-      const states = stateNames(el, iRole, focused, control);
+      const states = stateNames(el, iRole, this.focused, control);
       if (states.length) out.states = states;
       const value = valueShown(control, iRole);
       if (value) out.value = value;
@@ -493,40 +623,46 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
       if (href) out.href = href;
       if (hint) out.hint = hint;
       if (ctx.nameBuf && name) ctx.nameBuf.push(' ');
-      append(p, out);
-      if (block && !ctx.nameBuf) flush(p);
-      return;
+      this.append(p, out);
+      if (block && !ctx.nameBuf) this.flush(p);
+      return true;
     }
+    return false;
+  }
 
+  /** Structure: headings, landmarks, dialogs, tables, rows, named images (true when the node was one). */
+  *visitStructure(v: Visit, p: Parent, ctx: Ctx, role: string | undefined): Generator<void, boolean, void> {
+    const { el, tag, visible, ariaHidden, block, child } = v;
     // Structure: headings, landmarks, dialogs, tables, rows, named images.
     const hidden = !visible || ariaHidden;
     if (!hidden && !ctx.nameBuf && role) {
       if (role === 'heading') {
         const buf: string[] = [];
         const out = new WalkNode({ kind: 'element', role });
-        own(out, el);
+        this.own(out, el);
         const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
-        yield* walkChildren(el, me, { ...child, nameBuf: buf, inRow: false });
-        flush(me);
+        yield* this.walkChildren(el, me, { ...child, nameBuf: buf, inRow: false });
+        this.flush(me);
         const name = accessibleName(el, role, false) || truncate(normalize(buf.join('')), DISPLAY_NAME_MAX);
-        if (!name && !out.children.length) return;
+        if (!name && !out.children.length) return true;
         out.name = name;
-        if (reg.isNew(el)) out.isNew = true;
-        shown.push(el);
+        if (this.reg.isNew(el)) out.isNew = true;
+        this.shown.push(el);
         const states = stateNames(el, role, null);
         if (states.length) out.states = states;
-        append(p, out);
-        return;
+        this.append(p, out);
+        return true;
       }
       if (role === 'img') {
         const name = accessibleName(el, role);
         if (name && hasVisibleBox(el)) {
-          shown.push(el);
-          const img = new WalkNode({ kind: 'element', role, name }, reg.isNew(el));
-          own(img, el);
-          append(p, img);
+          this.shown.push(el);
+          const img = new WalkNode({ kind: 'element', role, name }, this.reg.isNew(el));
+          this.own(img, el);
+          this.append(p, img);
         }
-        return;
+        if (tag === 'svg') yield* this.svgControls(el, p, child);
+        return true;
       }
       const structural = STRUCTURAL_ROLES.has(role)
         ? role === 'row'
@@ -535,33 +671,39 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
         : undefined;
       if (structural !== undefined && (structural || !NEEDS_NAME.has(role))) {
         const out = new WalkNode({ kind: 'element', role });
-        own(out, el);
+        this.own(out, el);
         const me: Parent = { node: out, pending: [], pendingOwner: null, depth: p.depth + 1 };
-        yield* walkChildren(el, me, { ...child, inRow: role === 'row' });
-        flush(me);
-        if (!out.children.length && role !== 'dialog' && role !== 'alertdialog') return;
+        yield* this.walkChildren(el, me, { ...child, inRow: role === 'row' });
+        this.flush(me);
+        if (!out.children.length && role !== 'dialog' && role !== 'alertdialog') return true;
         // A list item holding one element (a nav link) reads as that element: the item line would add nothing.
         if (role === 'listitem' && out.children.length === 1 && out.children[0]!.kind !== 'text') {
-          append(p, out.children[0]!);
-          if (block) flush(p);
-          return;
+          this.append(p, out.children[0]!);
+          if (block) this.flush(p);
+          return true;
         }
         out.name = structural;
-        if (reg.isNew(el)) out.isNew = true;
-        shown.push(el);
+        if (this.reg.isNew(el)) out.isNew = true;
+        this.shown.push(el);
         const states = stateNames(el, role, null);
         if (states.length) out.states = states;
-        append(p, out);
-        if (block) flush(p);
-        return;
+        this.append(p, out);
+        if (block) this.flush(p);
+        return true;
       }
     }
+    return false;
+  }
 
+  /** Everything else: pictures, names from labels, closed details, and the element's children as text. */
+  *visitRest(v: Visit, p: Parent, ctx: Ctx): Generator<void, void, void> {
+    const { el, tag, style, visible, ariaHidden, block, cell, child } = v;
+    const hidden = !visible || ariaHidden;
     if (tag === 'svg') {
       if (ctx.nameBuf && !hidden) {
         const label = el.getAttribute('aria-label') || el.querySelector('title')?.textContent;
         if (label) ctx.nameBuf.push(' ', label, ' ');
-      }
+      } else if (!hidden) yield* this.svgControls(el, p, child);
       return;
     }
     if (tag === 'img' || tag === 'area') {
@@ -577,7 +719,7 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     }
     if (tag === 'details' && !(el as HTMLDetailsElement).open) {
       const summary = el.querySelector(':scope > summary');
-      if (summary) yield* visit(summary, p, child);
+      if (summary) yield* this.visit(summary, p, child);
       return;
     }
     if (style && style.contentVisibility === 'hidden') return;
@@ -589,56 +731,12 @@ function* build(options: SnapshotOptions, slicer: Slicer): Generator<void, Snaps
     }
     // A table's caption and a fieldset's legend are their names, already on the container's line.
     if (tag === 'caption' || (tag === 'legend' && el.parentElement?.localName === 'fieldset')) muteText = true;
-    yield* walkChildren(el, p, { ...child, muteText });
+    yield* this.walkChildren(el, p, { ...child, muteText });
     if (block && !cell) {
-      if (!ctx.nameBuf) flush(p);
+      if (!ctx.nameBuf) this.flush(p);
       else ctx.nameBuf.push(' ');
     }
-  };
-
-  const rootParent: Parent = { node: top, pending: [], pendingOwner: null, depth: 0 };
-  // A part of the page starts with its parent's cursor: inside a clickable card, a child is not where the pointer starts.
-  const parentCursor = options.root?.parentElement ? styleOf(options.root.parentElement)?.cursor : undefined;
-  const ctx: Ctx = {
-    visible: true,
-    ariaHidden: false,
-    inert: false,
-    nameBuf: null,
-    muteText: false,
-    cursor: parentCursor,
-    inRow: false,
-  };
-  if (start) {
-    if (options.root) yield* visit(start, rootParent, ctx);
-    else yield* walkChildren(start, rootParent, ctx);
   }
-  flush(rootParent);
-
-  if (skippedAbove)
-    notes.push(
-      `The page is larger than the budget and is scrolled, so long lists start near the viewport: ${skippedAbove.toLocaleString('en-US')} items above it were left out (first in ${skippedIn}); scroll up or snapshot with root=<ref or selector> to see them.`,
-    );
-  if (stopped && stopped !== 'enough')
-    notes.push(
-      stopNote(stopped, stopAt, estLeft, visited, refs, performance.now() - t0, maxChars) +
-        ' ' +
-        (options.hint ?? SNAPSHOT_HINT),
-    );
-
-  if (options.commit !== false) {
-    reg.commitSnapshot(shown);
-    reg.prune();
-  }
-  const lines = options.render !== false ? renderOutline(top.children) : [];
-  let text = linesText(lines);
-  if (text.length > FRAME_OUTLINE_CAP)
-    text =
-      text.slice(0, text.lastIndexOf('\n', FRAME_OUTLINE_CAP)) +
-      '\n- text: [frame outline cut at 1,000,000 characters]';
-  const result: SnapshotResult = { root: top, text, refs, newRefs, lines: lines.length, frames, notes };
-  if (stopped) result.stopped = stopped;
-  if (stopAt) result.stopAt = stopAt;
-  return result;
 }
 
 /**

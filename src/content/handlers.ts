@@ -27,6 +27,7 @@ import { buildSnapshotSliced, FRAME_BUDGET_MAX, indexInParent } from './contentS
 import {
   ActionError,
   maybeTarget,
+  dropTarget,
   resolveLocator,
   resolveSelectorTarget,
   resolveTarget,
@@ -128,10 +129,12 @@ function subjectOf(req: ContentRequest): Element | undefined {
   try {
     if (req.type === 'dom.hover') return pointerSubject(hoverStep(req, maybeTarget(req)));
     if (req.type === 'dom.drag') return maybeTarget(req);
-    // A click at a point (a canvas, a chart, an SVG map): what is there. A click by ref reports as it did (#43 left
-    // it alone: many reports the model already reads would gain class lines; see docs/decisions/pointer.md).
-    if (req.type === 'dom.click' && req.x !== undefined && req.y !== undefined)
-      return maybeTarget(req) ?? pointerSubject({ x: req.x, y: req.y });
+    // A click at a point (a canvas, a chart, an SVG map): what is there; a click on an element (ref, selector,
+    // locator): that element, so a toggle's class, `hidden` or `aria-*` around it is told (#43).
+    if (req.type === 'dom.click')
+      return req.x !== undefined && req.y !== undefined
+        ? (maybeTarget(req) ?? pointerSubject({ x: req.x, y: req.y }))
+        : maybeTarget(req);
   } catch {
     // the action itself says what is wrong with its target
   }
@@ -331,6 +334,7 @@ async function resolveSelectors(req: ContentRequest): Promise<void> {
   // dom.locator's own resolve request answers LocatorError as it is; describing a target needs the element itself.
   const own = req.type !== 'dom.locator';
   if (own) await resolveLocator(t, deadline);
+  if (req.type === 'dom.drag' && req.toLocator) req.toRef = await dropTarget(req.toLocator, deadline);
   if (t.selector && !t.ref) {
     t.ref = await selectorToRef(t.selector, deadline);
     delete t.selector;

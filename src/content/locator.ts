@@ -129,10 +129,17 @@ function noneError(l: Locator): LocatorError {
   );
 }
 
+/** How to make a locator that named several elements name one (#43): by what it has, or by one of their refs. */
+function narrowing(l: Locator): string {
+  if (l.text !== undefined && l.role === undefined && l.label === undefined)
+    return 'give more of the text (a phrase only that element shows), or act by one of these refs';
+  return 'add the role or more of the name, or act by ref';
+}
+
 function manyError(l: Locator, hits: Element[]): LocatorError {
   const refs = hits.slice(0, 6).map((h) => registry.refFor(h));
   return new LocatorError(
-    `${hits.length} elements match ${describeLocator(l)}: ${refs.join(', ')}${hits.length > 6 ? ', …' : ''}. A locator must name exactly one: add the role or more of the name, or act by ref.\n` +
+    `${hits.length} elements match ${describeLocator(l)}: ${refs.join(', ')}${hits.length > 6 ? ', …' : ''}. A locator must name exactly one: ${narrowing(l)}.\n` +
       wrapUntrusted(
         hits
           .slice(0, 6)

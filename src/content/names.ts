@@ -231,7 +231,8 @@ export function accessibleName(el: Element, role: string | undefined, fromConten
     const cap = el.querySelector(':scope > figcaption');
     if (cap) return textOf(cap);
   }
-  if (tag === 'svg') {
+  // Any SVG element is named by its own <title> child (SVG-AAM), a shape as much as the <svg> (#43 part 3).
+  if (el.namespaceURI === 'http://www.w3.org/2000/svg') {
     const title = el.querySelector(':scope > title');
     if (title?.textContent) return normalize(title.textContent);
   }

@@ -3,7 +3,7 @@
  */
 import { checkSelector, deepQuerySliced, SEARCH_ELEMENTS, type DeepQuery } from './deepQuery.ts';
 import { deepQueryAll } from './flatTree.ts';
-import { locate, type Locator } from './locator.ts';
+import { locate, LocatorError, type Locator } from './locator.ts';
 import { registry } from './refs.ts';
 import { isElementVisible } from './visibility.ts';
 import { named } from './describe.ts';
@@ -49,6 +49,21 @@ export function resolveTarget(t: Target): Element {
 /** Optional target: the element, or undefined when none was given. */
 export function maybeTarget(t: Target): Element | undefined {
   return t.ref || t.selector || t.locator ? resolveTarget(t) : undefined;
+}
+
+/**
+ * A drag's destination named by a readable locator (`to_text`, #43): the ref of the one element it names, resolved as
+ * a target's locator is (the same rules, the same errors), the error saying it is about the drop target.
+ */
+export async function dropTarget(locator: Locator, deadline: number): Promise<string> {
+  const t: Target = { locator };
+  try {
+    await resolveLocator(t, deadline);
+  } catch (e) {
+    if (e instanceof LocatorError) throw new LocatorError(`The drop target: ${e.message}`, e.code);
+    throw e;
+  }
+  return t.ref!;
 }
 
 /**

@@ -190,6 +190,8 @@ export const ContentRequest = z.discriminatedUnion('type', [
       ...target,
       toRef: z.optional(ref),
       toSelector: z.optional(selector),
+      /** The destination by a readable locator (#43: `to_text`), resolved to `toRef` before the drag. */
+      toLocator: z.optional(Locator),
       /** By an offset from the grab point (px). */
       dx: z.optional(coord),
       dy: z.optional(coord),

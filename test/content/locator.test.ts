@@ -58,7 +58,10 @@ describe('locator', () => {
       expect.unreachable();
     } catch (e) {
       expect((e as LocatorError).code).toBe('locator-many');
-      expect((e as Error).message).toMatch(/^2 elements match text="fox": \w+, \w+\. A locator must name exactly one/);
+      // #43: how to narrow a text locator, in words every tool taking it can follow.
+      expect((e as Error).message).toMatch(
+        /^2 elements match text="fox": \w+, \w+\. A locator must name exactly one: give more of the text \(a phrase only that element shows\), or act by one of these refs\.\n/,
+      );
     }
     await expect(locate({ label: 'Story' })).rejects.toThrow(/^No element matches label="Story"/);
     // In a line merging several elements, the innermost element holding the words.

@@ -417,6 +417,9 @@ describe('dom pack: arguments → router', () => {
     expect(api.act).toHaveBeenLastCalledWith(7, { type: 'dom.hover', press: 'up' });
     await run('hover', { hold_ms: 500 });
     expect(api.act).toHaveBeenLastCalledWith(7, { type: 'dom.hover', holdMs: 500 });
+    // A line without a ref is named by its text, as dom.click's is (#43).
+    await run('hover', { text: 'Share', hold_ms: 300 });
+    expect(api.act).toHaveBeenLastCalledWith(7, { type: 'dom.hover', locator: { text: 'Share' }, holdMs: 300 });
     api.act.mockClear();
     await expect(run('hover', { x: 300 })).rejects.toThrow(
       'dom.hover at a viewport point needs both x and y (or a ref/selector to aim inside).',

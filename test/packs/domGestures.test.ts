@@ -61,13 +61,19 @@ describe('dom.drag', () => {
   it('refuses a drag without a source, without a destination, with two, across frames, or a resize without an offset', async () => {
     const { run, act } = setup();
     await expect(run('drag', { to_ref: 'e9' })).rejects.toThrow(
-      'dom.drag needs the element to drag: ref (from dom.snapshot or dom.find) or selector.',
+      'dom.drag needs the element to drag: ref (from dom.snapshot or dom.find), its text, or selector.',
     );
     await expect(run('drag', { ref: 'e4' })).rejects.toThrow(
-      'dom.drag needs where to: to_ref (or to_selector) for another element, or dx/dy for an offset in pixels.',
+      'dom.drag needs where to: to_ref (or to_text, to_selector) for another element, or dx/dy for an offset in pixels.',
     );
     await expect(run('drag', { ref: 'e4', to_ref: 'e9', dx: 5 })).rejects.toThrow(
-      'give a destination element (to_ref/to_selector) or an offset (dx/dy), not both',
+      'give a destination element (to_ref/to_text) or an offset (dx/dy), not both',
+    );
+    await expect(run('drag', { ref: 'e4', to_ref: 'e9', to_text: 'Fold' })).rejects.toThrow(
+      'dom.drag: give one destination: to_ref, to_text or to_selector.',
+    );
+    await expect(run('drag', { ref: 'e4', text: 'Wash', to_text: 'Fold' })).rejects.toThrow(
+      'Give one target: a ref, a selector, or a locator (role/name, label, text) — not several.',
     );
     await expect(run('drag', { ref: 'e4', to_ref: 'f2e9' })).rejects.toThrow(
       'e4 and f2e9 are in different frames; a drag stays inside one frame.',
@@ -76,6 +82,16 @@ describe('dom.drag', () => {
       'dom.drag(resize=True) drags the corner by dx/dy: give dx and/or dy.',
     );
     expect(act).not.toHaveBeenCalled();
+  });
+
+  it('names what to drag and where to drop it by visible text (#43): a text locator each', async () => {
+    const { run, last } = setup();
+    await run('drag', { text: 'Wash', to_text: 'Fold' });
+    expect(last()).toEqual({ type: 'dom.drag', locator: { text: 'Wash' }, toLocator: { text: 'Fold' } });
+    await run('drag', { ref: 'e4', to_text: 'Fold', to_y: 2 });
+    expect(last()).toEqual({ type: 'dom.drag', ref: 'e4', toLocator: { text: 'Fold' }, toY: 2 });
+    await run('drag', { text: 'Thumb', dx: 30 });
+    expect(last()).toEqual({ type: 'dom.drag', locator: { text: 'Thumb' }, dx: 30 });
   });
 
   it('never asks for approval by itself (the data-flow guard judges it as a send to the page)', async () => {
@@ -106,9 +122,15 @@ describe('dom.select_text', () => {
     expect(last()).toEqual({ type: 'dom.select_text', ref: 'e8', text: 'fox', occurrence: 2 });
     await run('select_text', { selector: '#editor' });
     expect(last()).toEqual({ type: 'dom.select_text', selector: '#editor' });
-    await expect(run('select_text', { text: 'fox' })).rejects.toThrow(
-      'dom.select_text needs the element holding the text',
+    await expect(run('select_text', {})).rejects.toThrow(
+      'dom.select_text needs the text to select, or the element holding it: ref or selector.',
     );
+  });
+
+  it('given text alone, names the one element that shows it by a text locator (#43)', async () => {
+    const { run, last } = setup();
+    await run('select_text', { text: 'quick brown' });
+    expect(last()).toEqual({ type: 'dom.select_text', locator: { text: 'quick brown' }, text: 'quick brown' });
   });
 });
 
@@ -166,6 +188,31 @@ describe('the element a call is judged by (#42)', () => {
       dropOnto: { role: 'link', name: 'Trash', text: 'Trash', hints: 'folder trash' },
     });
     expect(await element('drag', { ref: 'e4', dx: 10 })).toEqual({ role: 'listitem', name: 'Alice — Lunch' });
+  });
+  it('a call by locator is judged by the element the locator names, not left unjudged (text, role and name)', async () => {
+    const locate = vi.fn(async (_tab: number, loc: Record<string, string>) => (loc.text === 'Trash' ? 'e9' : 'e3'));
+    const describe = vi.fn(async (_tab: number, t: { ref?: string }) => described[t.ref ?? '']);
+    const page = {
+      resolveTabId: async (id?: number) => id ?? 99,
+      frameOfRef: () => 0,
+      describe,
+      locate,
+    } as unknown as PageApi;
+    const tools = new Map(createDomTools({ page: () => page }).map((t) => [t.name, t as AnyTool]));
+    const ctx = makeCtx({ tabId: 7, origin: 'http://127.0.0.1:4000' });
+    const judged = async (name: string, args: Record<string, unknown>) => {
+      const t = tools.get(name)!;
+      return (await t.target!(t.parameters.parse(args), ctx)).element?.();
+    };
+    expect(await judged('click', { text: 'Send' })).toEqual(described.e3);
+    expect(locate.mock.lastCall![1]).toEqual({ text: 'Send' });
+    expect(await judged('click', { role: 'button', name: 'Send' })).toEqual(described.e3);
+    expect(await judged('drag', { text: 'Alice', to_text: 'Trash' })).toMatchObject({
+      dropOnto: { role: 'link', name: 'Trash' },
+    });
+    // dom.type's text is what is typed, not a target.
+    expect(await judged('type', { label: 'To', text: 'bob@example.com' })).toEqual(described.e3);
+    expect(locate.mock.lastCall![1]).toEqual({ label: 'To' });
   });
   it('dom.fill_form: its last field (submit is Enter there)', async () => {
     const { element, describe } = withDescribe();

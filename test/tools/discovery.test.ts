@@ -59,6 +59,16 @@ describe('every page-task tool is known from the first request (tools mode, defa
     }
   });
 
+  it('a line leaves out what only saved snippets use (testid), as the definitions do; dom.hover and dom.drag name their text locators', () => {
+    expect(call.function.description).toContain(
+      '\ndom__hover(ref|selector?, item?, role?, name?, label?, placeholder?, text?, x?, y?, hold_ms?, press?): ',
+    );
+    expect(call.function.description).toContain(
+      '\ndom__drag(ref|selector?, text?, to_ref?, to_selector?, to_text?, to_x?, to_y?, dx?, dy?, resize?, method?): ',
+    );
+    expect(call.function.description).not.toContain('testid');
+  });
+
   it('every page-task tool has a brief: the words a person would use for it', () => {
     for (const tool of pageTools) expect(BRIEFS[`${tool.pack}.${tool.name}`], tool.name).toBeTruthy();
   });

@@ -24,10 +24,19 @@ export const PAGE_TASK_PACKS: ReadonlySet<string> = new Set(['dom', 'tabs', 'fil
 export const CALL_LIST_HEADER =
   'Not in your list; run as ot.call(tool="dom.drag", args={...}). Page tools also take tab_id; ot.help(query="dom.drag") explains one:';
 
+/** A parameter only saved snippets use (`.meta({ snippetOnly: true })`): its definition leaves it out, so its line does. */
+function snippetOnly(tool: AnyTool, name: string): boolean {
+  const shape = (tool.parameters as { shape?: Record<string, { meta?: () => unknown }> }).shape;
+  const meta = shape?.[name]?.meta?.() as { snippetOnly?: unknown } | undefined;
+  return meta?.snippetOnly === true;
+}
+
 /** `dom.hover(ref|selector?, role?, name?, label?)`: the parameter names a call may use, `?` when optional. */
 export function callSignature(qualified: string, tool: AnyTool): string {
   // toolDoc is cached per tool (tools are immutable): the lines cost nothing after the first request.
-  const params = toolDoc(tool, 'local').params.filter((p) => p.name !== 'tab_id' || p.required);
+  const params = toolDoc(tool, 'local').params.filter(
+    (p) => (p.name !== 'tab_id' || p.required) && !snippetOnly(tool, p.name),
+  );
   const names = new Set(params.map((p) => p.name));
   const parts: string[] = [];
   for (const p of params) {
