@@ -10,13 +10,9 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAX_LINES = 150;
-const OTHER_BRANCH = 'split by another branch this session';
 
 /** `file name` → why it may run long. */
 const ALLOWED: Record<string, string> = {
-  'src/tools/packs/dom/index.ts createDomTools': `${OTHER_BRANCH} (dom43: the dom pack as theme files)`,
-  'src/content/contentSnapshot.ts build': `${OTHER_BRANCH} (dom43)`,
-  'src/content/contentSnapshot.ts visit': `${OTHER_BRANCH} (dom43)`,
   'src/content/contentDevCapture.ts devCapture':
     "injected as one function (chrome.scripting.executeScript's `func`): it may close over nothing outside itself, so its parts cannot be functions of their own",
 };

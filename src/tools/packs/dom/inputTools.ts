@@ -22,8 +22,14 @@ import {
   type DomKit,
 } from './domToolKit.ts';
 
-export function createInputTools({ page, tab, act }: DomKit): AnyTool[] {
-  const click = defineTool({
+const fieldValue = z
+  .union([z.string().max(100_000), z.boolean(), z.array(z.string().max(1000)).max(100)])
+  .describe(
+    'Text for text fields; true/false for checkboxes, radios and switches; an option value or label (or a list) for selects',
+  );
+
+function clickTool({ page, tab, act }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'click',
     description:
@@ -77,8 +83,10 @@ export function createInputTools({ page, tab, act }: DomKit): AnyTool[] {
       });
     },
   });
+}
 
-  const type = defineTool({
+function typeTool({ page, tab, act }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'type',
     description:
@@ -122,13 +130,10 @@ export function createInputTools({ page, tab, act }: DomKit): AnyTool[] {
       });
     },
   });
+}
 
-  const fieldValue = z
-    .union([z.string().max(100_000), z.boolean(), z.array(z.string().max(1000)).max(100)])
-    .describe(
-      'Text for text fields; true/false for checkboxes, radios and switches; an option value or label (or a list) for selects',
-    );
-  const fillForm = defineTool({
+function fillFormTool({ page, tab, act }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'fill_form',
     description:
@@ -164,8 +169,10 @@ export function createInputTools({ page, tab, act }: DomKit): AnyTool[] {
       });
     },
   });
+}
 
-  const select = defineTool({
+function selectTool({ act }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'select',
     description:
@@ -193,8 +200,10 @@ export function createInputTools({ page, tab, act }: DomKit): AnyTool[] {
       });
     },
   });
+}
 
-  const check = defineTool({
+function checkTool({ act }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'check',
     description: 'Set a checkbox, radio or switch to checked or unchecked, clicking it or its label as a person would.',
@@ -215,6 +224,8 @@ export function createInputTools({ page, tab, act }: DomKit): AnyTool[] {
       return act(args, ctx, { type: 'dom.check', ...target(t), checked: args.checked });
     },
   });
+}
 
-  return [click, type, fillForm, select, check] as AnyTool[];
+export function createInputTools(kit: DomKit): AnyTool[] {
+  return [clickTool(kit), typeTool(kit), fillFormTool(kit), selectTool(kit), checkTool(kit)] as AnyTool[];
 }

@@ -4,7 +4,6 @@
  * A locator must not be a way round the question, so it is built here exactly as the tool builds it.
  */
 import type { TargetElement } from '../../../shared/callTarget.ts';
-import type { Target } from './destructive.ts';
 import { locatorArgs, target, type LocatorArgs } from './domToolKit.ts';
 
 /** Tools whose `text` names the element acted on (elsewhere `text` is what is typed). */

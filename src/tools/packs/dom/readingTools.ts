@@ -11,8 +11,8 @@ import { readOffPage } from './readOffPage.ts';
 import { formatFind, formatQuery, formatRead, formatText } from './formatReplies.ts';
 import { ref, selector, tabId, target, UNTRUSTED_NOTE, type DomKit } from './domToolKit.ts';
 
-export function createReadingTools({ page, tab }: DomKit): AnyTool[] {
-  const snapshot = defineTool({
+function snapshotTool({ page, tab }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'snapshot',
     description:
@@ -46,8 +46,10 @@ export function createReadingTools({ page, tab }: DomKit): AnyTool[] {
       return (s.refs === 0 && (await pdfTabNoteOf(t))) || p.formatSnapshot(s);
     },
   });
+}
 
-  const find = defineTool({
+function findTool({ page, tab }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'find',
     description:
@@ -88,8 +90,10 @@ export function createReadingTools({ page, tab }: DomKit): AnyTool[] {
       return formatFind(r, what);
     },
   });
+}
 
-  const query = defineTool({
+function queryTool({ page, tab }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'query',
     description:
@@ -108,8 +112,10 @@ export function createReadingTools({ page, tab }: DomKit): AnyTool[] {
       return formatQuery(await page().query(await tab(args, ctx), args.selector, { limit: args.limit }), args.selector);
     },
   });
+}
 
-  const text = defineTool({
+function textTool({ page, tab }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'text',
     description:
@@ -135,8 +141,10 @@ export function createReadingTools({ page, tab }: DomKit): AnyTool[] {
       return formatText(r, args.ref ? args.ref : args.selector ? JSON.stringify(args.selector) : 'the page');
     },
   });
+}
 
-  const read = defineTool({
+function readTool({ page, tab }: DomKit) {
+  return defineTool({
     pack: 'dom',
     name: 'read',
     description:
@@ -160,6 +168,8 @@ export function createReadingTools({ page, tab }: DomKit): AnyTool[] {
       return formatRead(await page().read(t, { maxChars: args.max_chars, offPage: readOffPage }));
     },
   });
+}
 
-  return [snapshot, find, query, text, read] as AnyTool[];
+export function createReadingTools(kit: DomKit): AnyTool[] {
+  return [snapshotTool(kit), findTool(kit), queryTool(kit), textTool(kit), readTool(kit)] as AnyTool[];
 }
