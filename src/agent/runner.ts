@@ -160,7 +160,7 @@ export class AgentRunner {
    * A previous run left unfinished (error, interrupted, awaiting approval) is settled first: its open function calls
    * get an error output, so no message is lost and the transcript stays valid.
    */
-  send(conversationId: string, text: string, opts: { caller?: string } = {}): Promise<RunState> {
+  send(conversationId: string, text: string, opts: { caller?: string; scope?: TaskScope } = {}): Promise<RunState> {
     return this.#begin(conversationId, async (slot) => {
       const { conversation, run: prev, items } = await this.#deps.store.load(conversationId);
       if (!conversation) throw new ConversationNotFoundError(conversationId);
@@ -169,11 +169,15 @@ export class AgentRunner {
       if (prev) await settleRun(session);
       session.state = this.#freshState(conversationId, session.state);
       // #42: what the task may do, from the user's words alone (widened by each new message, never narrowed).
-      const host = siteHost(await this.#runOrigin(conversationId));
-      // A bridge session's message is Otto's own words about the client's call, and its "model" is the client: the
-      // rules read it (read-only), never a model call.
-      const scope = opts.caller ? scopeFromWords(text, host) : await this.#scopeOf(text, host, slot.controller.signal);
-      session.state.taskScope = widenScope(prev?.taskScope, opts.caller ? { ...scope, caller: opts.caller } : scope);
+      // A scheduled run (#46) brings the scope agreed when it was scheduled: fixed, never derived again or widened.
+      if (opts.scope) session.state.taskScope = opts.scope;
+      else {
+        const host = siteHost(await this.#runOrigin(conversationId));
+        // A bridge session's message is Otto's own words about the client's call, and its "model" is the client: the
+        // rules read it (read-only), never a model call.
+        const scope = opts.caller ? scopeFromWords(text, host) : await this.#scopeOf(text, host, slot.controller.signal);
+        session.state.taskScope = widenScope(prev?.taskScope, opts.caller ? { ...scope, caller: opts.caller } : scope);
+      }
       await session.commit(undefined, [userMessage(text)], text);
       session.emitStatus();
       return this.#drive(session);

@@ -73,6 +73,12 @@ export interface PanelReplies {
   'bridge.answer': { conversationId?: string };
   'bridge.list': R.BridgeSessionInfo[];
   'bridge.disconnect': { disconnected: boolean };
+  'schedules.list': R.ScheduleListReply;
+  'schedules.save': R.ScheduleView;
+  'schedules.run': R.ScheduleRunStarted;
+  'schedules.pause': R.ScheduleView;
+  'schedules.delete': { deleted: boolean; runsDeleted: number };
+  'schedules.history': R.ScheduleRunRecord[];
 }
 // Every request has a reply type and every reply a request: tsc stops here when the two lists differ.
 type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
