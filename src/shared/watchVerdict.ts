@@ -25,7 +25,7 @@ export function watchVerdict(c: WatchCondition, value: string, previous: string 
     const holds = fold(value) !== fold(previous);
     return { holds, fires: holds, note: holds ? `changed from ${show(previous)}` : 'unchanged' };
   }
-  if (c.op === 'below' || c.op === 'above') return compare(c.op, c.limit, value, previous);
+  if ('limit' in c) return compare(c.op, c.limit, value, previous);
   const holds = textHolds(c, value);
   const before = previous !== undefined && textHolds(c, previous);
   const condition = `${c.op} ${show(c.text)}`;
