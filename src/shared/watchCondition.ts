@@ -67,6 +67,6 @@ function unquote(s: string): string {
 /** The condition written back in the grammar's own words (what the panel shows and the config keeps). */
 export function formatWatchCondition(c: WatchCondition): string {
   if (c.op === 'changed') return 'changed';
-  if (c.op === 'below' || c.op === 'above') return `${c.op} ${c.limit}`;
+  if ('limit' in c) return `${c.op} ${c.limit}`;
   return `${c.op} ${JSON.stringify(c.text)}`;
 }
