@@ -49,6 +49,8 @@ import { runOrigin, runTab } from './runTabs.ts';
 import { TabScope } from './tabScope.ts';
 import { callTargets } from './tabTargets.ts';
 import { tabScopeHandlers } from './tabScopeHandlers.ts';
+import { scheduleHandlers } from './scheduleHandlers.ts';
+import { ScheduleHistory } from '../storage/scheduleHistory.ts';
 import { SharedSites } from '../storage/sharedSites.ts';
 import { AgentRunner } from '../agent/runner.ts';
 import type { AgentEvent } from '../agent/agentEvents.ts';
@@ -216,6 +218,8 @@ const recovered = runner.recoverInterrupted().catch((err: unknown) => {
   return [] as string[];
 });
 
+const scheduleHistory = new ScheduleHistory();
+
 const handlers: Handlers = {
   ping: () => ({ pong: true, version: VERSION, startedAt }),
   echo: (req) => req.payload,
@@ -254,6 +258,12 @@ const handlers: Handlers = {
   ...commandHandlers({ registry: () => registry, interceptor: () => interceptor, settings, ready: toolsReady }),
   ...dataHandlers({ settings, redact, stats: () => stats, results: () => results }),
   ...logHandlers({ settings, redact, entries: () => log.entries() }),
+  ...scheduleHandlers({
+    settings,
+    history: scheduleHistory,
+    runNow: () => Promise.reject(new Error('Running a schedule is not built yet.')),
+    changed: () => Promise.resolve(),
+  }),
   ...mcpHandlers({
     settings,
     invalidate: invalidateSettings,

@@ -5,6 +5,7 @@
  */
 import { z } from '../shared/zod.ts';
 import { httpUrlProblem } from '../shared/urlProblem.ts';
+import { SchedulesConfig } from './scheduleConfig.ts';
 
 /** An http(s) address; anything else is refused with the reason (no scheme, a bad IP, an unclosed [) (#34). */
 const httpUrl = () =>
@@ -122,6 +123,8 @@ export const ConfigSchema = z.strictObject({
       }),
     )
     .default({}),
+  /** Recurring snippet and task runs (#46, config/scheduleConfig.ts). */
+  schedules: SchedulesConfig,
   packs: z.record(z.string(), z.strictObject({ instructions: z.string().optional() })).default({}),
   notify: z
     .strictObject({ topics: z.array(z.strictObject({ pattern: z.string(), file: z.string() })).default([]) })

@@ -15,6 +15,7 @@ export const PANEL_PORT = 'otto-panel';
 
 const id = z.string().min(1).max(100);
 const conversationId = z.string().min(1).max(100);
+const scheduleId = z.string().min(1).max(64);
 
 // ---- panel → worker -------------------------------------------------------------------------------------------
 export const PanelRequest = z.discriminatedUnion('type', [
@@ -206,6 +207,34 @@ export const PanelRequest = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('bridge.list'), id }),
   z.object({ type: z.literal('bridge.disconnect'), id, conversationId }),
+  // Schedules (#46, background/scheduleHandlers.ts documents each reply). A schedule is a `schedules.<name>` entry
+  // of the config; these requests read and edit it and its history.
+  z.object({ type: z.literal('schedules.list'), id }),
+  /** Adds or replaces a schedule; its scope is fixed now (a task's words, a snippet's sites) unless given. */
+  z.object({
+    type: z.literal('schedules.save'),
+    id,
+    scheduleId,
+    when: z.string().min(1).max(200),
+    snippet: z.string().min(1).max(100).optional(),
+    args: z.record(z.string().max(100), z.union([z.string().max(10_000), z.number(), z.boolean()])).optional(),
+    task: z.string().min(1).max(10_000).optional(),
+    url: z.string().max(2000).optional(),
+    watch: z.object({ condition: z.string().min(1).max(500) }).optional(),
+    paused: z.boolean().optional(),
+    notify: z.boolean().optional(),
+  }),
+  /** Runs a schedule now (in the background, as its time would); the reply comes when it has started. */
+  z.object({ type: z.literal('schedules.run'), id, scheduleId }),
+  z.object({ type: z.literal('schedules.pause'), id, scheduleId, paused: z.boolean() }),
+  z.object({ type: z.literal('schedules.delete'), id, scheduleId }),
+  /** Runs, newest first: one schedule's, or every schedule's when `scheduleId` is unset. */
+  z.object({
+    type: z.literal('schedules.history'),
+    id,
+    scheduleId: scheduleId.optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+  }),
 ]);
 export type PanelRequest = z.infer<typeof PanelRequest>;
 export type PanelRequestType = PanelRequest['type'];
@@ -287,6 +316,12 @@ export interface PanelReplies {
   'bridge.answer': { conversationId?: string };
   'bridge.list': R.BridgeSessionInfo[];
   'bridge.disconnect': { disconnected: boolean };
+  'schedules.list': R.ScheduleListReply;
+  'schedules.save': R.ScheduleView;
+  'schedules.run': R.ScheduleRunStarted;
+  'schedules.pause': R.ScheduleView;
+  'schedules.delete': { deleted: boolean; runsDeleted: number };
+  'schedules.history': R.ScheduleRunRecord[];
 }
 // Every request has a reply type and every reply a request: tsc stops here when the two lists differ.
 type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -322,6 +357,8 @@ export const WorkerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('config.changed') }),
   /** An MCP client's session started or ended (#29): panels re-read `bridge.list`. */
   z.object({ type: z.literal('bridge.changed') }),
+  /** A scheduled run started, ended or began waiting (#46): panels re-read `schedules.list` / `schedules.history`. */
+  z.object({ type: z.literal('schedules.changed'), scheduleId: z.string(), runId: z.string().optional() }),
 ]);
 export type WorkerEvent = z.infer<typeof WorkerEvent>;
 

@@ -25,6 +25,8 @@ import type { DepsReport } from '../sdk/deps.ts';
 import type { BridgeSessionInfo } from '../bridge/sessions.ts';
 import type { BridgeClient } from './bridgeProtocol.ts';
 import type { LogEntry } from './log.ts';
+import type { ScheduleEntry } from '../config/scheduleConfig.ts';
+import type { ScheduleRunRecord } from '../storage/scheduleRunRecord.ts';
 
 export type {
   BridgeSessionInfo,
@@ -180,4 +182,31 @@ export interface BridgeOpenReply {
   client: BridgeClient;
   allowed: boolean;
   others: string[];
+}
+
+export type { ScheduleRunRecord };
+
+/** One schedule as the panel lists it (#46): its config entry, when it runs next, and its last run. */
+export interface ScheduleView {
+  id: string;
+  entry: ScheduleEntry;
+  kind: 'snippet' | 'task';
+  /** `when` as a cron line (`0 9 * * 1`); unset when `problem` says why it cannot run. */
+  cron?: string;
+  /** Epoch ms of the next run; unset when paused or unreadable. */
+  nextRun?: number;
+  last?: ScheduleRunRecord;
+  /** Why the schedule cannot run (a snippet that no longer exists, …), in plain words. */
+  problem?: string;
+}
+
+export interface ScheduleListReply {
+  schedules: ScheduleView[];
+  /** Set when the config has errors: no schedule runs until they are fixed. */
+  blocked?: string;
+}
+
+export interface ScheduleRunStarted {
+  /** The history record's id: `schedules.history` shows it; `schedules.changed` events name it. */
+  runId: string;
 }

@@ -7,6 +7,7 @@ import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type St
 import type { ConversationRecord, ItemRecord, MetaRecord } from './records.ts';
 import type { SitePermissionRecord } from './runRecords.ts';
 import type { StoredRunState } from './runStateSchema.ts';
+import type { ScheduleRunRecord } from './scheduleRunRecord.ts';
 import type {
   FileRecord,
   ResultChunkRecord,
@@ -32,6 +33,7 @@ export interface OttoDB extends DBSchema {
   statsSavings: { key: number; value: StoredSaving; indexes: { byTs: number } };
   statsRollups: { key: [string, number, string, string]; value: StatsRollupRecord };
   files: { key: string; value: FileRecord; indexes: { byCreated: number } };
+  scheduleRuns: { key: string; value: ScheduleRunRecord; indexes: { bySchedule: [string, number] } };
 }
 
 type UpgradeTx = IDBPTransaction<OttoDB, StoreNames<OttoDB>[], 'versionchange'>;
@@ -65,6 +67,10 @@ const MIGRATIONS: Migration[] = [
     db.createObjectStore('statsSavings', { keyPath: 'id', autoIncrement: true }).createIndex('byTs', 'ts');
     db.createObjectStore('statsRollups', { keyPath: ['res', 'start', 'kind', 'name'] });
     db.createObjectStore('files', { keyPath: 'name' }).createIndex('byCreated', 'createdAt');
+  },
+  // 3 → 4: the history of scheduled runs (#46), one record per run, by (schedule, start time).
+  (db) => {
+    db.createObjectStore('scheduleRuns', { keyPath: 'id' }).createIndex('bySchedule', ['scheduleId', 'started']);
   },
 ];
 
