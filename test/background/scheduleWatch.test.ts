@@ -31,7 +31,7 @@ describe('applyWatch', () => {
       triggered: true,
       change: '39.99 is below 40, was 42',
     });
-    expect(applyWatch(snippetWatch, '$38.00', [record('$39.99', 3), ...earlier]).triggered).toBe(false);
+    expect(applyWatch(snippetWatch, '$38.00', [record('$39.99', 3), ...earlier])?.triggered).toBe(false);
   });
 
   it("a failed run's value is not the one compared with", () => {
