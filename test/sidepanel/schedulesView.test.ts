@@ -35,6 +35,7 @@ const row: ScheduleRow = {
   what: '$price url=http://shop.test/p',
   watch: 'below 40',
   paused: false,
+  notify: true,
   nextRunAt: Date.now() + 90 * 60_000 + 5000,
   last: run,
 };

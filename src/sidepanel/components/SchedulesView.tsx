@@ -3,8 +3,10 @@
  * (when, what it runs, the watch), delete; a history per schedule (when, how long, outcome, output, what changed,
  * tokens and cost) with export as CSV or JSON. The state and the requests are `state/schedules.ts`.
  */
-import { useEffect, useState } from 'preact/hooks';
-import type { SchedulesSlice, ScheduleRow } from '../state/schedules.ts';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { PortClient } from '../../shared/portClient.ts';
+import { useSchedules, type SchedulesSlice, type ScheduleRow } from '../state/schedules.ts';
+import { scheduleRequests } from '../state/scheduleRequests.ts';
 import { costText, nextRunText, outcomeText } from '../lib/scheduleText.ts';
 import { relativeTime } from '../lib/displayFormat.ts';
 
@@ -112,6 +114,7 @@ function Schedule({ s, row }: { s: SchedulesSlice; row: ScheduleRow }) {
             <code>{row.what}</code>
             {row.watch && <span data-testid="schedule-watch"> · watch: {row.watch}</span>}
           </div>
+          {row.problem && <div class="error-text">{row.problem}</div>}
           <div class="muted" data-testid="schedule-status">
             Next: {nextRunText(row.nextRunAt, row.paused)}
             {row.last && ` · last: ${outcomeText(row.last)} ${relativeTime(row.last.startedAt)}`}
@@ -191,4 +194,21 @@ export function SchedulesView({ schedules: s }: { schedules: SchedulesSlice }) {
       </ul>
     </section>
   );
+}
+
+/** The tab as mounted in the panel: the worker's requests, reloaded when a run starts or ends. */
+export function SchedulesTab({ client }: { client: PortClient }) {
+  const api = useMemo(() => scheduleRequests((body) => client.request(body)), [client]);
+  const schedules = useSchedules(api);
+  const { load, loadHistory, history } = schedules;
+  useEffect(
+    () =>
+      client.onEvent((e) => {
+        if (e.type !== 'schedules.changed') return;
+        void load();
+        if (history[e.scheduleId]) loadHistory(e.scheduleId);
+      }),
+    [client, load, loadHistory, history],
+  );
+  return <SchedulesView schedules={schedules} />;
 }

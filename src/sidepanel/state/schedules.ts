@@ -19,6 +19,11 @@ export interface ScheduleRow {
   paused: boolean;
   nextRunAt: number | null;
   last?: ExportedRun;
+  /** Kept as they are by an edit. */
+  url?: string;
+  notify: boolean;
+  /** Why it cannot run (a snippet that is gone), in plain words. */
+  problem?: string;
 }
 
 export interface ScheduleEdit {
