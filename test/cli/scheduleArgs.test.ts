@@ -52,9 +52,12 @@ describe('otto schedule: arguments', () => {
   });
 
   it('run passes the browser options through', () => {
-    expect(
-      parseScheduleArgs(['run', 'price-watch', '--config', 'c.yaml', '--timeout', '30', '--previous', '$42']),
-    ).toEqual({ command: 'run', config: 'c.yaml', name: 'price-watch', previous: '$42', pass: ['--timeout', '30'] });
+    expect(parseScheduleArgs(['run', 'price-watch', '--config', 'c.yaml', '--timeout', '30'])).toEqual({
+      command: 'run',
+      config: 'c.yaml',
+      name: 'price-watch',
+      pass: ['--timeout', '30'],
+    });
   });
 
   it('help', () => {

@@ -10,8 +10,7 @@ export const SCHEDULE_HELP = `usage: npm run otto -- schedule <list|add|run> [op
                --config FILE.yaml
       adds a schedule to the settings file (comments and other keys kept); --when and --watch are checked first
   schedule run NAME --config FILE.yaml [--browser URL] [--profile DIR] [--timeout S] [--dist DIR]
-      runs that schedule now, headless with Otto loaded, as \`otto run\` does; prints its output (and the watch's
-      verdict against the value given with --previous VALUE)
+      runs that schedule now, headless with Otto loaded, as \`otto run\` does, and prints its output
 
 The settings file is the YAML from Otto's Settings (Settings → Edit as text), so the panel and a machine that is
 always on can keep the same schedules.`;
@@ -27,7 +26,7 @@ export type ScheduleCommand =
       run: { snippet: string } | { task: string };
       watch?: string;
     }
-  | { command: 'run'; config: string; name: string; previous?: string; pass: string[] };
+  | { command: 'run'; config: string; name: string; pass: string[] };
 
 const PASS = new Set(['--browser', '--profile', '--timeout', '--dist', '--extension-id']);
 
@@ -60,14 +59,13 @@ export function parseScheduleArgs(argv: readonly string[]): ScheduleCommand {
   }
   if (positional.length !== 1) throw new Error(`'schedule ${sub}' needs one schedule name, e.g. price-watch`);
   const name = positional[0]!;
-  if (sub === 'run')
-    return { command: 'run', config, name, pass, ...(opts.previous ? { previous: opts.previous } : {}) };
+  if (sub === 'run') return { command: 'run', config, name, pass };
   return addCommand(config, name, opts);
 }
 
 function allowed(sub: 'list' | 'add' | 'run'): string[] {
   if (sub === 'add') return ['--config', '--when', '--snippet', '--task', '--watch'];
-  return sub === 'run' ? ['--config', '--previous'] : ['--config'];
+  return ['--config'];
 }
 
 function addCommand(config: string, name: string, opts: Record<string, string>): ScheduleCommand {
