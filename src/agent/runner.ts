@@ -25,7 +25,7 @@ import { deniedShareOutput, isShareApproval, type TabAccess } from './tabAccess.
 import { deniedFlowOutput } from './flowFacts.ts';
 import { deniedScopeOutput, widenedBy } from './scopeGate.ts';
 import { scopeFromWords } from './scopeRules.ts';
-import { widenScope } from '../shared/taskScope.ts';
+import { widenScope, type TaskScope } from '../shared/taskScope.ts';
 import { siteHost } from '../shared/origin.ts';
 import { InlineApprovals } from './inlineApprovals.ts';
 import { errorMessage } from '../shared/errorMessage.ts';
@@ -159,7 +159,7 @@ export class AgentRunner {
    * A previous run left unfinished (error, interrupted, awaiting approval) is settled first: its open function calls
    * get an error output, so no message is lost and the transcript stays valid.
    */
-  send(conversationId: string, text: string): Promise<RunState> {
+  send(conversationId: string, text: string, fixed?: { scope: TaskScope }): Promise<RunState> {
     return this.#begin(conversationId, async (slot) => {
       const { conversation, run: prev, items } = await this.#deps.store.load(conversationId);
       if (!conversation) throw new ConversationNotFoundError(conversationId);
@@ -168,8 +168,9 @@ export class AgentRunner {
       if (prev) await settleRun(session);
       session.state = this.#freshState(conversationId, session.state);
       // #42: what the task may do, from the user's words alone (widened by each new message, never narrowed).
-      const scope = scopeFromWords(text, siteHost(await this.#runOrigin(conversationId)));
-      session.state.taskScope = widenScope(prev?.taskScope, scope);
+      // A scheduled run (#46) brings the scope agreed when it was scheduled: fixed, never derived again or widened.
+      const scope = fixed?.scope ?? scopeFromWords(text, siteHost(await this.#runOrigin(conversationId)));
+      session.state.taskScope = fixed ? scope : widenScope(prev?.taskScope, scope);
       await session.commit(undefined, [userMessage(text)], text);
       session.emitStatus();
       return this.#drive(session);

@@ -49,8 +49,7 @@ import { runOrigin, runTab } from './runTabs.ts';
 import { TabScope } from './tabScope.ts';
 import { callTargets } from './tabTargets.ts';
 import { tabScopeHandlers } from './tabScopeHandlers.ts';
-import { scheduleHandlers } from './scheduleHandlers.ts';
-import { ScheduleHistory } from '../storage/scheduleHistory.ts';
+import { scheduleService } from './scheduleService.ts';
 import { SharedSites } from '../storage/sharedSites.ts';
 import { AgentRunner } from '../agent/runner.ts';
 import type { AgentEvent } from '../agent/agentEvents.ts';
@@ -174,6 +173,7 @@ const runnerOptions = {
       noteRunStatus(event.conversationId, event.status);
       navigation.update(runGoing());
       updateTabListeners();
+      void schedules.onRunStatus(event).catch(() => undefined);
     }
     if (event.type === 'turn.completed' && event.usage) {
       void stats
@@ -218,7 +218,16 @@ const recovered = runner.recoverInterrupted().catch((err: unknown) => {
   return [] as string[];
 });
 
-const scheduleHistory = new ScheduleHistory();
+// Schedules (#46): alarms, notifications, unattended runs in a background window.
+const schedules = scheduleService({
+  settings,
+  registry: () => registry,
+  interceptor: () => interceptor,
+  tabScope,
+  store,
+  runner,
+  ready: toolsReady,
+});
 
 const handlers: Handlers = {
   ping: () => ({ pong: true, version: VERSION, startedAt }),
@@ -258,12 +267,7 @@ const handlers: Handlers = {
   ...commandHandlers({ registry: () => registry, interceptor: () => interceptor, settings, ready: toolsReady }),
   ...dataHandlers({ settings, redact, stats: () => stats, results: () => results }),
   ...logHandlers({ settings, redact, entries: () => log.entries() }),
-  ...scheduleHandlers({
-    settings,
-    history: scheduleHistory,
-    runNow: () => Promise.reject(new Error('Running a schedule is not built yet.')),
-    changed: () => Promise.resolve(),
-  }),
+  ...schedules.handlers,
   ...mcpHandlers({
     settings,
     invalidate: invalidateSettings,
@@ -342,6 +346,7 @@ void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((
 
 watchSettings(() => {
   void refreshTools();
+  void schedules.engine.rearm().catch(() => undefined);
   // Panels re-read the config's state (the banner, where requests go) whatever wrote it: settings, an upgrade, ot.reload.
   broadcast({ type: 'config.changed' });
 });
@@ -366,5 +371,10 @@ Object.assign(globalThis, {
     tabScope,
     bridge: bridge.sessions,
     page: pageDebug,
+    schedules: {
+      runNow: (id: string) => schedules.engine.runNow(id),
+      engine: schedules.engine,
+      history: schedules.history,
+    },
   },
 });

@@ -5,6 +5,17 @@
 import { webOrigin } from '../shared/origin.ts';
 
 const tabs = new Map<string, number>();
+/** A scheduled run's background window (#46): its new tabs open there, and nothing focuses it. */
+const windows = new Map<string, number>();
+
+export function setRunWindow(conversationId: string, windowId: number | undefined): void {
+  if (windowId === undefined) windows.delete(conversationId);
+  else windows.set(conversationId, windowId);
+}
+
+export function runWindow(conversationId: string | undefined): number | undefined {
+  return conversationId === undefined ? undefined : windows.get(conversationId);
+}
 
 export function setRunTab(conversationId: string, tabId: number | undefined): void {
   if (tabId !== undefined) tabs.set(conversationId, tabId);

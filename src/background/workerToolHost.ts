@@ -51,7 +51,7 @@ async function keepLargeOutOfContext(
   });
   return typeof stored === 'string' ? result : formatOutput(stored, config.output.format);
 }
-import { runTab } from './runTabs.ts';
+import { runTab, runWindow } from './runTabs.ts';
 import { modeDefinitions, type AgentMode } from './codeMode.ts';
 import { toolBudget } from '../tools/toolBudget.ts';
 import type { TabScope } from './tabScope.ts';
@@ -143,7 +143,7 @@ export async function toolContext(
   deps: ContextDeps,
   conversationId: string | undefined,
   signal: AbortSignal,
-  where: { tabId?: number; run?: boolean; flow?: FlowGuard } = {},
+  where: { tabId?: number; run?: boolean; flow?: FlowGuard; windowId?: number } = {},
 ): Promise<ToolContext> {
   return (await contextAndGate(deps, conversationId, signal, where)).ctx;
 }
@@ -152,7 +152,7 @@ async function contextAndGate(
   deps: ContextDeps,
   conversationId: string | undefined,
   signal: AbortSignal,
-  where: { tabId?: number; run?: boolean; flow?: FlowGuard; journal?: ProgramJournal },
+  where: { tabId?: number; run?: boolean; flow?: FlowGuard; journal?: ProgramJournal; windowId?: number },
   approve?: (qualifiedName: string, args: Record<string, unknown>, flow?: NestedFlowCheck) => Promise<void>,
 ): Promise<{ ctx: ToolContext; options: ExecuteOptions | undefined }> {
   const { config, secrets, problems = [], warnings = [], version = CONFIG_VERSION } = await deps.settings();
@@ -165,6 +165,7 @@ async function contextAndGate(
     tab = await runTab(conversationId);
     origin = webOrigin(tab?.url);
   }
+  const windowId = where.windowId ?? runWindow(conversationId);
   const registry = deps.registry();
   const call = createToolCaller(registry, deps.interceptor());
   const scope = where.run && conversationId ? deps.tabScope : undefined;
@@ -192,6 +193,7 @@ async function contextAndGate(
       getSecret: (name) => secrets[name],
       logger: log,
       ...(tab?.id !== undefined ? { tabId: tab.id } : {}),
+      ...(windowId !== undefined ? { windowId } : {}),
       ...(origin ? { origin } : {}),
       ...(scope && conversationId
         ? {

@@ -25,6 +25,11 @@ export interface ToolContext {
   readonly logger: Logger;
   /** The tab the run acts on, when there is one. */
   readonly tabId?: number;
+  /**
+   * The window new tabs open in: a scheduled run's background window (#46), which is never focused. Absent: Chrome's
+   * default (the last focused window), and tools may bring a window to the front.
+   */
+  readonly windowId?: number;
   /** That tab's origin (`https://example.com`), for per-site approvals. */
   readonly origin?: string;
   /** Looks up a tab's URL and title (default: chrome.tabs.get); injectable for tests. */

@@ -81,6 +81,11 @@ const list = defineTool({
   },
 });
 
+/** A scheduled run opens its tabs in its own background window (#46); anything else in Chrome's default one. */
+function inWindow(ctx: ToolContext): { windowId?: number } {
+  return ctx.windowId === undefined ? {} : { windowId: ctx.windowId };
+}
+
 const open = defineTool({
   pack: 'tabs',
   name: 'open',
@@ -93,7 +98,7 @@ const open = defineTool({
   examples: ["tabs.open(url='https://example.com')"],
   async execute(args, ctx) {
     const url = requireWebUrl(args.url, 'tabs.open').href;
-    const tab = await chrome.tabs.create({ url, active: args.active });
+    const tab = await chrome.tabs.create({ url, active: args.active, ...inWindow(ctx) });
     // Listen for the load first: joining the group takes a few calls, and a fast page would finish meanwhile.
     const loading = waitForLoad(tab.id!, ctx.signal).catch(() => tab);
     // A tab the run opened is the run's: it joins Otto's group at once, so the user sees where Otto works.
@@ -118,9 +123,11 @@ const activate = defineTool({
   effect: 'changes',
   flow: { source: 'page', sink: 'none' },
   examples: ['tabs.activate(tab_id=12)'],
-  async execute(args) {
+  async execute(args, ctx) {
     const tab = await chrome.tabs.update(args.tab_id, { active: true });
-    if (tab?.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true });
+    // A scheduled run's window stays in the background: the tab is made current there, the window not focused.
+    if (tab?.windowId !== undefined && ctx.windowId === undefined)
+      await chrome.windows.update(tab.windowId, { focused: true });
     return { activated: tab ? describeTab(tab) : args.tab_id };
   },
 });
