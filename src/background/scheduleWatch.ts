@@ -48,8 +48,8 @@ export function watchedTaskMessage(entry: ScheduleEntry): string | undefined {
 /** The desktop notification of a watch that fired: the value, the previous one, and the page. */
 export function watchNotice(
   scheduleId: string,
-  entry: ScheduleEntry,
-  r: WatchResult,
+  entry: Pick<ScheduleEntry, 'watch'>,
+  r: Pick<WatchResult, 'value' | 'previous'>,
   page?: string,
 ): { title: string; message: string } {
   const lines = [

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ScheduleEntry } from '../../src/config/scheduleConfig.ts';
 import { ScheduleRunRecord } from '../../src/storage/scheduleRunRecord.ts';
 import { applyWatch, watchedTaskMessage, watchNotice } from '../../src/background/scheduleWatch.ts';
+import { noticeFor } from '../../src/background/scheduleNotices.ts';
 
 const snippetWatch = ScheduleEntry.parse({
   when: 'every 2 hours',
@@ -65,5 +66,31 @@ describe('applyWatch', () => {
       title: 'Otto watch "price": below 40',
       message: 'Now: $39.99\nBefore: $42.00\nPage: http://shop.test/p/1',
     });
+  });
+});
+
+describe('noticeFor a watched schedule', () => {
+  const entry = ScheduleEntry.parse({
+    when: 'hourly',
+    snippet: 'price',
+    args: { url: 'http://shop.test/p/1' },
+    watch: { condition: 'below 40' },
+  });
+  const run = (extra: Record<string, unknown>) =>
+    ScheduleRunRecord.parse({ id: 'price:1', scheduleId: 'price', due: 1, started: 1, outcome: 'done', ...extra });
+
+  it('says nothing for a done run whose value does not meet the condition', () => {
+    expect(noticeFor(run({ value: '$42', triggered: false }), entry)).toBeUndefined();
+  });
+
+  it('when it fires: the value, the previous one and the page', () => {
+    expect(noticeFor(run({ value: '$39.99', previous: '$42.00', triggered: true }), entry)).toEqual({
+      title: 'Otto watch "price": below 40',
+      message: 'Now: $39.99\nBefore: $42.00\nPage: http://shop.test/p/1',
+    });
+  });
+
+  it('a failed run still says so', () => {
+    expect(noticeFor(run({ outcome: 'failed', reason: 'no element #price' }), entry)?.title).toBe('Otto: price failed');
   });
 });
