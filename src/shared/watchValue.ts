@@ -13,9 +13,14 @@ export function watchTaskMessage(task: string, condition: string): string {
   return `${task.trim()}\n\nThis run is a watch (${condition}): end your answer with one line "VALUE: <the value you read>", the value exactly as the page shows it.`;
 }
 
-/** A snippet's output → the watched value. */
+/**
+ * A snippet's output → the watched value. When the output holds page text inside Otto's untrusted boundary
+ * (`dom.text` and kin: a first line of Otto's words, then `<external-content-…>page text</external-content-…>`), the
+ * value is the page's words, so a number in Otto's own line ("12 lines") is never the one compared.
+ */
 export function watchValueFromOutput(output: string): string {
-  return cut(output.trim());
+  const inside = [...output.matchAll(/<external-content-([0-9a-f]+)>([\s\S]*?)<\/external-content-\1>/g)];
+  return cut((inside.length ? inside.map((m) => m[2]!).join('\n') : output).trim());
 }
 
 /** A task's answer → the watched value: the last `VALUE:` line, else the last non-empty line, markup removed. */

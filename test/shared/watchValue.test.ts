@@ -12,6 +12,14 @@ describe('watch values', () => {
     expect(watchValueFromOutput('x'.repeat(MAX_WATCH_VALUE + 5))).toHaveLength(MAX_WATCH_VALUE);
   });
 
+  it("page text inside Otto's boundary is the value, not Otto's own line", () => {
+    expect(
+      watchValueFromOutput(
+        'Text of #price (12 chars):\n<external-content-3fa9c2d1>\n$39.99\n</external-content-3fa9c2d1>',
+      ),
+    ).toBe('$39.99');
+  });
+
   it("a task's value is its last VALUE: line, markup removed", () => {
     expect(watchValueFromAnswer('The price is shown in the header.\n\n**VALUE:** $39.99')).toBe('$39.99');
     expect(watchValueFromAnswer('VALUE: 45\nI checked again.\nvalue: `42`')).toBe('42');

@@ -126,7 +126,7 @@ function Schedule({ s, row }: { s: SchedulesSlice; row: ScheduleRow }) {
           type="button"
           data-testid="schedule-run-now"
           onClick={() => s.runNow(row.name)}
-          aria-label={`Run ${row.name} now`}
+          aria-label={`Run now: ${row.name}`}
         >
           Run now
         </button>
