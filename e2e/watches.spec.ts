@@ -153,3 +153,29 @@ test('a price watch fires once, when the price drops below 40, and the Schedules
   expect(rows[0]).toContain(',"39.99 is below 40, was 42",');
   expect(csv.endsWith(',0,0,\r\n')).toBe(true);
 });
+
+test('"Repeat this" under a finished run schedules its task, with its scope fixed now', async ({ panel, fakeApi }) => {
+  await connectToFakeApi(panel, fakeApi);
+  fakeApi.script([{ match: 'status of', text: 'All systems operational.' }]);
+  await panel.getByTestId('chat-input').fill('Read the status of status.test');
+  await panel.getByTestId('chat-input').press('Enter');
+  await expect(panel.getByTestId('message-assistant')).toContainText('All systems operational.');
+  await panel.getByTestId('repeat-run').click();
+  await panel.getByTestId('repeat-run-name').fill('status-check');
+  await panel.getByTestId('repeat-run-when').fill('every hour');
+  await panel.getByTestId('repeat-run-watch').fill('changed');
+  await panel.getByTestId('repeat-run-confirm').click();
+  await expect(panel.getByTestId('repeat-run-saved')).toHaveText(
+    'Scheduled “status-check” (every hour); see Stats and files → Schedules.',
+  );
+  const list = await panelRequest<{
+    schedules: { id: string; entry: { task: string; when: string; watch: unknown; scope: { effects: string[] } } }[];
+  }>(panel, { type: 'schedules.list' });
+  const s = list.schedules.find((x) => x.id === 'status-check')!;
+  expect([s.entry.task, s.entry.when, s.entry.watch]).toEqual([
+    'Read the status of status.test',
+    'every hour',
+    { condition: 'changed' },
+  ]);
+  expect(s.entry.scope.effects).toContain('read');
+});

@@ -18,6 +18,7 @@ import { BridgeBar } from './components/BridgeBar.tsx';
 import { ConversationList } from './components/ConversationList.tsx';
 import { SetupCard } from './components/SetupCard.tsx';
 import { canSaveSnippet, SaveSnippet } from './components/SaveSnippet.tsx';
+import { canRepeat, RepeatRun } from './components/RepeatRun.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { SettingsView } from '../ui/settings/SettingsView.tsx';
 
@@ -180,6 +181,7 @@ export function App({ client }: { client: PortClient }) {
               }
             >
               {canSaveSnippet(chat) && !busy && <SaveSnippet chat={chat} onRun={(text) => void store.submit(text)} />}
+              {canRepeat(chat) && !busy && <RepeatRun key={chat.conversationId} chat={chat} client={client} />}
               {chat.approval && (
                 <ApprovalCard
                   approval={chat.approval}
