@@ -38,6 +38,7 @@ import * as context from './context.bench.ts';
 import * as webfetch from './webfetch.bench.ts';
 import * as answerLinks from './answerLinks.bench.ts';
 import * as hoverRules from './hoverRules.bench.ts';
+import * as scheduleIdle from './scheduleIdle.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -70,6 +71,7 @@ const MODULES: BenchModule[] = [
   bundle,
   mcp,
   bridge,
+  scheduleIdle,
 ];
 
 interface Summary {

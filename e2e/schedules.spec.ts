@@ -1,11 +1,15 @@
 /**
  * Schedules (#46): a schedule fired through the worker's test hook (`otto.schedules.runNow`, no waiting for real
  * time) replays a snippet on the fixture shop with no model request, records its history, and leaves the user's
- * tabs and focused window as they were (the run works in a minimized background window of its own, closed after);
- * a run missed while the browser was closed runs once when it opens again, marked late.
+ * tabs as they were (the run works in a background window of its own, closed after); a scheduled task whose model
+ * wants to delete on the webmail fixture (outside "Summarise my inbox.") pauses, notifies, and the site receives
+ * nothing until the user approves in the panel, then the history records the end; a run missed while the browser
+ * was closed runs once when it opens again, marked late.
  */
 import { chromium, type Page, type Worker } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect, panelRequest, currentServiceWorker } from './support/fixtures.ts';
@@ -27,15 +31,13 @@ interface RunRecord {
 }
 
 /** The user's tabs and focused window, as the worker sees them. */
-function userTabs(sw: Worker): Promise<{ tabs: string[]; windows: number; focused: number | undefined }> {
+function userTabs(sw: Worker): Promise<{ tabs: string[]; windows: number }> {
   return sw.evaluate(async () => {
     const tabs = await chrome.tabs.query({});
     const windows = await chrome.windows.getAll();
-    const focused = await chrome.windows.getLastFocused().catch(() => undefined);
     return {
       tabs: tabs.map((t) => `${t.id} ${t.windowId} ${t.url ?? ''}`).sort(),
       windows: windows.length,
-      focused: focused?.id,
     };
   });
 }
@@ -56,6 +58,127 @@ async function settledRuns(panel: Page, scheduleId: string): Promise<RunRecord[]
 }
 
 test.beforeEach(({ fakeApi }) => fakeApi.reset());
+
+// The webmail fixture of e2e/task-scope.spec.ts (a React app); `actions` is every state change its server received.
+const APPS = path.resolve(import.meta.dirname, 'fixtures/pages/apps');
+const actions: string[] = [];
+let mailServer: http.Server;
+let mailPort = 0;
+const MAIL = () => `http://mail.example:${mailPort}`;
+const MAILS = [
+  { id: 1, from: 'Alice', subject: 'Lunch on Friday?', body: 'Are you free on Friday at noon?' },
+  { id: 2, from: 'Bob', subject: 'Weekend plans', body: 'Hiking on Saturday?' },
+];
+
+test.beforeAll(async () => {
+  mailServer = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    for await (const _chunk of req) void _chunk;
+    if (req.method === 'POST') {
+      actions.push(url.pathname.replace(/^\/(api\/)?/, ''));
+      res.writeHead(204).end();
+      return;
+    }
+    if (url.pathname === '/api/mail') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(MAILS));
+      return;
+    }
+    const file = url.pathname === '/' ? 'webmail.html' : url.pathname.replace(/^\/+/, '');
+    try {
+      const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html';
+      const content = await readFile(path.join(APPS, path.normalize(file)));
+      res.writeHead(200, { 'content-type': type }).end(content);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((r) => mailServer.listen(0, '127.0.0.1', r));
+  mailPort = (mailServer.address() as AddressInfo).port;
+});
+
+test.afterAll(async () => {
+  mailServer.closeAllConnections();
+  await new Promise<void>((r) => mailServer.close(() => r()));
+});
+
+test('a scheduled task reaching a step outside its scope pauses and notifies; the site receives nothing until the user approves in the panel', async ({
+  panel,
+  fakeApi,
+  serviceWorker,
+}) => {
+  test.setTimeout(120_000);
+  actions.length = 0;
+  const schedule = `schedules:\n  inbox:\n    when: daily 07:00\n    task: Summarise my inbox.\n    url: ${MAIL()}/\n`;
+  await connectToFakeApi(panel, fakeApi, { yaml: schedule });
+  const before = await userTabs(serviceWorker);
+  fakeApi.script([
+    // The model goes beyond the task: deleting was not asked for.
+    {
+      match: 'Summarise my inbox',
+      calls: [
+        { name: 'dom__wait_for', arguments: { selector: '.trash-icon[data-id="1"]' } },
+        { name: 'dom__click', arguments: { selector: '.trash-icon[data-id="1"]' } },
+      ],
+    },
+    { match: /./, text: 'Two emails: lunch with Alice, hiking with Bob.' },
+  ]);
+  const runId = await serviceWorker.evaluate(
+    (id) =>
+      (globalThis as unknown as { otto: { schedules: { runNow(i: string): Promise<string> } } }).otto.schedules.runNow(
+        id,
+      ),
+    'inbox',
+  );
+  const [waiting] = await settledRuns(panel, 'inbox');
+  expect([waiting!.id, waiting!.outcome, waiting!.reason]).toEqual([runId, 'paused-waiting', 'wants to delete']);
+  // Waiting, and saying so on the desktop; the site has received nothing.
+  const notices = await serviceWorker.evaluate(() => chrome.notifications.getAll());
+  expect(Object.keys(notices).filter((n) => n.startsWith(`otto-run|inbox|${runId}|`))).toHaveLength(1);
+  expect(actions).toEqual([]);
+  // The run's own window holds its tab; the user's tabs and focused window are untouched.
+  const mine = await userTabs(serviceWorker);
+  // (Headless Chromium reports every window focused and `normal`, so the window's focus and state are not asserted
+  // here; the run asks for `focused: false, state: 'minimized'`.) The run's tab is alone in a window of its own.
+  const runTabs = mine.tabs.filter((t) => t.endsWith(`${MAIL()}/`));
+  expect(runTabs).toHaveLength(1);
+  const runWindow = runTabs[0]!.split(' ')[1];
+  expect(before.tabs.some((t) => t.split(' ')[1] === runWindow)).toBe(false);
+  expect(mine.tabs.filter((t) => !t.endsWith(`${MAIL()}/`))).toEqual(before.tabs);
+
+  // The user opens the panel: the card is there (the run's state), and they approve it.
+  const conversationId = (waiting as RunRecord & { conversationId: string }).conversationId;
+  const state = await serviceWorker.evaluate(
+    (id) =>
+      (
+        globalThis as unknown as {
+          otto: {
+            runner: {
+              getState(
+                c: string,
+              ): Promise<{ status: string; approval?: { callId: string; outOfScope?: { effects: string[] } } }>;
+            };
+          };
+        }
+      ).otto.runner.getState(id),
+    conversationId,
+  );
+  expect([state.status, state.approval?.outOfScope?.effects]).toEqual(['awaiting_approval', ['delete']]);
+  await panelRequest(panel, { type: 'chat.approve', conversationId, callId: state.approval!.callId, scope: 'once' });
+  await expect.poll(() => actions).toEqual(['delete']);
+  let done: RunRecord | undefined;
+  await expect
+    .poll(
+      async () =>
+        (done = (await panelRequest<RunRecord[]>(panel, { type: 'schedules.history', scheduleId: 'inbox' }))[0])
+          ?.outcome,
+      { timeout: 60_000 },
+    )
+    .toBe('done');
+  expect(done!.output).toBe('Two emails: lunch with Alice, hiking with Bob.');
+  expect(done!.tokens).toBeGreaterThan(0);
+  // Its window is closed at the end.
+  await expect.poll(() => userTabs(serviceWorker)).toEqual(before);
+});
 
 test('a schedule fired through the test hook replays its snippet with 0 model requests, records history, and leaves the user tabs alone', async ({
   panel,

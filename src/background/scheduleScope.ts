@@ -3,7 +3,7 @@
  * words by the same rules as a typed task (agent/scopeRules.ts), with the start page's host; a snippet's is the sites
  * its recorded steps name (their `url=` arguments) and the effects of those steps, which the user recorded.
  */
-import { scopeFromWords, hostsNamed } from '../agent/scopeRules.ts';
+import { scopeFromWords } from '../agent/scopeRules.ts';
 import type { ScheduleEntry, ScheduleScope } from '../config/scheduleConfig.ts';
 import { EFFECT_KINDS } from '../shared/taskScope.ts';
 
@@ -26,7 +26,9 @@ export function scheduleScope(
     const scope = scopeFromWords(entry.task, start);
     return { effects: scope.effects, sites: scope.sites };
   }
-  const argText = Object.values(entry.args ?? {}).join(' ');
-  const sites = [...new Set([...(start ? [start] : []), ...hostsNamed(`${snippetBody} ${argText}`)])];
+  // Only addresses count: a snippet's tool names (`tabs.navigate`) look like host names to the task rules.
+  const text = `${snippetBody} ${Object.values(entry.args ?? {}).join(' ')}`;
+  const named = [...text.matchAll(/\bhttps?:\/\/[^\s"'{}]+/gi)].map((m) => hostOf(m[0])).filter((h) => h !== undefined);
+  const sites = [...new Set([...(start ? [start] : []), ...named])];
   return { effects: [...EFFECT_KINDS], sites };
 }

@@ -65,6 +65,17 @@ describe('the scope gate', () => {
     );
   });
 
+  it('a scheduled run keeps the scope agreed when it was scheduled: its words are not read again (#46)', async () => {
+    const { h, host } = await gateSetup([calls([SEND]), say('sent')]);
+    const agreed = { effects: ['read', 'fill'] as EffectKind[], sites: ['mail.test'], asked: 'check my inbox' };
+    // The task text names sending, but what was agreed did not: the send waits for the user.
+    const st = await h.runner.send(h.conversationId, 'Send Bob a short hello', { scope: agreed });
+    expect(st.taskScope).toEqual(agreed);
+    expect(st.status).toBe('awaiting_approval');
+    expect(st.approval!.outOfScope!.effects).toEqual(['send']);
+    expect(host.count('dom.click')).toBe(0);
+  });
+
   it('"Always on this site" does not cover an action outside the task', async () => {
     const { h, host } = await gateSetup([calls([SEND]), say('done')], true);
     await h.sites.allow(MAIL);
