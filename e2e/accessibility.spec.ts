@@ -135,6 +135,7 @@ test('the panel has no serious axe violation: empty, after a run, approval, help
   await panel.getByTestId('schedule-history-toggle').click();
   await expect(panel.getByTestId('schedule-history')).toBeVisible();
   await expectAccessible(panel, 'schedules');
+  await expectTabReachesEverything(panel, 'schedules', 12);
   await panel.getByTestId('open-stats').click();
 
   await panel.getByTestId('open-conversations').click();
