@@ -179,3 +179,32 @@ test('"Repeat this" under a finished run schedules its task, with its scope fixe
   ]);
   expect(s.entry.scope.effects).toContain('read');
 });
+
+test('"Schedule a snippet" in the Schedules tab schedules a saved snippet with its arguments and watch', async ({
+  panel,
+  fakeApi,
+}) => {
+  const yaml = [
+    'snippets:',
+    '  price:',
+    '    params: { url: { required: true } }',
+    '    body: |',
+    '      tabs.navigate(url="{{ url }}")',
+    '      dom.text(selector="#price")',
+  ].join('\n');
+  await connectToFakeApi(panel, fakeApi, { yaml: `${yaml}\n` });
+  await panel.getByTestId('open-stats').click();
+  await panel.getByTestId('tab-schedules').click();
+  await panel.getByTestId('schedule-snippet-open').click();
+  await panel.getByTestId('schedule-snippet-args').fill('url="http://shop.test/p/1"');
+  await panel.getByTestId('schedule-snippet-when').fill('every 2 hours');
+  await panel.getByTestId('schedule-snippet-watch').fill('bellow 40');
+  await panel.getByTestId('schedule-snippet-save').click();
+  await expect(panel.getByTestId('schedule-snippet-error')).toHaveText(/^Unknown condition 'bellow 40'/);
+  await panel.getByTestId('schedule-snippet-watch').fill('below 40');
+  await panel.getByTestId('schedule-snippet-save').click();
+  const row = panel.getByTestId('schedule-row');
+  await expect(row).toHaveAttribute('data-name', 'price');
+  await expect(row).toContainText('$price url="http://shop.test/p/1"');
+  await expect(row.getByTestId('schedule-watch')).toHaveText('· watch: below 40');
+});

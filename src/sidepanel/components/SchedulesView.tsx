@@ -9,6 +9,7 @@ import { useSchedules, type SchedulesSlice, type ScheduleRow } from '../state/sc
 import { scheduleRequests } from '../state/scheduleRequests.ts';
 import { costText, nextRunText, outcomeText } from '../lib/scheduleText.ts';
 import { relativeTime } from '../lib/displayFormat.ts';
+import { ScheduleSnippet } from './ScheduleSnippet.tsx';
 
 function History({ s, row }: { s: SchedulesSlice; row: ScheduleRow }) {
   const runs = s.history[row.name];
@@ -165,7 +166,7 @@ function Schedule({ s, row }: { s: SchedulesSlice; row: ScheduleRow }) {
   );
 }
 
-export function SchedulesView({ schedules: s }: { schedules: SchedulesSlice }) {
+export function SchedulesView({ schedules: s, client }: { schedules: SchedulesSlice; client?: PortClient }) {
   const { load } = s;
   useEffect(() => void load(), [load]);
   return (
@@ -187,6 +188,7 @@ export function SchedulesView({ schedules: s }: { schedules: SchedulesSlice }) {
           <code>schedules:</code> in Settings.
         </p>
       )}
+      {client && <ScheduleSnippet client={client} onSaved={() => void load()} />}
       <ul class="schedule-list">
         {(s.rows ?? []).map((row) => (
           <Schedule key={row.name} s={s} row={row} />
@@ -210,5 +212,5 @@ export function SchedulesTab({ client }: { client: PortClient }) {
       }),
     [client, load, loadHistory, history],
   );
-  return <SchedulesView schedules={schedules} />;
+  return <SchedulesView schedules={schedules} client={client} />;
 }
