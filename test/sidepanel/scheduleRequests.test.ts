@@ -49,8 +49,25 @@ describe('schedules in the panel: the worker replies as rows', () => {
     expect(sent).toEqual([{ type: 'schedules.history', scheduleId: 'price', limit: 200 }]);
     expect(history.map((r) => [r.value, r.previous, r.notified, r.change])).toEqual([
       ['$39.99', '$42.00', true, '39.99 is below 40, was 42'],
-      ['$42.00', '$45.00', false, ''],
+      ['$42.00', '$45.00', false, 'the output changed since the last run'],
       ['$45.00', null, false, ''],
+    ]);
+  });
+
+  it('a run without a watch says whether its output changed since the last done run', async () => {
+    const runs = [
+      rec(4, 'B', { value: undefined }),
+      rec(3, 'A', { value: undefined, outcome: 'failed' }),
+      rec(2, 'A', { value: undefined }),
+      rec(1, 'A', { value: undefined }),
+    ];
+    const req = (async () => runs) as unknown as Request;
+    const history = await scheduleRequests(req).history('price');
+    expect(history.map((r) => r.change)).toEqual([
+      'the output changed since the last run',
+      '',
+      'same output as the last run',
+      '',
     ]);
   });
 

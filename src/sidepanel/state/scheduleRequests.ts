@@ -17,8 +17,18 @@ export function snippetCall(name: string, args: Record<string, string | number |
   return [`$${name}`, ...pairs].join(' ');
 }
 
+/** What changed since the run before, for a run without a watch's own line: its output, compared whole. */
+export function outputChange(r: ScheduleRunRecord, before?: ScheduleRunRecord): string {
+  if (r.outcome !== 'done' || !before || before.outcome !== 'done') return '';
+  return r.output === before.output ? 'same output as the last run' : 'the output changed since the last run';
+}
+
 /** A history record as the tab and the export show it; `previous` is the value of the run before it. */
-export function exportedRun(r: ScheduleRunRecord, previous?: ScheduleRunRecord): ExportedRun {
+export function exportedRun(
+  r: ScheduleRunRecord,
+  previous?: ScheduleRunRecord,
+  before?: ScheduleRunRecord,
+): ExportedRun {
   return {
     schedule: r.scheduleId,
     startedAt: r.started,
@@ -26,7 +36,7 @@ export function exportedRun(r: ScheduleRunRecord, previous?: ScheduleRunRecord):
     outcome: r.outcome,
     late: r.late,
     output: r.output,
-    change: r.change ?? '',
+    change: r.change ?? outputChange(r, before),
     value: r.value ?? null,
     previous: previous?.value ?? null,
     notified: r.triggered ?? false,
@@ -91,6 +101,7 @@ export function scheduleRequests(req: Request): ScheduleRequests {
         exportedRun(
           r,
           runs.slice(i + 1).find((o) => o.value !== undefined),
+          runs.slice(i + 1).find((o) => o.outcome === 'done'),
         ),
       );
     },
