@@ -28,6 +28,7 @@ interface RunRecord {
   costUsd: number;
   durationMs?: number;
   reason?: string;
+  failedStep?: string;
 }
 
 /** The user's tabs and focused window, as the worker sees them. */
@@ -206,7 +207,7 @@ test('a schedule fired through the test hook replays its snippet with 0 model re
   expect(runId).toMatch(/^shop-weekly:\d+$/);
   const [run] = await settledRuns(panel, 'shop-weekly');
 
-  expect(run!.outcome).toBe('done');
+  expect([run!.outcome, run!.failedStep, run!.reason]).toEqual(['done', undefined, undefined]);
   expect(run!.output).toMatch(/Order for 3 × Widget placed by Ada Lovelace\.\s+Confirmation number: ORD-\d{7}/);
   expect([run!.id, run!.trigger, run!.late, run!.tokens, run!.costUsd]).toEqual([runId, 'run-now', false, 0, 0]);
   expect(run!.durationMs).toBeGreaterThan(0);

@@ -21,6 +21,11 @@ export function setRunTab(conversationId: string, tabId: number | undefined): vo
   if (tabId !== undefined) tabs.set(conversationId, tabId);
 }
 
+/** The tab set for the conversation, without falling back to the user's active tab. */
+export function runTabId(conversationId: string): number | undefined {
+  return tabs.get(conversationId);
+}
+
 export async function runTab(conversationId: string): Promise<chrome.tabs.Tab | undefined> {
   const id = tabs.get(conversationId);
   if (id !== undefined) {

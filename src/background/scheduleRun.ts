@@ -17,7 +17,7 @@ import { errorMessage } from '../shared/errorMessage.ts';
 import { runCommandText } from '../tools/packs/ot/index.ts';
 import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { ToolInterceptor } from '../tools/interceptor.ts';
-import { setRunTab, setRunWindow } from './runTabs.ts';
+import { runTabId, setRunTab, setRunWindow } from './runTabs.ts';
 import { scheduleScope } from './scheduleScope.ts';
 import { watchedTaskMessage } from './scheduleWatch.ts';
 import type { Settings } from './settings.ts';
@@ -71,9 +71,23 @@ async function backgroundWindow(
   return { windowId: win.id, tabId };
 }
 
-export async function closeRunWindow(conversationId: string, windowId: number | undefined): Promise<void> {
+/**
+ * The run's tabs close at its end: those in its group (or its first tab). The window goes only when nothing else is
+ * left in it — a tab the user opened or moved there stays, with its window.
+ */
+export async function closeRunWindow(
+  scope: TabScope,
+  conversationId: string,
+  windowId: number | undefined,
+): Promise<void> {
   setRunWindow(conversationId, undefined);
-  if (windowId !== undefined) await chrome.windows.remove(windowId).catch(() => undefined);
+  if (windowId === undefined) return;
+  const groups = new Set((await scope.groups(conversationId).catch(() => [])).map((g) => g.id));
+  const first = runTabId(conversationId);
+  const tabs = await chrome.tabs.query({ windowId }).catch(() => [] as chrome.tabs.Tab[]);
+  const mine = tabs.filter((t) => groups.has(t.groupId) || t.id === first);
+  if (mine.length === tabs.length) await chrome.windows.remove(windowId).catch(() => undefined);
+  else await chrome.tabs.remove(mine.map((t) => t.id!)).catch(() => undefined);
 }
 
 export async function runSnippet(deps: ScheduledRunDeps, id: string, entry: ScheduleEntry): Promise<RunEnd> {
@@ -98,7 +112,7 @@ export async function runSnippet(deps: ScheduledRunDeps, id: string, entry: Sche
       costUsd: 0,
     };
   } finally {
-    await closeRunWindow(conversationId, windowId);
+    await closeRunWindow(deps.tabScope, conversationId, windowId);
   }
 }
 
@@ -153,10 +167,10 @@ export async function runTask(deps: ScheduledRunDeps, id: string, entry: Schedul
   try {
     const state = await deps.runner.send(conversation.id, watchedTaskMessage(entry) ?? task, { scope });
     const end = await taskEnd(deps, state, windowId);
-    if (end.outcome !== 'paused-waiting') await closeRunWindow(conversation.id, windowId);
+    if (end.outcome !== 'paused-waiting') await closeRunWindow(deps.tabScope, conversation.id, windowId);
     return end;
   } catch (error) {
-    await closeRunWindow(conversation.id, windowId);
+    await closeRunWindow(deps.tabScope, conversation.id, windowId);
     return {
       outcome: 'failed',
       output: '',

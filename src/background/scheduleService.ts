@@ -73,7 +73,7 @@ export function scheduleService(deps: ScheduledRunDeps & { ready: Promise<unknow
     const state = await deps.runner.getState(event.conversationId);
     if (!state) return;
     const end = await taskEnd(deps, state);
-    await closeRunWindow(event.conversationId, held.windowId);
+    await closeRunWindow(deps.tabScope, event.conversationId, held.windowId);
     const finished = Date.now();
     const { windowId: _w, ...kept } = end;
     const record = await history.put({ ...held.record, ...kept, finished, durationMs: finished - held.record.started });
