@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
-import { test, expect } from './support/fixtures.ts';
+import { test, expect, panelRequest } from './support/fixtures.ts';
 import { connectToFakeApi } from './support/agent.ts';
 import { readyPanel, sendText } from './support/panelChat.ts';
 
@@ -107,6 +107,21 @@ test('the panel has no serious axe violation: empty, after a run, approval, help
   await panel.getByTestId('open-stats').click();
   await expect(panel.getByTestId('stats-view')).toBeVisible();
   await expectAccessible(panel, 'stats');
+  // #46: the Schedules tab with a schedule, its edit form and its (empty) history open.
+  await panelRequest(panel, {
+    type: 'schedules.save',
+    scheduleId: 'a11y-status',
+    when: 'every 2 hours',
+    task: 'Read the status on the status page',
+    watch: { condition: 'changed' },
+  });
+  await panel.getByTestId('tab-schedules').click();
+  await expect(panel.getByTestId('schedule-row')).toBeVisible();
+  await panel.getByRole('button', { name: 'Edit a11y-status' }).click();
+  await panel.getByTestId('schedule-history-toggle').click();
+  await expect(panel.getByTestId('schedule-history')).toBeVisible();
+  await expectAccessible(panel, 'schedules');
+  await expectTabReachesEverything(panel, 'schedules', 12);
   await panel.getByTestId('open-stats').click();
 
   await panel.getByTestId('open-conversations').click();

@@ -179,3 +179,34 @@ test('a task whose answer links to a collector with the bank’s data: the link 
   );
   expect(r.code).toBe(0);
 });
+
+test('#46 schedule add, list and run: a snippet schedule added to a settings file runs now, headless', async ({
+  pages,
+}) => {
+  test.setTimeout(120_000);
+  const file = path.join(dir, 'schedules.yaml');
+  await writeFile(file, `# kept\n${shopSnippetYaml(shopUrl(pages.origin))}`);
+  const add = await otto([
+    'schedule',
+    'add',
+    'shop-weekly',
+    '--when',
+    'every monday 09:00',
+    '--snippet',
+    '$shop password=hunter2 quantity=3',
+    '--config',
+    file,
+  ]);
+  expect([add.code, add.stdout, add.stderr]).toEqual([0, `Added schedule 'shop-weekly' to ${file}.\n`, '']);
+  expect(await readFile(file, 'utf8')).toMatch(/^# kept\n/);
+  const bad = await otto(['schedule', 'add', 'x', '--when', 'every 3 days', '--task', 't', '--config', file]);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toMatch(/^otto: .*every 3 days/);
+  const list = await otto(['schedule', 'list', '--config', file]);
+  expect(list.stdout).toMatch(
+    /^shop-weekly {2}every monday 09:00 \(next .+\) {2}\$shop password="hunter2" quantity="3"\n$/,
+  );
+  const run = await otto(['schedule', 'run', 'shop-weekly', '--config', file]);
+  expect(run.stdout, run.stderr).toMatch(/^ok {3}result: .*Order for 3 × Widget placed by Ada Lovelace/);
+  expect(run.code).toBe(0);
+});

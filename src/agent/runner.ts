@@ -175,7 +175,9 @@ export class AgentRunner {
         const host = siteHost(await this.#runOrigin(conversationId));
         // A bridge session's message is Otto's own words about the client's call, and its "model" is the client: the
         // rules read it (read-only), never a model call.
-        const scope = opts.caller ? scopeFromWords(text, host) : await this.#scopeOf(text, host, slot.controller.signal);
+        const scope = opts.caller
+          ? scopeFromWords(text, host)
+          : await this.#scopeOf(text, host, slot.controller.signal);
         session.state.taskScope = widenScope(prev?.taskScope, opts.caller ? { ...scope, caller: opts.caller } : scope);
       }
       await session.commit(undefined, [userMessage(text)], text);

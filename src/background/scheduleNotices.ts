@@ -5,6 +5,8 @@
  * knows which run it was.
  */
 import type { ScheduleRunRecord } from '../storage/scheduleRunRecord.ts';
+import type { ScheduleEntry } from '../config/scheduleConfig.ts';
+import { watchNotice } from './scheduleWatch.ts';
 
 /** Session storage key: `{scheduleId, runId, conversationId?}` of the run a notification click asked to see. */
 export const OPEN_RUN_KEY = 'schedules.openRun';
@@ -16,7 +18,11 @@ export interface Notice {
 }
 
 /** What a finished, failed or waiting run says; undefined when it says nothing (`done` with `notify: false`). */
-export function noticeFor(record: ScheduleRunRecord, notifyDone: boolean): Notice | undefined {
+export function noticeFor(
+  record: ScheduleRunRecord,
+  entry: Pick<ScheduleEntry, 'notify' | 'watch' | 'url'> & { args?: ScheduleEntry['args'] },
+): Notice | undefined {
+  const notifyDone = entry.notify;
   const late = record.late ? ' (late: Chrome was closed at its time)' : '';
   if (record.outcome === 'paused-waiting')
     return {
@@ -28,11 +34,15 @@ export function noticeFor(record: ScheduleRunRecord, notifyDone: boolean): Notic
       title: `Otto: ${record.scheduleId} failed${late}`,
       message: [record.failedStep, record.reason].filter(Boolean).join(': ') || 'The run failed.',
     };
-  if (record.triggered)
-    return {
-      title: `Otto: ${record.scheduleId} — watch triggered`,
-      message: record.value ?? record.output.slice(0, 200),
-    };
+  // A watch notifies only when it fires: a run whose value does not meet the condition says nothing.
+  if (entry.watch && record.outcome === 'done' && !(record.triggered && record.value !== undefined)) return undefined;
+  if (record.triggered && record.value !== undefined)
+    return watchNotice(
+      record.scheduleId,
+      entry,
+      { value: record.value, ...(record.previous !== undefined ? { previous: record.previous } : {}) },
+      entry.url ?? (typeof entry.args?.url === 'string' ? entry.args.url : undefined),
+    );
   if (record.outcome === 'done' && notifyDone)
     return { title: `Otto: ${record.scheduleId} done${late}`, message: record.output.slice(0, 200) || 'Done.' };
   return undefined;

@@ -19,6 +19,7 @@ import type { ToolRegistry } from '../tools/ToolRegistry.ts';
 import type { ToolInterceptor } from '../tools/interceptor.ts';
 import { runTabId, setRunTab, setRunWindow } from './runTabs.ts';
 import { scheduleScope } from './scheduleScope.ts';
+import { watchedTaskMessage } from './scheduleWatch.ts';
 import type { Settings } from './settings.ts';
 import type { TabScope } from './tabScope.ts';
 import { toolContext } from './workerToolHost.ts';
@@ -42,6 +43,11 @@ export interface RunEnd {
   costUsd: number;
   /** Set while a task waits for the user: its window stays until the run ends. */
   windowId?: number;
+  /** A watched run's value, the last one kept, whether it fired and the history's line (scheduleWatch.ts). */
+  value?: string;
+  previous?: string;
+  triggered?: boolean;
+  change?: string;
 }
 
 /** `$name k="v" n=3`: the invocation the panel would run. */
@@ -159,7 +165,7 @@ export async function runTask(deps: ScheduledRunDeps, id: string, entry: Schedul
   const agreed = entry.scope ?? scheduleScope(entry);
   const scope = { effects: agreed.effects, sites: agreed.sites, asked: scopeFromWords(task).asked };
   try {
-    const state = await deps.runner.send(conversation.id, task, { scope });
+    const state = await deps.runner.send(conversation.id, watchedTaskMessage(entry) ?? task, { scope });
     const end = await taskEnd(deps, state, windowId);
     if (end.outcome !== 'paused-waiting') await closeRunWindow(deps.tabScope, conversation.id, windowId);
     return end;

@@ -14,6 +14,7 @@ import { broadcast } from './panelHub.ts';
 import { ScheduleEngine } from './scheduleEngine.ts';
 import { scheduleHandlers } from './scheduleHandlers.ts';
 import { noticeFor, openNoticedRun, showNotice } from './scheduleNotices.ts';
+import { applyWatch } from './scheduleWatch.ts';
 import { closeRunWindow, runSnippet, runTask, taskEnd, type ScheduledRunDeps } from './scheduleRun.ts';
 import { blockedByConfig } from './settings.ts';
 
@@ -26,9 +27,12 @@ export function scheduleService(deps: ScheduledRunDeps & { ready: Promise<unknow
   const waiting = async (): Promise<Waiting> =>
     ((await chrome.storage.session.get(WAITING_KEY))[WAITING_KEY] ?? {}) as Waiting;
 
-  const changed = (record: ScheduleRunRecord, entry: Pick<ScheduleEntry, 'notify'>): void => {
+  const changed = (
+    record: ScheduleRunRecord,
+    entry: Pick<ScheduleEntry, 'notify' | 'watch' | 'url'> & { args?: ScheduleEntry['args'] },
+  ): void => {
     broadcast({ type: 'schedules.changed', scheduleId: record.scheduleId, runId: record.id });
-    const notice = noticeFor(record, entry.notify);
+    const notice = noticeFor(record, entry);
     if (notice) void showNotice(record, notice).catch((e: unknown) => log.warn(`notification: ${errorMessage(e)}`));
   };
 
@@ -41,6 +45,8 @@ export function scheduleService(deps: ScheduledRunDeps & { ready: Promise<unknow
     history,
     run: async (id, entry) => {
       const end = await (entry.snippet ? runSnippet(deps, id, entry) : runTask(deps, id, entry));
+      if (end.outcome === 'done' && entry.watch)
+        Object.assign(end, applyWatch(entry, end.output, await history.list(id, 50)));
       if (end.outcome === 'paused-waiting' && end.conversationId) {
         const all = await waiting();
         const record = (await history.last(id))!;

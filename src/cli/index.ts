@@ -14,6 +14,13 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
     },
     help: "run '$snippet k=v' (or a task) headless; --each rows.csv, --concurrency N, --browser ws://…",
   },
+  // #46: schedules of a settings file (run loads Playwright through `otto run`).
+  schedule: {
+    run: async (argv) => {
+      process.exitCode = await (await import('./schedule/index.ts')).main(argv);
+    },
+    help: 'list, add or run the schedules of a settings file (--config FILE.yaml)',
+  },
 };
 
 function usage(): string {

@@ -6,13 +6,14 @@
  * `scope` is what was agreed when the schedule was made, and all an unattended run may do: for a task, the effects
  * and sites its words ask for (src/agent/scopeRules.ts, fixed then and never widened); for a snippet, the sites of
  * its recorded steps. An entry written by hand without `scope` gets it derived the same way when it is armed.
- * `watch` belongs to watches (its grammar lives with them); this schema only keeps its text.
+ * `watch.condition` is checked with the watches' grammar (src/shared/watchCondition.ts).
  *
  * An optional key with a default: config version 2 text stays valid, so no version step (docs/decisions/schedules.md).
  */
 import { z } from '../shared/zod.ts';
 import { EFFECT_KINDS } from '../shared/taskScope.ts';
 import { whenProblem } from '../shared/scheduleWhen.ts';
+import { parseWatchCondition } from '../shared/watchCondition.ts';
 
 /** Schedule names: what the alarm, the history and `npm run otto -- schedule run <name>` use. */
 export const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -23,6 +24,19 @@ const When = z
   .superRefine((text, ctx) => {
     const problem = whenProblem(text);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** A watch's condition, checked by its own grammar (shared/watchCondition.ts: `below 40`, `changed`, …). */
+const WatchText = z
+  .string()
+  .min(1)
+  .max(500)
+  .superRefine((text, ctx) => {
+    try {
+      parseWatchCondition(text);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    }
   });
 
 export const ScheduleScope = z.strictObject({
@@ -43,7 +57,7 @@ export const ScheduleEntry = z
     task: z.string().min(1).max(10_000).optional(),
     /** The page the run starts on (a task's first tab; a snippet's steps open their own pages). */
     url: z.string().url().max(2000).optional(),
-    watch: z.strictObject({ condition: z.string().min(1).max(500) }).optional(),
+    watch: z.strictObject({ condition: WatchText }).optional(),
     paused: z.boolean().default(false),
     scope: ScheduleScope.optional(),
     /** Notify when a run ends `done` (failures and waits always notify). */

@@ -35,7 +35,11 @@ export const ScheduleRunRecord = z.object({
   costUsd: z.number().min(0).default(0),
   /** Watches (their own files define how these are read and compared). */
   value: z.string().max(2000).optional(),
+  /** The value the last run kept, compared with this one. */
+  previous: z.string().max(2000).optional(),
   triggered: z.boolean().optional(),
+  /** A watch's one-line verdict for this value against the last one ("39.99 is below 40, was 42"). */
+  change: z.string().max(500).optional(),
 });
 export type ScheduleRunRecord = z.infer<typeof ScheduleRunRecord>;
 export type ScheduleRunInput = z.input<typeof ScheduleRunRecord>;

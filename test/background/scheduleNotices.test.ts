@@ -9,7 +9,7 @@ const record = (over: Record<string, unknown>) =>
 
 describe('what a scheduled run says on the desktop', () => {
   it('waiting for the user: always, in the words of the card', () => {
-    expect(noticeFor(record({ outcome: 'paused-waiting', reason: 'wants to delete' }), false)).toEqual({
+    expect(noticeFor(record({ outcome: 'paused-waiting', reason: 'wants to delete' }), { notify: false })).toEqual({
       title: 'Otto is waiting for you',
       message: 'inbox wants to delete.',
     });
@@ -17,7 +17,9 @@ describe('what a scheduled run says on the desktop', () => {
 
   it('failed: the step and why, and whether it ran late', () => {
     expect(
-      noticeFor(record({ outcome: 'failed', late: true, failedStep: 'line 4', reason: 'no button "Log in"' }), false),
+      noticeFor(record({ outcome: 'failed', late: true, failedStep: 'line 4', reason: 'no button "Log in"' }), {
+        notify: false,
+      }),
     ).toEqual({
       title: 'Otto: inbox failed (late: Chrome was closed at its time)',
       message: 'line 4: no button "Log in"',
@@ -25,16 +27,18 @@ describe('what a scheduled run says on the desktop', () => {
   });
 
   it('done: only when the schedule asks for it; a triggered watch always', () => {
-    expect(noticeFor(record({ output: 'Two emails.' }), true)).toEqual({
+    expect(noticeFor(record({ output: 'Two emails.' }), { notify: true })).toEqual({
       title: 'Otto: inbox done',
       message: 'Two emails.',
     });
-    expect(noticeFor(record({ output: 'Two emails.' }), false)).toBeUndefined();
-    expect(noticeFor(record({ triggered: true, value: '39.90' }), false)).toEqual({
-      title: 'Otto: inbox — watch triggered',
-      message: '39.90',
+    expect(noticeFor(record({ output: 'Two emails.' }), { notify: false })).toBeUndefined();
+    expect(
+      noticeFor(record({ triggered: true, value: '39.90' }), { notify: false, watch: { condition: 'below 40' } }),
+    ).toEqual({
+      title: 'Otto watch "inbox": below 40',
+      message: 'Now: 39.90\nFirst value read',
     });
-    expect(noticeFor(record({ outcome: 'running' }), true)).toBeUndefined();
+    expect(noticeFor(record({ outcome: 'running' }), { notify: true })).toBeUndefined();
   });
 });
 

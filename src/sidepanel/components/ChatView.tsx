@@ -14,6 +14,7 @@ import { BridgeBar } from './BridgeBar.tsx';
 import { SetupCard } from './SetupCard.tsx';
 import { canSaveSnippet, SaveSnippet } from './SaveSnippet.tsx';
 import { EmptyState } from './EmptyState.tsx';
+import { canRepeat, RepeatRun } from './RepeatRun.tsx';
 
 export interface ChatViewProps {
   client: PortClient;
@@ -53,6 +54,7 @@ export function ChatView({ client, store, nav, entries, busy, commandRunning, st
         }
       >
         {canSaveSnippet(chat) && !busy && <SaveSnippet chat={chat} onRun={(text) => void store.submit(text)} />}
+        {canRepeat(chat) && !busy && <RepeatRun key={chat.conversationId} chat={chat} client={client} />}
         {chat.approval && (
           <ApprovalCard
             approval={chat.approval}

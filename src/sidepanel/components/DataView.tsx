@@ -1,5 +1,5 @@
 /**
- * Stats and Files, one view with tabs (the header has room for one button); a third tab, Logs, when config
+ * Stats, Files and Schedules (#46), one view with tabs (the header has room for one button); Logs too, when config
  * `developer.logs` is on.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -8,10 +8,11 @@ import type { DataSlice } from '../state/data.ts';
 import { StatsView } from './StatsView.tsx';
 import { FilesView } from './FilesView.tsx';
 import { LogsView } from './LogsView.tsx';
+import { SchedulesTab } from './SchedulesView.tsx';
 
-export type DataTab = 'stats' | 'files' | 'logs';
+export type DataTab = 'stats' | 'files' | 'schedules' | 'logs';
 
-const TAB_LABEL: Record<DataTab, string> = { stats: 'Stats', files: 'Files', logs: 'Logs' };
+const TAB_LABEL: Record<DataTab, string> = { stats: 'Stats', files: 'Files', schedules: 'Schedules', logs: 'Logs' };
 
 export function DataView({
   data,
@@ -32,7 +33,7 @@ export function DataView({
       .then((r) => setLogs(r.enabled))
       .catch(() => setLogs(false));
   }, [client]);
-  const tabs: DataTab[] = logs ? ['stats', 'files', 'logs'] : ['stats', 'files'];
+  const tabs: DataTab[] = logs ? ['stats', 'files', 'schedules', 'logs'] : ['stats', 'files', 'schedules'];
   const shown = tab === 'logs' && !logs ? 'stats' : tab;
   return (
     <main class="data-pane">
@@ -69,6 +70,8 @@ export function DataView({
           <StatsView data={data} />
         ) : shown === 'files' ? (
           <FilesView data={data} />
+        ) : shown === 'schedules' ? (
+          <SchedulesTab client={client} />
         ) : (
           <LogsView client={client} />
         )}

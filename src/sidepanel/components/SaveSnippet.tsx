@@ -9,7 +9,7 @@ import type { ChatState } from '../state/chat.ts';
 
 const REPAIR = /<otto-replay name="([A-Za-z0-9_-]{1,64})">/;
 
-function lastUserText(chat: ChatState): string {
+export function lastUserText(chat: ChatState): string {
   for (let i = chat.items.length - 1; i >= 0; i--) {
     const it = chat.items[i]!.item as { type?: string; role?: string; content?: unknown };
     if (it.type === 'message' && it.role === 'user') {
