@@ -32,7 +32,7 @@ const VERBS: [EffectKind, RegExp[]][] = [
     'buy',
     [
       en(
-        'buy|purchase|(?<!(?:my|the|your|an|this|that|our|his|her|an) )order|place the order|pay|check ?out|checkout|subscribe|donate|rent|reserve|book|renew|tip (?:the|him|her|them)|have (?:it|them) delivered|(?:get|grab) (?:me )?(?:\\w+ ){0,2}tickets?',
+        'buy|purchase|(?<!(?:my|the|your|an|this|that|our|his|her|an) )order|place (?:the|my|your|an|this|that|our) order|pay|check ?out|checkout|subscribe|donate|rent|reserve|book|renew|tip (?:the|him|her|them)|have (?:it|them) delivered|(?:get|grab) (?:me )?(?:\\w+ ){0,2}tickets?',
       ),
       stems(
         'kauf|bestell(?!ung)|bezahl|achète|acheter|commande|paie|payer|compra|pide|paga|acquista|ordina|koop|bestel(?!l)|betaal',

@@ -21,6 +21,7 @@ describe('effectsAsked', () => {
     ['Remove the spam from my inbox', ['delete']],
     ['buy the cheapest one', ['buy']],
     ['Order two packs of coffee', ['buy']],
+    ['Place my order', ['buy']],
     ['Turn on forwarding to my work address', ['settings']],
     ['Download the invoice', ['download']],
     ['Post a comment saying thanks', ['send']],
