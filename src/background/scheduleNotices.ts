@@ -8,8 +8,8 @@ import type { ScheduleRunRecord } from '../storage/scheduleRunRecord.ts';
 import type { ScheduleEntry } from '../config/scheduleConfig.ts';
 import { watchNotice } from './scheduleWatch.ts';
 
-/** Session storage key: `{scheduleId, runId, conversationId?}` of the run a notification click asked to see. */
-export const OPEN_RUN_KEY = 'schedules.openRun';
+import { OPEN_RUN_KEY } from '../shared/noticedRun.ts';
+
 const PREFIX = 'otto-run|';
 
 export interface Notice {

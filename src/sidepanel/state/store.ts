@@ -18,6 +18,7 @@ import type { Request } from './request.ts';
 import { errorMessage } from '../../shared/errorMessage.ts';
 import { useSetup, type Setup } from './useSetup.ts';
 import { useOpenConversation } from './useOpenConversation.ts';
+import { useNoticedRun } from './useNoticedRun.ts';
 import { useWorkerLink, type Link } from './useWorkerLink.ts';
 import { storeActions, type StoreActions } from './storeActions.ts';
 
@@ -57,6 +58,7 @@ export function usePanelStore(client: PortClient): PanelStore {
   useKeepMeta(chat);
   const guarded = useGuarded(setNotice, refreshSetup);
   const { current, select } = open;
+  useNoticedRun(select);
 
   const state = { link, chat, conversations, setup, notice, commands, help, data, fill };
   return useMemo<PanelStore>(
