@@ -66,3 +66,22 @@ describe('waitForLoad', () => {
     await failed;
   });
 });
+
+describe('waitForLoad on a tab Chrome left unloaded', () => {
+  it('asks for the navigation again and ends when the page has loaded', async () => {
+    let sent = 0;
+    const tabs = {
+      onUpdated: { addListener: () => undefined, removeListener: () => undefined },
+      get: vi.fn(async () =>
+        sent === 0
+          ? ({ id: 7, status: 'unloaded', url: 'about:blank' } as chrome.tabs.Tab)
+          : ({ id: 7, status: 'complete', url: 'http://shop.test/' } as chrome.tabs.Tab),
+      ),
+    };
+    vi.stubGlobal('chrome', { tabs });
+    const wait = waitForLoad(7, new AbortController().signal, 30_000, () => sent++);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await expect(wait).resolves.toMatchObject({ status: 'complete', url: 'http://shop.test/' });
+    expect(sent).toBe(1);
+  });
+});

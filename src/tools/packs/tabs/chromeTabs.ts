@@ -35,12 +35,20 @@ const LOAD_CHECK_MS = 500;
  * Resolves when the tab finishes loading (status 'complete'), or rejects on timeout/abort. Chrome now and then
  * loses the `complete` event of a tab in a background window (#46: a scheduled run's tab, 1 navigation in ~20), so
  * the wait also reads the tab every LOAD_CHECK_MS: once it has been seen loading (or on another address than at the
- * start), `complete` ends the wait. The timeout's message says what the tab was doing.
+ * start), `complete` ends the wait. A tab Chrome left `unloaded` (seen in a minimized background window: the
+ * navigation never started) gets `onUnloaded` called, at most 3 times, to start it again. The timeout's message says
+ * what the tab was doing.
  */
-export function waitForLoad(tabId: number, signal: AbortSignal, timeoutMs = 30_000): Promise<chrome.tabs.Tab> {
+export function waitForLoad(
+  tabId: number,
+  signal: AbortSignal,
+  timeoutMs = 30_000,
+  onUnloaded?: () => void,
+): Promise<chrome.tabs.Tab> {
   return new Promise((resolve, reject) => {
     let startUrl: string | undefined;
     let sawLoading = false;
+    let kicks = 0;
     const done = (fn: () => void) => {
       chrome.tabs.onUpdated.removeListener(onUpdated);
       clearTimeout(timer);
@@ -58,7 +66,10 @@ export function waitForLoad(tabId: number, signal: AbortSignal, timeoutMs = 30_0
     const check = setInterval(() => {
       void read().then((t) => {
         if (t?.status === 'loading') sawLoading = true;
-        else if (t?.status === 'complete' && (sawLoading || (startUrl !== undefined && t.url !== startUrl)))
+        else if (t?.status === 'unloaded' && onUnloaded && kicks < 3) {
+          kicks++;
+          onUnloaded();
+        } else if (t?.status === 'complete' && (sawLoading || (startUrl !== undefined && t.url !== startUrl)))
           done(() => resolve(t));
       });
     }, LOAD_CHECK_MS);
