@@ -42,6 +42,7 @@ import * as webfetch from './webfetch.bench.ts';
 import * as answerLinks from './answerLinks.bench.ts';
 import * as hoverRules from './hoverRules.bench.ts';
 import * as scheduleIdle from './scheduleIdle.bench.ts';
+import * as scheduleRuns from './scheduleRuns.bench.ts';
 import { renderBenchmarksMd } from './report.ts';
 import type { BenchMetric, BenchModule } from './types.ts';
 
@@ -78,6 +79,7 @@ const MODULES: BenchModule[] = [
   mcp,
   bridge,
   scheduleIdle,
+  scheduleRuns,
 ];
 
 interface Summary {

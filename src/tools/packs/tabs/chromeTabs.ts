@@ -28,23 +28,60 @@ export async function targetTab(tabId: number | undefined, ctxTabId: number | un
   return active;
 }
 
-/** Resolves when the tab finishes loading (status 'complete'), or rejects on timeout/abort. */
-export function waitForLoad(tabId: number, signal: AbortSignal, timeoutMs = 30_000): Promise<chrome.tabs.Tab> {
+/** How often a load's wait also asks Chrome for the tab's status, in case its `complete` event never arrives. */
+const LOAD_CHECK_MS = 500;
+
+/**
+ * Resolves when the tab finishes loading (status 'complete'), or rejects on timeout/abort. Chrome now and then
+ * loses the `complete` event of a tab in a background window (#46: a scheduled run's tab, 1 navigation in ~20), so
+ * the wait also reads the tab every LOAD_CHECK_MS: once it has been seen loading (or on another address than at the
+ * start), `complete` ends the wait. A tab Chrome left `unloaded` (seen in a minimized background window: the
+ * navigation never started) gets `onUnloaded` called, at most 3 times, to start it again. The timeout's message says
+ * what the tab was doing.
+ */
+export function waitForLoad(
+  tabId: number,
+  signal: AbortSignal,
+  timeoutMs = 30_000,
+  onUnloaded?: () => void,
+): Promise<chrome.tabs.Tab> {
   return new Promise((resolve, reject) => {
+    let startUrl: string | undefined;
+    let sawLoading = false;
+    let kicks = 0;
     const done = (fn: () => void) => {
       chrome.tabs.onUpdated.removeListener(onUpdated);
       clearTimeout(timer);
+      clearInterval(check);
       signal.removeEventListener('abort', onAbort);
       fn();
     };
     const onUpdated = (id: number, info: { status?: string }, tab: chrome.tabs.Tab) => {
-      if (id === tabId && info.status === 'complete') done(() => resolve(tab));
+      if (id !== tabId) return;
+      if (info.status === 'loading') sawLoading = true;
+      if (info.status === 'complete') done(() => resolve(tab));
     };
+    const read = () => chrome.tabs.get(tabId).catch(() => undefined);
+    void read().then((t) => (startUrl = t?.url));
+    const check = setInterval(() => {
+      void read().then((t) => {
+        if (t?.status === 'loading') sawLoading = true;
+        else if (t?.status === 'unloaded' && onUnloaded && kicks < 3) {
+          kicks++;
+          onUnloaded();
+        } else if (t?.status === 'complete' && (sawLoading || (startUrl !== undefined && t.url !== startUrl)))
+          done(() => resolve(t));
+      });
+    }, LOAD_CHECK_MS);
     const onAbort = () => done(() => reject(new Error('aborted')));
-    const timer = setTimeout(
-      () => done(() => reject(new Error(`The page did not finish loading within ${timeoutMs / 1000} s.`))),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      void read().then((t) => {
+        const state = t
+          ? ` (the tab is ${t.status ?? 'in an unknown state'} at ${(t.url || t.pendingUrl || 'no address').slice(0, 200)})`
+          : '';
+        done(() => reject(new Error(`The page did not finish loading within ${timeoutMs / 1000} s${state}.`)));
+      });
+    }, timeoutMs);
     chrome.tabs.onUpdated.addListener(onUpdated);
     signal.addEventListener('abort', onAbort, { once: true });
   });

@@ -148,7 +148,9 @@ const navigate = defineTool({
   async execute(args, ctx) {
     const url = requireWebUrl(args.url, 'tabs.navigate').href;
     const tab = await targetTab(args.tab_id, ctx.tabId);
-    const loaded = waitForLoad(tab.id!, ctx.signal);
+    // A tab left unloaded (the navigation never started) is sent to the address again: it has loaded nothing yet.
+    const again = () => void chrome.tabs.update(tab.id!, { url }).catch(() => undefined);
+    const loaded = waitForLoad(tab.id!, ctx.signal, 30_000, again);
     await chrome.tabs.update(tab.id!, { url });
     const done = await loaded;
     const away = redirectedAway(url, done.url || done.pendingUrl, ctx);
