@@ -78,6 +78,15 @@ interface Found {
   from: Set<string>;
 }
 
+/** For each of `lows` (sorted by length), the indexes of the shorter ones it contains. */
+function shorterInside(lows: readonly string[]): number[][] {
+  return lows.map((low, i) => {
+    const subs: number[] = [];
+    for (let j = 0; j < i; j++) if (lows[j]!.length < low.length && low.includes(lows[j]!)) subs.push(j);
+    return subs;
+  });
+}
+
 /** The values of `url` read from sites other than its own, in outputs that do not show the URL itself. */
 function foreignValues(url: URL, forms: readonly string[], corpus: LinkCorpus, userText: string): Found {
   const found: Found = { values: [], from: new Set() };
@@ -85,13 +94,18 @@ function foreignValues(url: URL, forms: readonly string[], corpus: LinkCorpus, u
   // Each piece as decoded, and in lower case to compare.
   const pieces = urlPieces(url)
     .map((p) => [p, p.text.toLowerCase()] as const)
-    .filter(([, low]) => !userText.includes(low));
+    .filter(([, low]) => !userText.includes(low))
+    .sort(([, a], [, b]) => a.length - b.length);
   if (!pieces.length) return found;
+  const inside = shorterInside(pieces.map(([, low]) => low));
   for (const out of corpus.outputs) {
     const foreign = out.labels.filter((l) => l !== url.origin);
     if (!foreign.length || forms.some((f) => out.text.includes(f))) continue;
     const text = out.lower ?? out.text.toLowerCase();
-    const hits = pieces.filter(([, low]) => text.includes(low)).map(([p]) => p);
+    // Shortest first: a piece holding a shorter piece the text lacks cannot be in it (a split value's runs, a word's).
+    const present: boolean[] = [];
+    pieces.forEach(([, low], i) => (present[i] = inside[i]!.every((j) => present[j]) && text.includes(low)));
+    const hits = pieces.filter((_, i) => present[i]).map(([p]) => p);
     if (!hits.length) continue;
     for (const l of foreign) found.from.add(l);
     for (const h of hits) if (!hit.has(h.text)) hit.set(h.text, h.how);
