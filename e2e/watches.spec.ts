@@ -171,9 +171,11 @@ test('a price watch fires once, when the price drops below 40, and the Schedules
 test('"Repeat this" under a finished run schedules its task, with its scope fixed now', async ({ panel, fakeApi }) => {
   await connectToFakeApi(panel, fakeApi);
   fakeApi.script([{ match: 'status of', text: 'All systems operational.' }]);
+  // A conversation of its own (the panel may still show another test's).
+  await panel.getByTestId('new-conversation').click();
   await panel.getByTestId('chat-input').fill('Read the status of status.test');
   await panel.getByTestId('chat-input').press('Enter');
-  await expect(panel.getByTestId('message-assistant')).toContainText('All systems operational.');
+  await expect(panel.getByTestId('message-assistant').last()).toContainText('All systems operational.');
   await panel.getByTestId('repeat-run').click();
   await panel.getByTestId('repeat-run-name').fill('status-check');
   await panel.getByTestId('repeat-run-when').fill('every hour');
