@@ -49,6 +49,14 @@ async function expectWatchSeesAStart(
  * fire still attached (navigations, tabs, a page's popup, a group's end); then the pause before a stop.
  */
 async function quiesce(context: BrowserContext, extensionId: string, page: Page): Promise<void> {
+  // A fresh worker first: one that served an earlier test's run keeps that run's listeners for a grace period, and a
+  // stop just after they are let go could still find one registered with Chrome (two CI rehearsals met it). An
+  // extension page starts the new worker, as a user's opening the panel would.
+  await stopServiceWorker(context, page);
+  const opener = await context.newPage();
+  await opener.goto(`chrome-extension://${extensionId}/src/sidepanel/index.html`);
+  await opener.getByTestId('worker-status').and(opener.locator('[data-state="ready"]')).waitFor();
+  await opener.close();
   const worker = async () => {
     const sw = await currentServiceWorker(context, extensionId);
     // Ungrouping ends the group, which the worker hears of; it then looks again and lets go.
